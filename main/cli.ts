@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { defaultDataDir } from './data-dir';
+import { startHttpServer } from './host/http-server';
+import { createService, type Service } from './service';
+import { seedDemo } from './service/seed/demo';
+import { join } from 'node:path';
+
+/**
+ * The command line: `serve` puts the service on a loopback port (server mode). More commands
+ * (bulk-load, validate, export, sync) arrive with their features.
+ */
+const USAGE = `usage: workstation serve [--port <p>] [--data <dir>] [--seed demo] [--release <r>]
+
+  --port     TCP port on 127.0.0.1 (0 picks a free one; default 7080)
+  --data     data folder (default: WORKSTATION_DATA or the app's user-data folder)
+  --seed     demo: load the demo world into an empty store
+  --release  the release the service behaves as (default 20.1.1)`;
+
+async function adminOf(service: Service) {
+  const admin = service.store.instances.findByKey('data/User', JSON.stringify(['admin']))[0];
+  if (!admin) throw new Error('the store has no admin user to seed with');
+  return { pkid: admin.pkid, username: 'admin', role: 'admin' as const, hierarchyPkid: admin.hierarchyPkid };
+}
+
+async function serve(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: 'string', default: '7080' },
+      data: { type: 'string' },
+      seed: { type: 'string' },
+      release: { type: 'string' },
+      static: { type: 'string' },
+    },
+  });
+  if (!/^\d+$/.test(values.port) || Number(values.port) > 65535) throw new Error(`--port must be 0..65535, not ${values.port}`);
+  if (values.seed !== undefined && values.seed !== 'demo') throw new Error(`--seed takes only 'demo', not ${values.seed}`);
+  const dataDir = values.data ?? defaultDataDir();
+  const service = await createService({ dataDir, release: values.release });
+  if (service.generatedAdminPassword) {
+    process.stdout.write(`created user admin at sys with password ${service.generatedAdminPassword} (shown once: keep it)\n`);
+  }
+  if (service.recoveredTransactions > 0) {
+    process.stdout.write(`${service.recoveredTransactions} interrupted transaction(s) marked Fail and rolled back\n`);
+  }
+  if (values.seed === 'demo' && (await seedDemo(service, await adminOf(service)))) {
+    process.stdout.write('loaded the demo world\n');
+  }
+  const host = await startHttpServer({
+    service,
+    port: Number(values.port),
+    staticDir: values.static ?? join(__dirname, '..', 'renderer'),
+  });
+  let closing = false;
+  const shutdown = (): void => {
+    if (closing) return;
+    closing = true;
+    // Stop taking requests, let queued transactions finish (bounded), then close the store.
+    void Promise.race([host.close().then(() => service.idle()), new Promise((done) => setTimeout(done, 5_000))]).then(() => {
+      service.close();
+      process.exit(0);
+    });
+  };
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+  process.stdout.write(`listening on ${host.url}\n`);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === 'serve') return serve(rest);
+  process.stderr.write(`${USAGE}\n`);
+  process.exitCode = command === undefined || command === '--help' ? 0 : 2;
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(`workstation: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

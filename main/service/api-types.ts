@@ -1,0 +1,29 @@
+/**
+ * The one contract every door (HTTP, IPC, CLI, tests) speaks to the service. Plain data only,
+ * so a request and its response can cross an IPC boundary unchanged.
+ */
+export interface ApiRequest {
+  method: string;
+  /** Path and query string, e.g. `/api/data/Countries/?hierarchy=sys&limit=10`. */
+  url: string;
+  /** Header names in lower case. */
+  headers?: Record<string, string | undefined>;
+  /** Raw body: JSON text, or bytes for uploads. */
+  body?: string | Uint8Array;
+  /** Caller address, used to slow down repeated failed logins. */
+  remoteAddress?: string;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string | string[]>;
+  /** Serialised body: JSON text, HTML, or bytes (spreadsheets). */
+  body: string | Uint8Array;
+}
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import { ApiError } from '../errors';
+import type { Store } from '../domain/store';
+import type { Principal } from './principal';
+import { verifyPassword } from './passwords';
+
+const AUTH_REQUIRED = 'Authentication required: send Basic credentials (user name and password).';
+
+interface CacheEntry {
+  principal: Principal;
+  passwordChangedAt: string;
+}
+
+/**
+ * Basic authentication on every request. scrypt costs ~50 ms, so a verified credential is
+ * remembered (keyed by a hash of the header, never the header itself) until the user's
+ * password changes or the user is gone; a failed one is never cached.
+ */
+export class Authenticator {
+  private readonly cache = new Map<string, CacheEntry>();
+  private static readonly MAX_CACHE = 1000;
+
+  constructor(private readonly store: Store) {}
+
+  async authenticate(authorization: string | undefined): Promise<Principal> {
+    if (!authorization || !/^basic\s+/i.test(authorization)) throw new ApiError(401, 'authentication-required', AUTH_REQUIRED);
+    const cacheKey = createHash('sha256').update(authorization).digest('base64');
+    const cached = this.cache.get(cacheKey);
+    if (cached && this.stillValid(cached)) return cached.principal;
+    this.cache.delete(cacheKey);
+
+    const decoded = Buffer.from(authorization.replace(/^basic\s+/i, ''), 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) throw new ApiError(401, 'authentication-required', AUTH_REQUIRED);
+    const username = decoded.slice(0, colon);
+    const password = decoded.slice(colon + 1);
+    const user = this.store.instances.findByKey('data/User', JSON.stringify([username]))[0];
+    const credentials = user && this.store.credentials.get(user.pkid);
+    if (!user || !credentials || !(await verifyPassword(password, credentials.password_hash))) {
+      throw new ApiError(401, 'authentication-required', 'The user name or password is wrong.');
+    }
+    const principal: Principal = {
+      pkid: user.pkid,
+      username,
+      role: (user.data.role as Principal['role'] | undefined) ?? 'readonly',
+      hierarchyPkid: user.hierarchyPkid,
+    };
+    if (this.cache.size >= Authenticator.MAX_CACHE) this.cache.clear();
+    this.cache.set(cacheKey, { principal, passwordChangedAt: credentials.changed_at });
+    return principal;
+  }
+
+  /** Any write to users or credentials calls this; the next request re-verifies. */
+  invalidate(): void {
+    this.cache.clear();
+  }
+
+  private stillValid(entry: CacheEntry): boolean {
+    return this.store.credentials.get(entry.principal.pkid)?.changed_at === entry.passwordChangedAt;
+  }
+}

@@ -1,0 +1,79 @@
+import type { JsonObject } from '../api-types';
+import { notFound } from '../errors';
+import { requireModel } from '../models/registry';
+import type { ModelDef } from '../models/types';
+import { newPkid } from '../store/ids';
+import type { InstanceRecord, Links } from '../store/instances-repo';
+import type { NodeRow } from '../store/nodes-repo';
+import { assertUniqueKey } from './business-key';
+import type { Store } from './store';
+
+/** Instance writes shared by every workflow; each checks the business key before it writes. */
+export function insertInstance(
+  store: Store,
+  model: ModelDef,
+  node: NodeRow,
+  data: JsonObject,
+  options: { pkid?: string; links?: Links } = {},
+): string {
+  const bkey = assertUniqueKey(store, model, data, node, null);
+  const pkid = options.pkid ?? newPkid();
+  store.instances.insert({ pkid, modelType: model.modelType, hierarchyPkid: node.pkid, data, bkey, links: options.links });
+  return pkid;
+}
+
+export function replaceInstance(
+  store: Store,
+  existing: InstanceRecord,
+  data: JsonObject,
+  options: { node?: NodeRow; links?: Links } = {},
+): void {
+  const model = requireModel(existing.modelType);
+  const node = options.node ?? requireNode(store, existing.hierarchyPkid);
+  const bkey = assertUniqueKey(store, model, data, node, existing.pkid);
+  store.instances.update(existing.pkid, { data, bkey, links: options.links ?? existing.links, hierarchyPkid: node.pkid });
+}
+
+export function requireNode(store: Store, pkid: string): NodeRow {
+  const node = store.nodes.get(pkid);
+  if (!node) throw notFound(`Hierarchy node ${pkid} was not found.`);
+  return node;
+}
+
+export function requireInstance(store: Store, pkid: string, modelType?: string): InstanceRecord {
+  const instance = store.instances.get(pkid);
+  if (!instance || (modelType && instance.modelType !== modelType)) {
+    throw notFound(`${modelType ?? 'Resource'} ${pkid} was not found.`);
+  }
+  return instance;
+}
+
+/** Finds the one instance of a global-key model by its key values (a phone by name, a line by pattern). */
+export function findByGlobalKey(store: Store, modelType: string, values: string[]): InstanceRecord | undefined {
+  return store.instances.findByKey(modelType, JSON.stringify(values))[0];
+}
+
+/** Deep-merges a partial update into existing data: nested objects merge, arrays and scalars replace. */
+export function mergeData(existing: JsonObject, changes: JsonObject): JsonObject {
+  const merged: JsonObject = { ...existing };
+  for (const [name, value] of Object.entries(changes)) {
+    const current = merged[name];
+    merged[name] =
+      isPlainObject(value) && isPlainObject(current) ? mergeData(current, value) : value;
+  }
+  return merged;
+}
+
+function isPlainObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A short human label of an instance for transaction details: its first summary values. */
+export function labelOf(model: ModelDef, data: JsonObject): string {
+  return model.summaryAttrs
+    .slice(0, 2)
+    .map((field) => data[field])
+    .filter((value) => value !== undefined && value !== null && value !== '')
+    .map(String)
+    .join(' ');
+}

@@ -1,0 +1,41 @@
+import type Database from 'better-sqlite3';
+import type { Db } from '../store/db';
+import { InstancesRepo } from '../store/instances-repo';
+import { NodesRepo } from '../store/nodes-repo';
+import { TransactionsRepo } from '../store/transactions-repo';
+import { CredentialsRepo } from '../store/credentials-repo';
+
+/** The repositories of one workspace, handed to routes and workflows together. */
+export interface Store {
+  db: Db;
+  nodes: NodesRepo;
+  instances: InstancesRepo;
+  transactions: TransactionsRepo;
+  credentials: CredentialsRepo;
+  now: () => string;
+  /** A prepared statement per distinct SQL text; list SQL varies only with the request's shape. */
+  statement(sql: string): Statement;
+}
+
+type Statement = Database.Statement<unknown[]>;
+
+export function createStore(db: Db, now: () => string): Store {
+  const statements = new Map<string, Statement>();
+  return {
+    statement(sql) {
+      let statement = statements.get(sql);
+      if (!statement) {
+        if (statements.size > 500) statements.clear();
+        statement = db.prepare(sql);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+    db,
+    nodes: new NodesRepo(db),
+    instances: new InstancesRepo(db, now),
+    transactions: new TransactionsRepo(db),
+    credentials: new CredentialsRepo(db),
+    now,
+  };
+}

@@ -1,0 +1,37 @@
+import { resourceActions } from './actions';
+import { PHONE_NAME_PATTERN } from './cucm-phone';
+import { text } from './field-builders';
+import { DIRECTORY_NUMBER_PATTERN } from './line-relation';
+import type { ModelDef } from './types';
+
+export const bundle: ModelDef = {
+  modelType: 'relation/Bundle',
+  title: 'Bundle',
+  description: 'One step to set up a person: creates the subscriber, the phone and the line together.',
+  schemaVersion: '0.2.2',
+  fields: {
+    userid: text('User ID', { required: true, maxLength: 128 }),
+    firstname: text('First Name', { maxLength: 64 }),
+    lastname: text('Last Name', { maxLength: 64 }),
+    device_name: text('Device Name', {
+      required: true,
+      pattern: PHONE_NAME_PATTERN,
+      maxLength: 15,
+      description: 'Name of the phone to create, e.g. SEP001122334455.',
+    }),
+    product: text('Product', { maxLength: 100, description: 'Phone model, e.g. Cisco 8845.' }),
+    pattern: text('Directory Number', {
+      required: true,
+      format: 'directory-number',
+      pattern: DIRECTORY_NUMBER_PATTERN,
+      maxLength: 50,
+      description: 'The number as dialled; text, so a leading + or 0 is kept.',
+    }),
+    alertingName: text('Alerting Name', { maxLength: 50 }),
+  },
+  summaryAttrs: ['userid', 'device_name', 'pattern', 'firstname', 'lastname'],
+  businessKey: { hierarchy: false, fields: ['userid'] },
+  actions: resourceActions(),
+  storage: 'instances',
+  workflow: 'bundle',
+};

@@ -1,0 +1,37 @@
+import { resourceActions } from './actions';
+import { callForward } from './call-forward';
+import { nullableText, text } from './field-builders';
+import { DIRECTORY_NUMBER_PATTERN } from './line-relation';
+import type { ModelDef } from './types';
+
+export const cucmLine: ModelDef = {
+  modelType: 'device/cucm/Line',
+  title: 'Line',
+  description: 'A directory number as the call manager holds it, with its partition and call forwarding.',
+  schemaVersion: '11.5',
+  fields: {
+    pattern: text('Directory Number', {
+      required: true,
+      format: 'directory-number',
+      pattern: DIRECTORY_NUMBER_PATTERN,
+      maxLength: 50,
+      description: 'The number as dialled, e.g. +442071234567; text, so a leading + or 0 is kept.',
+    }),
+    routePartitionName: text('Route Partition', { default: '' }),
+    description: nullableText('Description', { maxLength: 200 }),
+    alertingName: text('Alerting Name', { maxLength: 50 }),
+    usage: text('Usage', { default: 'Device' }),
+    callForwardAll: callForward('Call Forward All'),
+    callForwardBusy: callForward('Call Forward Busy'),
+    callForwardNoAnswer: callForward('Call Forward No Answer'),
+    callForwardNoCoverage: callForward('Call Forward No Coverage'),
+    callForwardNotRegistered: callForward('Call Forward Not Registered'),
+    callForwardNotRegisteredInt: callForward('Call Forward Not Registered Internal'),
+    callForwardOnFailure: callForward('Call Forward On Failure'),
+  },
+  summaryAttrs: ['pattern', 'routePartitionName', 'alertingName', 'description'],
+  businessKey: { hierarchy: false, fields: ['pattern', 'routePartitionName'] },
+  actions: resourceActions(),
+  storage: 'instances',
+  workflow: 'generic',
+};

@@ -1,0 +1,35 @@
+import { resourceActions } from './actions';
+import { nullableText, oneOf, text } from './field-builders';
+import { DIRECTORY_NUMBER_PATTERN } from './line-relation';
+import type { ModelDef } from './types';
+
+export const internalNumberInventory: ModelDef = {
+  modelType: 'data/InternalNumberInventory',
+  title: 'Internal Number Inventory',
+  description: 'A directory number held in stock at a hierarchy node, and whether it is free to use.',
+  schemaVersion: '0.2.2',
+  fields: {
+    internal_number: text('Internal Number', {
+      required: true,
+      format: 'directory-number',
+      pattern: DIRECTORY_NUMBER_PATTERN,
+      maxLength: 50,
+      description: 'The number as dialled; text, so a leading + or 0 is kept.',
+    }),
+    status: oneOf('Status', ['Available', 'Used', 'Used-Utility', 'Reserved', 'Cooling'], {
+      default: 'Available',
+      description: 'Only an Available number can be given to a new line.',
+    }),
+    usage: text('Usage', { maxLength: 100, description: 'What the number is used for, e.g. Device or the line it is on.' }),
+    description: text('Description', { maxLength: 200 }),
+    release_date: nullableText('Release Date', {
+      format: 'date',
+      description: 'When a Cooling number becomes Available again (YYYY-MM-DD).',
+    }),
+  },
+  summaryAttrs: ['internal_number', 'status', 'usage', 'description'],
+  businessKey: { hierarchy: true, scope: 'up', fields: ['internal_number'] },
+  actions: resourceActions(),
+  storage: 'instances',
+  workflow: 'generic',
+};

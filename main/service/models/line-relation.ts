@@ -1,0 +1,80 @@
+import { resourceActions } from './actions';
+import { callForward } from './call-forward';
+import { flag, nullableText, object, text } from './field-builders';
+import type { FieldDef, ModelDef } from './types';
+
+/** Directory numbers: an optional `+`, then digits, `*`, `#`, `X` wildcards or a `\+` escape. */
+export const DIRECTORY_NUMBER_PATTERN = '^(\\\\?\\+)?[0-9*#X]{1,24}$';
+
+const unknownType = (title: string): FieldDef => ({
+  type: ['string', 'integer', 'null'],
+  title,
+  description: 'Type not known from the observed instances: text, a whole number or empty.',
+});
+
+export const lineRelation: ModelDef = {
+  modelType: 'relation/LineRelation',
+  title: 'Line Relation',
+  description: 'A directory number at a hierarchy node: the device line, its number in the inventory, and the phone it sits on.',
+  schemaVersion: '0.2.2',
+  fields: {
+    pattern: text('Directory Number', {
+      required: true,
+      format: 'directory-number',
+      pattern: DIRECTORY_NUMBER_PATTERN,
+      maxLength: 50,
+      description: 'The number as dialled, e.g. +442071234567; text, so a leading + or 0 is kept.',
+    }),
+    patternPrecedence: text('Pattern Precedence', { default: 'Default' }),
+    routePartitionName: text('Route Partition', { default: '' }),
+    usage: text('Usage', { default: 'Device' }),
+    alertingName: text('Alerting Name', { maxLength: 50 }),
+    description: nullableText('Description', { maxLength: 200 }),
+    partyEntranceTone: text('Party Entrance Tone', { default: 'Default' }),
+    cfaCssPolicy: text('CFA CSS Policy', { default: 'Use System Default' }),
+    autoAnswer: text('Auto Answer', { default: 'Auto Answer Off' }),
+    presenceGroupName: text('Presence Group', { default: 'Standard Presence group' }),
+    releaseClause: text('Release Clause', { default: 'No Error' }),
+    shareLineAppearanceCssName: text('Shared Line Appearance CSS'),
+    rejectAnonymousCall: flag('Reject Anonymous Calls', { default: false }),
+    aarKeepCallHistory: flag('AAR Keep Call History', { default: true }),
+    aarVoiceMailEnabled: flag('AAR Voice Mail Enabled', { default: false }),
+    allowCtiControlFlag: flag('Allow CTI Control', { default: true }),
+    parkMonForwardNoRetrieveVmEnabled: flag('Park Monitor Forward No Retrieve to Voice Mail', { default: false }),
+    hrInterval: unknownType('Hold Reversion Interval'),
+    hrDuration: unknownType('Hold Reversion Duration'),
+    parkMonReversionTimer: unknownType('Park Monitor Reversion Timer'),
+    parkMonForwardNoRetrieveIntCssName: nullableText('Park Monitor Forward No Retrieve Internal CSS'),
+    parkMonForwardNoRetrieveDn: nullableText('Park Monitor Forward No Retrieve Destination'),
+    defaultActivatedDeviceName: nullableText('Default Activated Device'),
+    directoryURIs: nullableText('Directory URIs'),
+    callForwardAll: callForward('Call Forward All'),
+    callForwardBusy: callForward('Call Forward Busy'),
+    callForwardNoAnswer: callForward('Call Forward No Answer'),
+    callForwardNoCoverage: callForward('Call Forward No Coverage'),
+    callForwardNotRegistered: callForward('Call Forward Not Registered'),
+    callForwardNotRegisteredInt: callForward('Call Forward Not Registered Internal'),
+    callForwardOnFailure: callForward('Call Forward On Failure'),
+    e164AltNum: object('E.164 Alternate Number', {
+      numMask: nullableText('Number Mask'),
+      addLocalRoutePartition: flag('Add to Local Route Partition', { default: false }),
+      advertiseGloballyIls: flag('Advertise Globally via ILS', { default: false }),
+      routePartition: nullableText('Route Partition'),
+      isUrgent: flag('Urgent', { default: false }),
+    }),
+    enterpriseAltNum: object('Enterprise Alternate Number', {
+      numMask: nullableText('Number Mask'),
+      isUrgent: flag('Urgent', { default: false }),
+      addLocalRoutePartition: flag('Add to Local Route Partition', { default: false }),
+      advertiseGloballyIls: flag('Advertise Globally via ILS', { default: false }),
+      routePartition: nullableText('Route Partition'),
+    }),
+    summary_device: text('Device', { description: 'Name of the phone the line is on, e.g. SEP001122334455.' }),
+    hierarchy_path: text('Hierarchy Path', { readonly: true, format: 'hierarchy' }),
+  },
+  summaryAttrs: ['pattern', 'routePartitionName', 'alertingName', 'summary_device', 'usage'],
+  businessKey: { hierarchy: true, fields: ['pattern', 'routePartitionName'] },
+  actions: resourceActions(),
+  storage: 'instances',
+  workflow: 'line-relation',
+};

@@ -1,0 +1,31 @@
+import type { ApiRequest, Json } from './api-types';
+import type { Principal } from './auth/principal';
+import { ApiError } from './errors';
+
+/** One parsed request on its way through the routes. */
+export interface RequestContext {
+  request: ApiRequest;
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  principal: Principal;
+  requestId: string;
+}
+
+export function header(ctx: RequestContext, name: string): string | undefined {
+  return ctx.request.headers?.[name];
+}
+
+/** The JSON body; malformed JSON is a 400 that says where it broke. */
+export function jsonBody(ctx: RequestContext): Json | undefined {
+  const raw = ctx.request.body;
+  if (raw === undefined) return undefined;
+  const text = typeof raw === 'string' ? raw : Buffer.from(raw).toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as Json;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : 'unreadable';
+    throw new ApiError(400, 'malformed-json', `The request body is not valid JSON: ${reason}.`);
+  }
+}

@@ -1,0 +1,11 @@
+import type { Authenticator } from '../auth/authenticator';
+import type { Store } from '../domain/store';
+import type { TransactionEngine } from '../transactions/engine';
+
+/** What every route handler may use: one workspace's store and transaction engine. */
+export interface RouteDeps {
+  store: Store;
+  engine: TransactionEngine;
+  authenticator: Authenticator;
+  release: string;
+}

@@ -1,0 +1,53 @@
+import type { ApiResponse } from '../api-types';
+import { ApiError, notFound } from '../errors';
+import { requireModel } from '../models/registry';
+import type { ModelDef } from '../models/types';
+import type { RequestContext } from '../request-context';
+import type { RouteDeps } from './deps';
+import { listInstances } from './resource-list';
+import { addForm, getInstance, helpPage } from './resource-read';
+import { createResource, deleteMany, deleteResource, updateResource } from './resource-write';
+import { parseRoutePath } from './route-path';
+import { routeTransactions } from './transactions';
+
+const methodNotAllowed = (ctx: RequestContext, allowed: string): ApiError =>
+  new ApiError(405, 'method-not-allowed', `${ctx.method} is not allowed on ${ctx.path}; use ${allowed}.`);
+
+/** Dispatches `/api/<type>/<name>/...` to the handler of its endpoint family. */
+export async function dispatch(deps: RouteDeps, ctx: RequestContext): Promise<ApiResponse> {
+  const route = parseRoutePath(ctx.path);
+  if (!route) throw notFound(`No resource at ${ctx.path}: paths look like /api/<model_type>/<model_name>/.`);
+  const model = requireModel(route.modelType);
+  const { rest } = route;
+  if (rest.length === 1 && rest[0] === 'help') {
+    if (ctx.method !== 'GET') throw methodNotAllowed(ctx, 'GET');
+    return helpPage(model);
+  }
+  if (model.modelType === 'tool/Transaction') return routeTransactions(deps, ctx, model, rest);
+  if (model.storage !== 'instances') {
+    throw new ApiError(404, 'not-found', `${model.modelType} ${rest.join('/')} is not available in this version of the workstation.`);
+  }
+  return routeInstances(deps, ctx, model, rest);
+}
+
+async function routeInstances(deps: RouteDeps, ctx: RequestContext, model: ModelDef, rest: string[]): Promise<ApiResponse> {
+  const { store } = deps;
+  if (rest.length === 0) {
+    if (ctx.method === 'GET') return listInstances(store, ctx, model);
+    if (ctx.method === 'POST') return createResource(deps, ctx, model);
+    if (ctx.method === 'DELETE') return deleteMany(deps, ctx, model);
+    throw methodNotAllowed(ctx, 'GET, POST or DELETE');
+  }
+  if (rest.length === 1 && rest[0] === 'add') {
+    if (ctx.method !== 'GET') throw methodNotAllowed(ctx, 'GET');
+    return addForm(store, ctx, model);
+  }
+  if (rest.length === 1) {
+    const pkid = rest[0];
+    if (ctx.method === 'GET') return getInstance(store, ctx, model, pkid);
+    if (ctx.method === 'PUT') return updateResource(deps, ctx, model, pkid);
+    if (ctx.method === 'DELETE') return deleteResource(deps, ctx, model, pkid);
+    throw methodNotAllowed(ctx, 'GET, PUT or DELETE');
+  }
+  throw notFound(`No resource at ${ctx.path}.`);
+}

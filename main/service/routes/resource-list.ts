@@ -1,0 +1,105 @@
+import type { ApiResponse, JsonObject } from '../api-types';
+import { resolveHierarchy } from '../domain/hierarchy';
+import type { Store } from '../domain/store';
+import { instanceSource } from '../list/instance-source';
+import { parseBoolean, parseListParams, MAX_LIMIT, type ListParams } from '../list/list-params';
+import { buildListSql } from '../list/list-sql';
+import type { ModelDef } from '../models/types';
+import { draft03Schema } from '../schema/draft03';
+import { actionsByName, schemaMeta, schemaVersionOf, summaryAttrsMeta } from '../schema/schema-meta';
+import { traversalScope, type NodeRow } from '../store/nodes-repo';
+import { header, type RequestContext } from '../request-context';
+import { json } from '../responses';
+import { instanceHref, visibleData } from './resource-view';
+import { schemaRulesMeta } from './schema-rules';
+import { nodeHref } from '../domain/hierarchy';
+
+interface InstanceRow {
+  pkid: string;
+  hierarchy_pkid: string;
+  data: string;
+  tags: string;
+  version_tag: string | null;
+}
+
+export function listInstances(store: Store, ctx: RequestContext, model: ModelDef): ApiResponse {
+  const node = resolveHierarchy(store.nodes, ctx.query.get('hierarchy'));
+  const params = parseListParams(model, ctx.query, header(ctx, 'range'));
+  const sql = buildListSql(instanceSource(model), params, traversalScope(params.traversal, node), 'i.hierarchy_pkid');
+  const rows = store.statement(sql.page).all(...sql.pageParams) as InstanceRow[];
+  const total = params.count ? (store.statement(sql.count).get(...sql.countParams) as { total: number }).total : 0;
+  const paths = new Map<string, string>();
+  const pathOf = (pkid: string): string => {
+    let path = paths.get(pkid);
+    if (path === undefined) {
+      path = store.nodes.get(pkid)?.path ?? '';
+      paths.set(pkid, path);
+    }
+    return path;
+  };
+  const resources = rows.map((row) => {
+    const hierarchy = pathOf(row.hierarchy_pkid);
+    return {
+      data: visibleData(model, JSON.parse(row.data) as JsonObject, hierarchy, params.summary),
+      meta: {
+        model_type: model.modelType,
+        pkid: row.pkid,
+        hierarchy,
+        tags: JSON.parse(row.tags) as string[],
+        schema_version: schemaVersionOf(model),
+        href: instanceHref(model.modelType, row.pkid),
+        ...(row.version_tag !== null ? { version_tag: row.version_tag } : {}),
+      },
+    };
+  });
+  return listResponse(store, ctx, model, node, params, { resources, total });
+}
+
+/** The list envelope of decisions.md, shared by every listable model. */
+export function listResponse(
+  store: Store,
+  ctx: RequestContext,
+  model: ModelDef,
+  node: NodeRow,
+  params: ListParams,
+  page: { resources: unknown[]; total: number },
+): ApiResponse {
+  const withSchema = parseBoolean(ctx.query, 'schema', false);
+  const withRules = parseBoolean(ctx.query, 'schema_rules', false);
+  const meta: JsonObject = {
+    model_type: model.modelType,
+    summary_attrs: summaryAttrsMeta(model),
+    actions: actionsByName(model),
+    references: {
+      self: [{ href: `/api/${model.modelType}/?hierarchy=${encodeURIComponent(node.path)}` }],
+      parent: [{ pkid: node.pkid, href: nodeHref(node.pkid) }],
+      children: [],
+      device: [],
+      owner: [],
+    },
+  };
+  const body: JsonObject = {
+    pagination: {
+      skip: params.skip,
+      limit: params.limit,
+      total: page.total,
+      maximum_limit: MAX_LIMIT,
+      order_by: params.orderBy,
+      direction: params.direction,
+    },
+    meta,
+    resources: page.resources as JsonObject[],
+  };
+  if (withSchema) {
+    body.schema = draft03Schema(model);
+    Object.assign(meta, { ...schemaMeta(model), actions: meta.actions });
+  }
+  if (withRules) Object.assign(meta, schemaRulesMeta(store, model, node));
+  const headers: Record<string, string> = {};
+  if (params.range) {
+    const count = page.resources.length;
+    headers['content-range'] =
+      count === 0 ? `items */${page.total}` : `items ${params.skip}-${params.skip + count - 1}/${page.total}`;
+  }
+  return json(200, body, headers);
+}

@@ -1,0 +1,81 @@
+import type { JsonObject } from '../api-types';
+import { nodeHref } from '../domain/hierarchy';
+import type { Store } from '../domain/store';
+import { findModel } from '../models/registry';
+import type { ModelDef } from '../models/types';
+import { schemaVersionOf } from '../schema/schema-meta';
+import type { InstanceRecord } from '../store/instances-repo';
+import type { NodeRow } from '../store/nodes-repo';
+
+export const instanceHref = (modelType: string, pkid: string): string => `/api/${modelType}/${pkid}/`;
+
+const ref = (modelType: string, pkid: string): JsonObject => ({ pkid, href: instanceHref(modelType, pkid) });
+
+/**
+ * The data a caller sees: write-only fields (passwords) never leave, computed hierarchy
+ * fields are filled from where the instance lives.
+ */
+export function visibleData(model: ModelDef, data: JsonObject, hierarchyPath: string, summary: boolean): JsonObject {
+  const result: JsonObject = {};
+  const names = summary ? model.summaryAttrs : Object.keys(data);
+  for (const name of names) {
+    const field = model.fields[name];
+    if (field?.writeOnly) continue;
+    if (data[name] !== undefined) result[name] = data[name];
+  }
+  if (!summary) {
+    for (const [name, field] of Object.entries(model.fields)) {
+      if (field.readonly && field.format === 'hierarchy') result[name] = hierarchyPath;
+    }
+  }
+  return result;
+}
+
+function linkedRefs(store: Store, pkids: string[] | undefined): JsonObject[] {
+  return (pkids ?? []).flatMap((pkid) => {
+    const target = store.instances.get(pkid);
+    return target ? [ref(target.modelType, pkid)] : [];
+  });
+}
+
+/** `{data, meta}` of one instance, with references, and `meta.path` for hierarchy nodes. */
+export function instanceEnvelope(store: Store, model: ModelDef, record: InstanceRecord): JsonObject {
+  const meta: JsonObject = {
+    model_type: model.modelType,
+    pkid: record.pkid,
+    hierarchy: record.hierarchyPath,
+    tags: record.tags,
+    schema_version: schemaVersionOf(model),
+    references: {
+      self: [ref(model.modelType, record.pkid)],
+      parent: [{ pkid: record.hierarchyPkid, href: nodeHref(record.hierarchyPkid) }],
+      children: [],
+      device: linkedRefs(store, record.links.device),
+      owner: linkedRefs(store, record.links.owner),
+    },
+  };
+  if (record.versionTag !== null) meta.version_tag = record.versionTag;
+  if (model.modelType === 'data/HierarchyNode') addNodeMeta(store, record, meta);
+  return { data: visibleData(model, record.data, record.hierarchyPath, false), meta };
+}
+
+function addNodeMeta(store: Store, record: InstanceRecord, meta: JsonObject): void {
+  const node = store.nodes.get(record.pkid);
+  if (!node) return;
+  meta.path = nodePath(store, node);
+  const references = meta.references as JsonObject;
+  references.children = store.nodes.childrenOf(node.pkid).map((child) => ({ pkid: child.pkid, href: nodeHref(child.pkid) }));
+  if (node.parent_pkid === null) references.parent = [];
+}
+
+export function nodePath(store: Store, node: NodeRow): JsonObject {
+  return {
+    dot: node.path,
+    pkid: node.pkid,
+    nodes: store.nodes.lineage(node).map((row) => ({ name: row.name, pkid: row.pkid })),
+  };
+}
+
+export function modelOfRecord(record: InstanceRecord): ModelDef | undefined {
+  return findModel(record.modelType);
+}

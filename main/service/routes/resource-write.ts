@@ -1,0 +1,156 @@
+import { isJsonObject, type ApiResponse, type JsonObject } from '../api-types';
+import { hashPassword } from '../auth/passwords';
+import { resolveHierarchy } from '../domain/hierarchy';
+import { labelOf, mergeData, requireInstance, requireNode } from '../domain/instance-ops';
+import { ApiError } from '../errors';
+import { hasAction } from '../models/actions';
+import type { ModelDef } from '../models/types';
+import { checkRequired, validateData, withDefaults } from '../schema/validate';
+import { newPkid } from '../store/ids';
+import type { TxSpec } from '../transactions/engine';
+import { WORKFLOWS } from '../transactions/workflows';
+import { jsonBody, type RequestContext } from '../request-context';
+import type { RouteDeps } from './deps';
+import { answerTransaction } from './transaction-answer';
+import { parseRoutePath } from './route-path';
+
+function payloadData(ctx: RequestContext): unknown {
+  const body = jsonBody(ctx);
+  if (!isJsonObject(body) || !('data' in body)) {
+    throw new ApiError(400, 'validation-failed', 'The body must be a JSON object of the form {"data": {...}}.', [
+      { field: 'data', message: 'is missing' },
+    ]);
+  }
+  return body.data;
+}
+
+/** Secrets are taken out of the data before the transaction: a password becomes a hash. */
+async function extractSecrets(model: ModelDef, data: JsonObject): Promise<Record<string, string>> {
+  const secrets: Record<string, string> = {};
+  for (const [name, field] of Object.entries(model.fields)) {
+    if (!field.writeOnly || data[name] === undefined) continue;
+    const value = data[name];
+    delete data[name];
+    if (typeof value === 'string' && value !== '') secrets[`${name}Hash`] = await hashPassword(value);
+  }
+  return secrets;
+}
+
+function requireWritable(model: ModelDef, action: string): void {
+  if (model.storage !== 'instances' || !hasAction(model.actions, action)) {
+    throw new ApiError(405, 'method-not-allowed', `${model.modelType} does not support ${action}.`);
+  }
+}
+
+export async function createResource(deps: RouteDeps, ctx: RequestContext, model: ModelDef): Promise<ApiResponse> {
+  requireWritable(model, 'create');
+  const node = resolveHierarchy(deps.store.nodes, ctx.query.get('hierarchy'));
+  const data = withDefaults(model, validateData(model, payloadData(ctx)));
+  const secrets = await extractSecrets(model, data);
+  checkRequired(model, data);
+  const pkid = newPkid();
+  const { store } = deps;
+  const submitted = deps.engine.submit({
+    username: ctx.principal.username,
+    action: 'Create',
+    detail: `${model.modelType} ${labelOf(model, data)}`.trim(),
+    modelType: model.modelType,
+    hierarchyPkid: node.pkid,
+    hierarchyPath: node.path,
+    resourcePkid: pkid,
+    run: (steps) => WORKFLOWS[model.workflow].create(steps, { store, model, node, pkid, data, secrets }),
+  });
+  return answerTransaction(deps, ctx, model, submitted, 'create');
+}
+
+export async function updateResource(
+  deps: RouteDeps,
+  ctx: RequestContext,
+  model: ModelDef,
+  pkid: string,
+): Promise<ApiResponse> {
+  requireWritable(model, 'update');
+  const { store } = deps;
+  const existing = requireInstance(store, pkid, model.modelType);
+  const changes = validateData(model, payloadData(ctx));
+  const secrets = await extractSecrets(model, changes);
+  const data = mergeData(existing.data, changes);
+  checkRequired(model, data);
+  // Only a hierarchy node moves with `hierarchy`; for anything else it names the caller's context.
+  const hierarchy = ctx.query.get('hierarchy');
+  const node =
+    model.modelType === 'data/HierarchyNode' && hierarchy
+      ? resolveHierarchy(store.nodes, hierarchy)
+      : requireNode(store, existing.hierarchyPkid);
+  const submitted = deps.engine.submit({
+    username: ctx.principal.username,
+    action: 'Modify',
+    detail: `${model.modelType} ${labelOf(model, data)}`.trim(),
+    modelType: model.modelType,
+    hierarchyPkid: existing.hierarchyPkid,
+    hierarchyPath: existing.hierarchyPath,
+    resourcePkid: pkid,
+    run: (steps) => WORKFLOWS[model.workflow].modify(steps, { store, model, node, existing, data, secrets }),
+  });
+  return answerTransaction(deps, ctx, model, submitted, 'update');
+}
+
+function deleteSpec(deps: RouteDeps, ctx: RequestContext, model: ModelDef, pkid: string, hierarchyPath: string, label: string): TxSpec {
+  const { store } = deps;
+  const existing = store.instances.get(pkid);
+  return {
+    username: ctx.principal.username,
+    action: 'Delete',
+    detail: `${model.modelType} ${label}`.trim(),
+    modelType: model.modelType,
+    hierarchyPkid: existing?.hierarchyPkid ?? null,
+    hierarchyPath,
+    resourcePkid: pkid,
+    // Looked up again when it runs: an earlier transaction in the queue may have removed it.
+    run: (steps) =>
+      WORKFLOWS[model.workflow].remove(steps, { store, model, existing: requireInstance(store, pkid, model.modelType) }),
+  };
+}
+
+export async function deleteResource(deps: RouteDeps, ctx: RequestContext, model: ModelDef, pkid: string): Promise<ApiResponse> {
+  requireWritable(model, 'delete');
+  const existing = requireInstance(deps.store, pkid, model.modelType);
+  const spec = deleteSpec(deps, ctx, model, pkid, existing.hierarchyPath, labelOf(model, existing.data));
+  return answerTransaction(deps, ctx, model, deps.engine.submit(spec), 'delete');
+}
+
+/** DELETE on a list path with `{"hrefs": [...]}`: one parent, one sub-transaction per instance. */
+export async function deleteMany(deps: RouteDeps, ctx: RequestContext, model: ModelDef): Promise<ApiResponse> {
+  requireWritable(model, 'delete');
+  const body = jsonBody(ctx);
+  const hrefs = isJsonObject(body) ? body.hrefs : undefined;
+  if (!Array.isArray(hrefs) || hrefs.length === 0 || !hrefs.every((href) => typeof href === 'string')) {
+    throw new ApiError(400, 'validation-failed', 'DELETE on a list needs {"hrefs": ["/api/<type>/<name>/<pkid>/", ...]}.', [
+      { field: 'hrefs', message: 'must be a non-empty list of instance paths' },
+    ]);
+  }
+  const node = resolveHierarchy(deps.store.nodes, ctx.query.get('hierarchy'));
+  const children = (hrefs as string[]).map((href) => {
+    const route = parseRoutePath(new URL(href, 'http://local').pathname);
+    if (!route || route.modelType !== model.modelType || route.rest.length !== 1) {
+      throw new ApiError(400, 'validation-failed', `${href} is not an instance of ${model.modelType}.`, [
+        { field: 'hrefs', message: `${href} is not an instance path of this model` },
+      ]);
+    }
+    const existing = deps.store.instances.get(route.rest[0]);
+    return deleteSpec(deps, ctx, model, route.rest[0], existing?.hierarchyPath ?? node.path, existing ? labelOf(model, existing.data) : route.rest[0]);
+  });
+  const submitted = deps.engine.submitGroup(
+    {
+      username: ctx.principal.username,
+      action: 'Delete',
+      detail: `${children.length} ${model.modelType} instance${children.length === 1 ? '' : 's'}`,
+      modelType: model.modelType,
+      hierarchyPkid: node.pkid,
+      hierarchyPath: node.path,
+      resourcePkid: null,
+    },
+    children,
+  );
+  return answerTransaction(deps, ctx, model, submitted, 'delete');
+}

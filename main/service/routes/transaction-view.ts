@@ -1,0 +1,67 @@
+import type { JsonObject } from '../api-types';
+import type { Store } from '../domain/store';
+import type { LogRow, TxRow } from '../store/transactions-repo';
+import { transactionHref } from './transaction-answer';
+
+export function logEntry(row: LogRow): JsonObject {
+  return {
+    severity: row.severity,
+    format: row.format,
+    log_id: String(row.log_id),
+    href: `${transactionHref(row.transaction_id)}log/?log_id=${row.log_id}`,
+    time: row.time,
+    message: row.message,
+    transaction_id: row.transaction_id,
+  };
+}
+
+/** The summary fields of a transaction, as lists show them. */
+export function transactionSummary(row: TxRow): JsonObject {
+  return {
+    transaction_id: row.transaction_id,
+    action: row.action,
+    status: row.status,
+    detail: row.detail,
+    model_type: row.model_type,
+    username: row.username,
+    submitted_time: row.submitted_time,
+  };
+}
+
+/** The spec's transaction `data`, with the log newest first and the sub-transactions. */
+export function transactionData(store: Store, row: TxRow): JsonObject {
+  return {
+    ...transactionSummary(row),
+    rolled_back: row.rolled_back,
+    message: row.message,
+    priority: row.priority,
+    started_time: row.started_time,
+    completed_time: row.completed_time,
+    parent_id: row.parent_id,
+    top_level: row.parent_id === null,
+    resource: {
+      hierarchy: row.hierarchy_path,
+      model_type: row.model_type,
+      current_state: row.current_state,
+      pkid: row.resource_pkid ?? '',
+    },
+    log: store.transactions.logs(row.transaction_id).map(logEntry),
+    sub_transactions: store.transactions.children(row.transaction_id).map((child) => ({
+      transaction_id: child.transaction_id,
+      href: transactionHref(child.transaction_id),
+      status: child.status,
+      action: child.action,
+      detail: child.detail,
+    })),
+  };
+}
+
+export function transactionMeta(row: TxRow): JsonObject {
+  return {
+    model_type: 'tool/Transaction',
+    pkid: row.transaction_id,
+    hierarchy: row.hierarchy_path,
+    href: transactionHref(row.transaction_id),
+    tags: [],
+  };
+}

@@ -1,0 +1,43 @@
+import type { JsonObject } from '../api-types';
+import { isDeviceModel, type ModelDef } from '../models/types';
+import { LATEST_DEVICE_SCHEMA_VERSION } from './api-versions';
+
+export const modelBase = (model: ModelDef): string => `/api/${model.modelType}/`;
+
+export function schemaVersionOf(model: ModelDef): string {
+  return isDeviceModel(model) ? LATEST_DEVICE_SCHEMA_VERSION : model.schemaVersion;
+}
+
+export function summaryAttrsMeta(model: ModelDef): JsonObject[] {
+  return model.summaryAttrs.map((name) => ({ name, title: model.fields[name]?.title ?? name }));
+}
+
+function actionEntry(model: ModelDef, action: ModelDef['actions'][number], pkid?: string): JsonObject {
+  const path = action.path.startsWith('/') || action.path.startsWith('?') ? action.path : action.path.replace('{pkid}', pkid ?? '{pkid}');
+  const href = action.path.startsWith('/') ? path : `${modelBase(model)}${path}`;
+  return { title: action.title, method: action.method, href, class: action.class, support_async: action.supportAsync };
+}
+
+/** Schema meta's `actions`: an array, as the spec's meta table gives it. */
+export function actionsArray(model: ModelDef, pkid?: string): JsonObject[] {
+  return model.actions.map((action) => ({ name: action.name, ...actionEntry(model, action, pkid) }));
+}
+
+/** List meta's `actions`: an object keyed by action name, as decisions.md gives it. */
+export function actionsByName(model: ModelDef): JsonObject {
+  const actions: JsonObject = {};
+  for (const action of model.actions) actions[action.name] = actionEntry(model, action);
+  return actions;
+}
+
+export function schemaMeta(model: ModelDef): JsonObject {
+  return {
+    model_type: model.modelType,
+    title: model.title,
+    cached: true,
+    schema_version: schemaVersionOf(model),
+    summary_attrs: summaryAttrsMeta(model),
+    business_key: { hierarchy: model.businessKey.hierarchy, fields: model.businessKey.fields },
+    actions: actionsArray(model),
+  };
+}

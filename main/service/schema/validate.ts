@@ -1,0 +1,143 @@
+import { isJsonObject, type Json, type JsonObject } from '../api-types';
+import { ApiError, type FaultDetail } from '../errors';
+import type { FieldDef, FieldType, ModelDef } from '../models/types';
+
+/**
+ * Validates a `{data: {...}}` payload against a model's fields: unknown fields, types,
+ * patterns, lengths and choices, recursively through nested objects and arrays. Read-only
+ * (computed) fields are dropped, so an exported instance can be sent back as it is.
+ */
+export function validateData(model: ModelDef, data: unknown): JsonObject {
+  if (!isJsonObject(data)) {
+    throw new ApiError(400, 'validation-failed', 'The body must be a JSON object of the form {"data": {...}}.', [
+      { field: 'data', message: 'must be an object' },
+    ]);
+  }
+  const unknown: FaultDetail[] = [];
+  const invalid: FaultDetail[] = [];
+  const cleaned = checkObject(model.fields, data, '', unknown, invalid);
+  if (unknown.length > 0) {
+    const names = unknown.map((detail) => detail.field).join(', ');
+    throw new ApiError(400, 'unknown-field', `Unknown field ${names} for ${model.modelType}.`, unknown);
+  }
+  if (invalid.length > 0) throw invalidFields(invalid);
+  return cleaned;
+}
+
+/** Required fields must hold a value once defaults and the existing instance are merged in. */
+export function checkRequired(model: ModelDef, data: JsonObject): void {
+  const missing: FaultDetail[] = [];
+  for (const [name, field] of Object.entries(model.fields)) {
+    const value = data[name];
+    if (field.required && (value === undefined || value === null || value === '')) {
+      missing.push({ field: name, message: `${field.title} (${name}) is required` });
+    }
+  }
+  if (missing.length > 0) throw invalidFields(missing);
+}
+
+/** Fills in schema defaults for top-level fields that were not given. */
+export function withDefaults(model: ModelDef, data: JsonObject): JsonObject {
+  const result: JsonObject = {};
+  for (const [name, field] of Object.entries(model.fields)) {
+    if (field.default !== undefined && !field.readonly) result[name] = structuredClone(field.default);
+  }
+  return { ...result, ...data };
+}
+
+function invalidFields(details: FaultDetail[]): ApiError {
+  const summary = details.map((detail) => `${detail.field}: ${detail.message}`).join('; ');
+  return new ApiError(400, 'validation-failed', `Invalid data: ${summary}.`, details);
+}
+
+function checkObject(
+  fields: Record<string, FieldDef>,
+  value: JsonObject,
+  prefix: string,
+  unknown: FaultDetail[],
+  invalid: FaultDetail[],
+): JsonObject {
+  const cleaned: JsonObject = {};
+  for (const [name, fieldValue] of Object.entries(value)) {
+    const path = `${prefix}${name}`;
+    const field = Object.hasOwn(fields, name) ? fields[name] : undefined;
+    if (!field) {
+      unknown.push({ field: path, message: 'is not a field of this model' });
+      continue;
+    }
+    if (field.readonly) continue;
+    cleaned[name] = checkValue(field, fieldValue, path, unknown, invalid);
+  }
+  return cleaned;
+}
+
+function typesOf(field: FieldDef): FieldType[] {
+  return Array.isArray(field.type) ? field.type : [field.type];
+}
+
+function matchesType(type: FieldType, value: Json): boolean {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'object':
+      return isJsonObject(value);
+    case 'array':
+      return Array.isArray(value);
+    case 'null':
+      return value === null;
+  }
+}
+
+function checkValue(field: FieldDef, value: Json, path: string, unknown: FaultDetail[], invalid: FaultDetail[]): Json {
+  const types = typesOf(field);
+  if (!types.some((type) => matchesType(type, value))) {
+    invalid.push({ field: path, message: `must be ${types.map(describeType).join(' or ')}, not ${describeValue(value)}` });
+    return value;
+  }
+  if (typeof value === 'string') checkString(field, value, path, invalid);
+  if (isJsonObject(value) && field.properties) return checkObject(field.properties, value, `${path}.`, unknown, invalid);
+  if (Array.isArray(value)) {
+    if (field.minItems !== undefined && value.length < field.minItems) {
+      invalid.push({ field: path, message: `needs at least ${field.minItems} entries` });
+    }
+    if (field.maxItems !== undefined && value.length > field.maxItems) {
+      invalid.push({ field: path, message: `takes at most ${field.maxItems} entries` });
+    }
+    const items = field.items;
+    if (items) return value.map((item, index) => checkValue(items, item, `${path}.${index}`, unknown, invalid));
+  }
+  return value;
+}
+
+function checkString(field: FieldDef, value: string, path: string, invalid: FaultDetail[]): void {
+  if (field.choices && value !== '' && !field.choices.some((choice) => choice.value === value)) {
+    const allowed = field.choices.map((choice) => choice.value).join(', ');
+    invalid.push({ field: path, message: `must be one of ${allowed}, not '${value}'` });
+    return;
+  }
+  if (field.minLength !== undefined && value.length < field.minLength && value !== '') {
+    invalid.push({ field: path, message: `must be at least ${field.minLength} characters long` });
+  }
+  if (field.maxLength !== undefined && value.length > field.maxLength) {
+    invalid.push({ field: path, message: `must be at most ${field.maxLength} characters long` });
+  }
+  if (field.pattern && value !== '' && !new RegExp(field.pattern).test(value)) {
+    invalid.push({ field: path, message: `'${value}' does not have the expected form (${field.pattern})` });
+  }
+}
+
+function describeType(type: FieldType): string {
+  return type === 'integer' ? 'a whole number' : type === 'object' ? 'an object' : type === 'array' ? 'a list' : `a ${type}`;
+}
+
+function describeValue(value: Json): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'object' ? 'an object' : `${typeof value} ${JSON.stringify(value)}`;
+}

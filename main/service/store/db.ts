@@ -1,0 +1,65 @@
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { MIGRATIONS, type Migration } from './migrations';
+
+export type Db = Database.Database;
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/** Opens (creating if needed) one workspace file, in WAL mode, with every migration applied. */
+export function openDatabase(file: string, migrations: readonly Migration[] = MIGRATIONS): Db {
+  mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    // NORMAL is durable across process crashes in WAL mode; only an OS crash may lose the
+    // last commits, never corrupt the file.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    applyMigrations(db, migrations);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+export class MigrationError extends Error {}
+
+function applyMigrations(db: Db, migrations: readonly Migration[]): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, sha256 TEXT NOT NULL, applied_at TEXT NOT NULL)`);
+  const applied = new Map(
+    db
+      .prepare<[], { version: number; sha256: string }>('SELECT version, sha256 FROM schema_migrations')
+      .all()
+      .map((row) => [row.version, row.sha256]),
+  );
+  const record = db.prepare('INSERT INTO schema_migrations (version, name, sha256, applied_at) VALUES (?, ?, ?, ?)');
+  for (const migration of migrations) {
+    const hash = sha256(migration.sql);
+    const appliedHash = applied.get(migration.version);
+    if (appliedHash !== undefined) {
+      if (appliedHash !== hash) {
+        throw new MigrationError(
+          `Migration ${migration.version} (${migration.name}) was edited after it was applied to this store; ` +
+            'add a new migration instead of changing a shipped one.',
+        );
+      }
+      continue;
+    }
+    db.transaction(() => {
+      db.exec(migration.sql);
+      record.run(migration.version, migration.name, hash, new Date().toISOString());
+    })();
+  }
+  const known = new Set(migrations.map((migration) => migration.version));
+  for (const version of applied.keys()) {
+    if (!known.has(version)) {
+      throw new MigrationError(`This store was written by a newer version (migration ${version}); update the app.`);
+    }
+  }
+}

@@ -1,0 +1,125 @@
+import type { JsonObject } from '../api-types';
+import type { Db } from './db';
+
+/** What links an instance to the instances its workflow made or uses. */
+export interface Links {
+  device?: string[];
+  owner?: string[];
+}
+
+export interface InstanceRecord {
+  pkid: string;
+  modelType: string;
+  hierarchyPkid: string;
+  hierarchyPath: string;
+  data: JsonObject;
+  links: Links;
+  tags: string[];
+  versionTag: string | null;
+}
+
+interface Row {
+  pkid: string;
+  model_type: string;
+  hierarchy_pkid: string;
+  path: string;
+  data: string;
+  links: string;
+  tags: string;
+  version_tag: string | null;
+}
+
+export interface NewInstance {
+  pkid: string;
+  modelType: string;
+  hierarchyPkid: string;
+  data: JsonObject;
+  bkey: string | null;
+  links?: Links;
+}
+
+const SELECT = `SELECT i.pkid, i.model_type, i.hierarchy_pkid, n.path, i.data, i.links, i.tags, i.version_tag
+  FROM instances i JOIN nodes n ON n.pkid = i.hierarchy_pkid`;
+
+export function toRecord(row: Row): InstanceRecord {
+  return {
+    pkid: row.pkid,
+    modelType: row.model_type,
+    hierarchyPkid: row.hierarchy_pkid,
+    hierarchyPath: row.path,
+    data: JSON.parse(row.data) as JsonObject,
+    links: JSON.parse(row.links) as Links,
+    tags: JSON.parse(row.tags) as string[],
+    versionTag: row.version_tag,
+  };
+}
+
+export class InstancesRepo {
+  private readonly byPkid;
+  private readonly byBkey;
+  private readonly insertRow;
+  private readonly updateRow;
+  private readonly deleteRow;
+  private readonly countsAt;
+
+  constructor(
+    db: Db,
+    private readonly now: () => string,
+  ) {
+    this.byPkid = db.prepare<[string], Row>(`${SELECT} WHERE i.pkid = ?`);
+    this.byBkey = db.prepare<[string, string], Row>(`${SELECT} WHERE i.model_type = ? AND i.bkey = ?`);
+    this.insertRow = db.prepare(
+      `INSERT INTO instances (pkid, model_type, hierarchy_pkid, data, bkey, links, created_at, updated_at)
+       VALUES (@pkid, @modelType, @hierarchyPkid, @data, @bkey, @links, @now, @now)`,
+    );
+    this.updateRow = db.prepare(
+      'UPDATE instances SET data = @data, bkey = @bkey, links = @links, hierarchy_pkid = @hierarchyPkid, updated_at = @now WHERE pkid = @pkid',
+    );
+    this.deleteRow = db.prepare('DELETE FROM instances WHERE pkid = ?');
+    this.countsAt = db.prepare<[string], { model_type: string; n: number }>(
+      'SELECT model_type, count(*) AS n FROM instances WHERE hierarchy_pkid = ? GROUP BY model_type ORDER BY model_type',
+    );
+  }
+
+  get(pkid: string): InstanceRecord | undefined {
+    const row = this.byPkid.get(pkid);
+    return row && toRecord(row);
+  }
+
+  /** Every instance of a model carrying this business key (several only for scoped keys). */
+  findByKey(modelType: string, bkey: string): InstanceRecord[] {
+    return this.byBkey.all(modelType, bkey).map(toRecord);
+  }
+
+  insert(instance: NewInstance): void {
+    this.insertRow.run({
+      pkid: instance.pkid,
+      modelType: instance.modelType,
+      hierarchyPkid: instance.hierarchyPkid,
+      data: JSON.stringify(instance.data),
+      bkey: instance.bkey,
+      links: JSON.stringify(instance.links ?? {}),
+      now: this.now(),
+    });
+  }
+
+  update(pkid: string, changes: { data: JsonObject; bkey: string | null; links: Links; hierarchyPkid: string }): void {
+    this.updateRow.run({
+      pkid,
+      data: JSON.stringify(changes.data),
+      bkey: changes.bkey,
+      links: JSON.stringify(changes.links),
+      hierarchyPkid: changes.hierarchyPkid,
+      now: this.now(),
+    });
+  }
+
+  delete(pkid: string): void {
+    this.deleteRow.run(pkid);
+  }
+
+  /** How many instances of each model sit directly at a node (what blocks its delete). */
+  countByModelAt(hierarchyPkid: string): { modelType: string; count: number }[] {
+    return this.countsAt.all(hierarchyPkid).map((row) => ({ modelType: row.model_type, count: row.n }));
+  }
+}

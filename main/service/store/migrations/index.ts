@@ -1,0 +1,14 @@
+import { sql as initial } from './0001-initial';
+
+/**
+ * Numbered migrations, applied in order at open. Append a new file `NNNN-name.ts` exporting
+ * `sql` and list it here; never edit one that has shipped: its hash is recorded when applied
+ * and an edited one makes the store refuse to open.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial', sql: initial }];

@@ -1,0 +1,101 @@
+import type { Db } from './db';
+
+export interface NodeRow {
+  pkid: string;
+  parent_pkid: string | null;
+  name: string;
+  path: string;
+  node_type: string;
+}
+
+/**
+ * The hierarchy tree index. A subtree is a range scan on `path`: every descendant of `a.b`
+ * sorts between `a.b.` and `a.b/` because '/' is the character after '.'.
+ */
+export class NodesRepo {
+  private readonly byPkid;
+  private readonly byPath;
+  private readonly children;
+  private readonly childCount;
+  private readonly insertRow;
+  private readonly deleteRow;
+
+  constructor(private readonly db: Db) {
+    this.byPkid = db.prepare<[string], NodeRow>('SELECT * FROM nodes WHERE pkid = ?');
+    this.byPath = db.prepare<[string], NodeRow>('SELECT * FROM nodes WHERE path = ?');
+    this.children = db.prepare<[string], NodeRow>('SELECT * FROM nodes WHERE parent_pkid = ? ORDER BY name');
+    this.childCount = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM nodes WHERE parent_pkid = ?');
+    this.insertRow = db.prepare(
+      'INSERT INTO nodes (pkid, parent_pkid, name, path, node_type) VALUES (@pkid, @parent_pkid, @name, @path, @node_type)',
+    );
+    this.deleteRow = db.prepare('DELETE FROM nodes WHERE pkid = ?');
+  }
+
+  get(pkid: string): NodeRow | undefined {
+    return this.byPkid.get(pkid);
+  }
+
+  getByPath(path: string): NodeRow | undefined {
+    return this.byPath.get(path);
+  }
+
+  root(): NodeRow | undefined {
+    return this.db.prepare<[], NodeRow>('SELECT * FROM nodes WHERE parent_pkid IS NULL').get();
+  }
+
+  childrenOf(pkid: string): NodeRow[] {
+    return this.children.all(pkid);
+  }
+
+  countChildren(pkid: string): number {
+    return this.childCount.get(pkid)?.n ?? 0;
+  }
+
+  insert(row: NodeRow): void {
+    this.insertRow.run(row);
+  }
+
+  delete(pkid: string): void {
+    this.deleteRow.run(pkid);
+  }
+
+  /** Ancestors from the root down to the node itself. */
+  lineage(node: NodeRow): NodeRow[] {
+    const parts = node.path.split('.');
+    const paths = parts.map((_, index) => parts.slice(0, index + 1).join('.'));
+    const rows = this.db
+      .prepare<string[], NodeRow>(`SELECT * FROM nodes WHERE path IN (${paths.map(() => '?').join(',')})`)
+      .all(...paths);
+    return rows.sort((a, b) => a.path.length - b.path.length);
+  }
+
+  /** Renames or moves a node: its own path and every descendant's path follow. */
+  repath(node: NodeRow, parentPkid: string | null, name: string, newPath: string): void {
+    this.db
+      .prepare('UPDATE nodes SET parent_pkid = ?, name = ? WHERE pkid = ?')
+      .run(parentPkid, name, node.pkid);
+    this.db
+      .prepare(
+        `UPDATE nodes SET path = ? || substr(path, ?)
+         WHERE path = ? OR (path >= ? AND path < ?)`,
+      )
+      .run(newPath, node.path.length + 1, node.path, `${node.path}.`, `${node.path}/`);
+  }
+}
+
+/** SQL (and its parameters) selecting node pkids for a traversal from one node. */
+export function traversalScope(
+  traversal: 'down' | 'up' | 'local',
+  node: NodeRow,
+): { sql: string; params: string[] } {
+  if (traversal === 'local') return { sql: '?', params: [node.pkid] };
+  if (traversal === 'down') {
+    return {
+      sql: 'SELECT pkid FROM nodes WHERE path = ? OR (path >= ? AND path < ?)',
+      params: [node.path, `${node.path}.`, `${node.path}/`],
+    };
+  }
+  const parts = node.path.split('.');
+  const paths = parts.map((_, index) => parts.slice(0, index + 1).join('.'));
+  return { sql: `SELECT pkid FROM nodes WHERE path IN (${paths.map(() => '?').join(',')})`, params: paths };
+}

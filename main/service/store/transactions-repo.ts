@@ -1,0 +1,136 @@
+import type { Db } from './db';
+
+export type TxStatus = 'Queued' | 'In Progress' | 'Processing' | 'Success' | 'Fail' | 'Success With Async Failures';
+
+export interface TxRow {
+  transaction_id: string;
+  parent_id: string | null;
+  status: TxStatus;
+  rolled_back: 'Yes' | 'No';
+  action: string;
+  detail: string;
+  message: string;
+  priority: string;
+  username: string;
+  model_type: string;
+  hierarchy_pkid: string | null;
+  hierarchy_path: string;
+  resource_pkid: string | null;
+  current_state: string;
+  submitted_time: string;
+  started_time: string | null;
+  completed_time: string | null;
+}
+
+export interface LogRow {
+  log_id: number;
+  transaction_id: string;
+  severity: string;
+  format: string;
+  time: string;
+  message: string;
+}
+
+export type NewTx = Pick<
+  TxRow,
+  | 'transaction_id'
+  | 'parent_id'
+  | 'status'
+  | 'action'
+  | 'detail'
+  | 'username'
+  | 'model_type'
+  | 'hierarchy_pkid'
+  | 'hierarchy_path'
+  | 'resource_pkid'
+  | 'current_state'
+  | 'submitted_time'
+>;
+
+export interface TxFinish {
+  status: TxStatus;
+  rolled_back: 'Yes' | 'No';
+  message: string;
+  resource_pkid: string | null;
+  current_state: string;
+  completed_time: string;
+}
+
+export class TransactionsRepo {
+  private readonly byId;
+  private readonly insertRow;
+  private readonly startRow;
+  private readonly finishRow;
+  private readonly insertLog;
+  private readonly logsOf;
+  private readonly childrenOf;
+
+  constructor(private readonly db: Db) {
+    this.byId = db.prepare<[string], TxRow>('SELECT * FROM transactions WHERE transaction_id = ?');
+    this.insertRow = db.prepare(
+      `INSERT INTO transactions (transaction_id, parent_id, status, action, detail, username, model_type,
+         hierarchy_pkid, hierarchy_path, resource_pkid, current_state, submitted_time)
+       VALUES (@transaction_id, @parent_id, @status, @action, @detail, @username, @model_type,
+         @hierarchy_pkid, @hierarchy_path, @resource_pkid, @current_state, @submitted_time)`,
+    );
+    this.startRow = db.prepare(
+      `UPDATE transactions SET status = @status, started_time = @started_time WHERE transaction_id = @transaction_id`,
+    );
+    this.finishRow = db.prepare(
+      `UPDATE transactions SET status = @status, rolled_back = @rolled_back, message = @message,
+         resource_pkid = @resource_pkid, current_state = @current_state, completed_time = @completed_time
+       WHERE transaction_id = @transaction_id`,
+    );
+    this.insertLog = db.prepare(
+      'INSERT INTO transaction_logs (transaction_id, severity, format, time, message) VALUES (?, ?, ?, ?, ?)',
+    );
+    this.logsOf = db.prepare<[string], LogRow>(
+      'SELECT * FROM transaction_logs WHERE transaction_id = ? ORDER BY log_id DESC',
+    );
+    this.childrenOf = db.prepare<[string], TxRow>('SELECT * FROM transactions WHERE parent_id = ? ORDER BY id');
+  }
+
+  get(transactionId: string): TxRow | undefined {
+    return this.byId.get(transactionId);
+  }
+
+  insert(row: NewTx): void {
+    this.insertRow.run(row);
+  }
+
+  start(transactionId: string, status: TxStatus, time: string): void {
+    this.startRow.run({ transaction_id: transactionId, status, started_time: time });
+  }
+
+  finish(transactionId: string, finish: TxFinish): void {
+    this.finishRow.run({ transaction_id: transactionId, ...finish });
+  }
+
+  log(transactionId: string, severity: string, time: string, message: string): void {
+    this.insertLog.run(transactionId, severity, 'text', time, message);
+  }
+
+  /** Log entries, newest first. */
+  logs(transactionId: string): LogRow[] {
+    return this.logsOf.all(transactionId);
+  }
+
+  logEntry(transactionId: string, logId: number): LogRow | undefined {
+    return this.db
+      .prepare<[string, number], LogRow>('SELECT * FROM transaction_logs WHERE transaction_id = ? AND log_id = ?')
+      .get(transactionId, logId);
+  }
+
+  children(transactionId: string): TxRow[] {
+    return this.childrenOf.all(transactionId);
+  }
+
+  /** Transactions a killed process left unfinished, oldest first. */
+  unfinished(): TxRow[] {
+    return this.db
+      .prepare<[], TxRow>(
+        `SELECT * FROM transactions WHERE status IN ('Queued', 'In Progress', 'Processing') ORDER BY id`,
+      )
+      .all();
+  }
+}

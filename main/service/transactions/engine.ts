@@ -1,0 +1,244 @@
+import { EventEmitter } from 'node:events';
+import { ApiError } from '../errors';
+import type { Db } from '../store/db';
+import { newTransactionId } from '../store/ids';
+import type { TransactionsRepo, TxRow, TxStatus } from '../store/transactions-repo';
+import { StepContext } from './step-context';
+
+export interface TxResult {
+  resourcePkid: string | null;
+  /** The word after the resource path in `current_state`: Created, Modified, Deleted... */
+  state: string;
+}
+
+export interface TxSpec {
+  username: string;
+  action: string;
+  detail: string;
+  modelType: string;
+  hierarchyPkid: string | null;
+  hierarchyPath: string;
+  resourcePkid: string | null;
+  /** Synchronous work run inside one SQLite transaction: all of it is stored, or none. */
+  run: (ctx: StepContext) => TxResult;
+}
+
+export interface TxOutcome {
+  transactionId: string;
+  status: TxStatus;
+  resourcePkid: string | null;
+  error?: ApiError;
+}
+
+export interface Submitted {
+  transactionId: string;
+  done: Promise<TxOutcome>;
+}
+
+interface Job {
+  transactionId: string;
+  spec: TxSpec;
+  resolve: (outcome: TxOutcome) => void;
+}
+
+export interface TransactionEvent {
+  transaction_id: string;
+  status: TxStatus;
+  parent_id: string | null;
+  model_type: string;
+}
+
+const INTERNAL = new ApiError(500, 'internal-error', 'The transaction failed on an internal error.');
+
+/**
+ * Runs every change as a persisted transaction, one at a time (SQLite has one writer), in the
+ * order submitted: Queued, In Progress, then Success or Fail. Between two transactions the
+ * queue yields to the event loop so reads keep being answered.
+ */
+export class TransactionEngine {
+  readonly events = new EventEmitter();
+  private readonly queue: Job[] = [];
+  private draining = false;
+  private closed = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly repo: TransactionsRepo,
+    private readonly now: () => string,
+    private readonly onInternalError: (error: unknown, transactionId: string) => void,
+  ) {}
+
+  submit(spec: TxSpec, parentId: string | null = null): Submitted {
+    const transactionId = newTransactionId();
+    this.repo.insert({
+      transaction_id: transactionId,
+      parent_id: parentId,
+      status: 'Queued',
+      action: spec.action,
+      detail: spec.detail,
+      username: spec.username,
+      model_type: spec.modelType,
+      hierarchy_pkid: spec.hierarchyPkid,
+      hierarchy_path: spec.hierarchyPath,
+      resource_pkid: spec.resourcePkid,
+      current_state: '',
+      submitted_time: this.now(),
+    });
+    this.emit(transactionId, 'Queued', parentId, spec.modelType);
+    const done = new Promise<TxOutcome>((resolve) => this.queue.push({ transactionId, spec, resolve }));
+    this.scheduleDrain();
+    return { transactionId, done };
+  }
+
+  /**
+   * A parent with one sub-transaction per child: the parent is Processing while they run; a
+   * failed child does not undo the others. The parent ends Success when every child succeeded.
+   */
+  submitGroup(parent: Omit<TxSpec, 'run'>, children: TxSpec[]): Submitted {
+    const transactionId = newTransactionId();
+    this.repo.insert({
+      transaction_id: transactionId,
+      parent_id: null,
+      status: 'Processing',
+      action: parent.action,
+      detail: parent.detail,
+      username: parent.username,
+      model_type: parent.modelType,
+      hierarchy_pkid: parent.hierarchyPkid,
+      hierarchy_path: parent.hierarchyPath,
+      resource_pkid: parent.resourcePkid,
+      current_state: '',
+      submitted_time: this.now(),
+    });
+    this.repo.start(transactionId, 'Processing', this.now());
+    this.emit(transactionId, 'Processing', null, parent.modelType);
+    const childOutcomes = children.map((child) => this.submit(child, transactionId).done);
+    const done = Promise.all(childOutcomes).then((outcomes) => {
+      const failed = outcomes.filter((outcome) => outcome.status !== 'Success').length;
+      const status: TxStatus = failed === 0 ? 'Success' : 'Fail';
+      const message =
+        failed === 0 ? `${outcomes.length} of ${outcomes.length} succeeded` : `${failed} of ${outcomes.length} failed`;
+      this.repo.finish(transactionId, {
+        status,
+        rolled_back: 'No',
+        message,
+        resource_pkid: parent.resourcePkid,
+        current_state: '',
+        completed_time: this.now(),
+      });
+      this.emit(transactionId, status, null, parent.modelType);
+      const error = failed === 0 ? undefined : new ApiError(409, 'sub-transactions-failed', message);
+      return { transactionId, status, resourcePkid: parent.resourcePkid, error };
+    });
+    return { transactionId, done };
+  }
+
+  /** Marks what a killed process left unfinished as Fail; nothing of it was committed. */
+  recoverInterrupted(): number {
+    const rows = this.repo.unfinished();
+    const recover = this.db.transaction((unfinished: TxRow[]) => {
+      for (const row of unfinished) {
+        const message =
+          row.status === 'Queued'
+            ? 'Transaction canceled: the service stopped before it started.'
+            : 'Transaction canceled: the service stopped while it ran; every step was rolled back.';
+        this.repo.log(row.transaction_id, 'error', this.now(), message);
+        this.repo.finish(row.transaction_id, {
+          status: 'Fail',
+          rolled_back: 'Yes',
+          message,
+          resource_pkid: row.resource_pkid,
+          current_state: row.current_state,
+          completed_time: this.now(),
+        });
+      }
+    });
+    recover(rows);
+    return rows.length;
+  }
+
+  /** Resolves once everything submitted so far has finished. */
+  async idle(): Promise<void> {
+    while (this.draining || this.queue.length > 0) await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+
+  close(): void {
+    this.closed = true;
+  }
+
+  private scheduleDrain(): void {
+    if (this.draining) return;
+    this.draining = true;
+    setImmediate(() => void this.drain());
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      for (let job = this.queue.shift(); job && !this.closed; job = this.queue.shift()) {
+        job.resolve(this.runJob(job));
+        // Let pending reads and network I/O through between two transactions.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private runJob({ transactionId, spec }: Job): TxOutcome {
+    const row = this.repo.get(transactionId);
+    const parentId = row?.parent_id ?? null;
+    this.repo.start(transactionId, 'In Progress', this.now());
+    this.emit(transactionId, 'In Progress', parentId, spec.modelType);
+    const ctx = new StepContext(this.now);
+    ctx.log('info', `Transaction started: ${spec.action} ${spec.detail}`.trim());
+    try {
+      const result = this.db.transaction(() => {
+        const outcome = spec.run(ctx);
+        ctx.log('info', 'Transaction completed successfully.');
+        this.writeLogs(transactionId, ctx);
+        this.repo.finish(transactionId, {
+          status: 'Success',
+          rolled_back: 'No',
+          message: '',
+          resource_pkid: outcome.resourcePkid,
+          current_state: currentState(spec.modelType, outcome.resourcePkid, outcome.state),
+          completed_time: this.now(),
+        });
+        return outcome;
+      })();
+      this.emit(transactionId, 'Success', parentId, spec.modelType);
+      return { transactionId, status: 'Success', resourcePkid: result.resourcePkid };
+    } catch (thrown) {
+      const error = thrown instanceof ApiError ? thrown : INTERNAL;
+      if (!(thrown instanceof ApiError)) this.onInternalError(thrown, transactionId);
+      ctx.log('error', `Transaction failed: ${error.message} Every step was rolled back.`);
+      this.db.transaction(() => {
+        this.writeLogs(transactionId, ctx);
+        this.repo.finish(transactionId, {
+          status: 'Fail',
+          rolled_back: 'Yes',
+          message: error.message,
+          resource_pkid: spec.resourcePkid,
+          current_state: currentState(spec.modelType, spec.resourcePkid, 'Unchanged'),
+          completed_time: this.now(),
+        });
+      })();
+      this.emit(transactionId, 'Fail', parentId, spec.modelType);
+      return { transactionId, status: 'Fail', resourcePkid: spec.resourcePkid, error };
+    }
+  }
+
+  private writeLogs(transactionId: string, ctx: StepContext): void {
+    for (const entry of ctx.logs) this.repo.log(transactionId, entry.severity, entry.time, entry.message);
+    ctx.logs.length = 0;
+  }
+
+  private emit(transactionId: string, status: TxStatus, parentId: string | null, modelType: string): void {
+    const event: TransactionEvent = { transaction_id: transactionId, status, parent_id: parentId, model_type: modelType };
+    this.events.emit('transaction', event);
+  }
+}
+
+function currentState(modelType: string, pkid: string | null, word: string): string {
+  return pkid ? `/api/${modelType}/${pkid}/ ${word}` : `/api/${modelType}/ ${word}`;
+}
