@@ -53,6 +53,9 @@ describe('hierarchy nodes', () => {
     const moved = await t.call('PUT', `/api/data/HierarchyNode/${a.body.pkid}/${q(`${ACME}.Move-B`)}`, { data: {} });
     expect(moved.status).toBe(200);
     expect((await t.get(`/api/data/HierarchyNode/${child.body.pkid}/`)).body.meta.path.dot).toBe(`${ACME}.Move-B.Move-A.Child`);
+    const own = await t.call('PUT', `/api/data/HierarchyNode/${b.body.pkid}/${q(`${ACME}.Move-B`)}`, { data: { description: 'context only' } });
+    expect(own.status).toBe(200);
+    expect((await t.get(`/api/data/HierarchyNode/${b.body.pkid}/`)).body.meta.path.dot).toBe(`${ACME}.Move-B`);
     const before = t.snapshot();
     const loop = await t.call('PUT', `/api/data/HierarchyNode/${b.body.pkid}/${q(`${ACME}.Move-B.Move-A.Child`)}`, { data: {} });
     expect(loop.status).toBe(409);

@@ -30,6 +30,8 @@ describe('resource writes', () => {
 
     const deleted = await t.call('DELETE', `/api/data/Countries/${created.body.pkid}/`);
     expect(deleted.status).toBe(200);
+    expect(deleted.body.meta.summary_attrs).toMatchObject({ country_name: 'Italy' });
+    expect(deleted.body.meta.parent_id).toBe(read.body.meta.references.parent[0].pkid);
     expect((await t.get(`/api/data/Countries/${created.body.pkid}/`)).status).toBe(404);
     for (const reply of [created, modified, deleted]) {
       const tx = await t.get(`/api/tool/Transaction/${reply.body.transaction_id}/`);

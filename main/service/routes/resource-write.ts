@@ -7,6 +7,8 @@ import { hasAction } from '../models/actions';
 import type { ModelDef } from '../models/types';
 import { checkRequired, validateData, withDefaults } from '../schema/validate';
 import { newPkid } from '../store/ids';
+import type { InstanceRecord } from '../store/instances-repo';
+import type { NodeRow } from '../store/nodes-repo';
 import type { TxSpec } from '../transactions/engine';
 import { WORKFLOWS } from '../transactions/workflows';
 import { jsonBody, type RequestContext } from '../request-context';
@@ -76,12 +78,7 @@ export async function updateResource(
   const secrets = await extractSecrets(model, changes);
   const data = mergeData(existing.data, changes);
   checkRequired(model, data);
-  // Only a hierarchy node moves with `hierarchy`; for anything else it names the caller's context.
-  const hierarchy = ctx.query.get('hierarchy');
-  const node =
-    model.modelType === 'data/HierarchyNode' && hierarchy
-      ? resolveHierarchy(store.nodes, hierarchy)
-      : requireNode(store, existing.hierarchyPkid);
+  const node = targetNode(deps, model, existing, ctx.query.get('hierarchy'));
   const submitted = deps.engine.submit({
     username: ctx.principal.username,
     action: 'Modify',
@@ -93,6 +90,18 @@ export async function updateResource(
     run: (steps) => WORKFLOWS[model.workflow].modify(steps, { store, model, node, existing, data, secrets }),
   });
   return answerTransaction(deps, ctx, model, submitted, 'update');
+}
+
+/**
+ * Only a hierarchy node moves with `hierarchy` (to the named parent); for anything else, and
+ * when it names the node itself, it is the caller's context and must merely exist.
+ */
+function targetNode(deps: RouteDeps, model: ModelDef, existing: InstanceRecord, hierarchy: string | null): NodeRow {
+  const current = requireNode(deps.store, existing.hierarchyPkid);
+  if (!hierarchy) return current;
+  const named = resolveHierarchy(deps.store.nodes, hierarchy);
+  const movesNode = model.modelType === 'data/HierarchyNode' && named.pkid !== existing.pkid;
+  return movesNode ? named : current;
 }
 
 function deleteSpec(deps: RouteDeps, ctx: RequestContext, model: ModelDef, pkid: string, hierarchyPath: string, label: string): TxSpec {
@@ -116,7 +125,7 @@ export async function deleteResource(deps: RouteDeps, ctx: RequestContext, model
   requireWritable(model, 'delete');
   const existing = requireInstance(deps.store, pkid, model.modelType);
   const spec = deleteSpec(deps, ctx, model, pkid, existing.hierarchyPath, labelOf(model, existing.data));
-  return answerTransaction(deps, ctx, model, deps.engine.submit(spec), 'delete');
+  return answerTransaction(deps, ctx, model, deps.engine.submit(spec), 'delete', existing);
 }
 
 /** DELETE on a list path with `{"hrefs": [...]}`: one parent, one sub-transaction per instance. */

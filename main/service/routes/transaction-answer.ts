@@ -1,6 +1,7 @@
 import type { ApiResponse, JsonObject } from '../api-types';
 import type { ModelDef } from '../models/types';
 import { parseBoolean } from '../list/list-params';
+import type { InstanceRecord } from '../store/instances-repo';
 import type { Submitted } from '../transactions/engine';
 import type { RequestContext } from '../request-context';
 import { faultResponse, json } from '../responses';
@@ -19,6 +20,8 @@ export async function answerTransaction(
   model: ModelDef,
   submitted: Submitted,
   actionName: string,
+  /** The instance as it was, for a delete's answer: afterwards it is gone. */
+  before?: InstanceRecord,
 ): Promise<ApiResponse> {
   const supportsAsync = model.actions.some((action) => action.name === actionName && action.supportAsync);
   const href = transactionHref(submitted.transactionId);
@@ -28,7 +31,7 @@ export async function answerTransaction(
   const outcome = await submitted.done;
   if (outcome.error) return faultResponse(outcome.error, outcome.transactionId);
   const pkid = outcome.resourcePkid;
-  const record = pkid ? deps.store.instances.get(pkid) : undefined;
+  const record = (pkid ? deps.store.instances.get(pkid) : undefined) ?? before;
   const summary: JsonObject = {};
   if (record) for (const name of model.summaryAttrs) if (record.data[name] !== undefined) summary[name] = record.data[name];
   return json(200, {
