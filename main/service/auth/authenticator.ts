@@ -18,6 +18,8 @@ interface CacheEntry {
  */
 export class Authenticator {
   private readonly cache = new Map<string, CacheEntry>();
+  /** Checks under way: a burst of requests with one new header waits on a single scrypt. */
+  private readonly pending = new Map<string, Promise<CacheEntry>>();
   private static readonly MAX_CACHE = 1000;
 
   constructor(private readonly store: Store) {}
@@ -28,7 +30,18 @@ export class Authenticator {
     const cached = this.cache.get(cacheKey);
     if (cached && this.stillValid(cached)) return cached.principal;
     this.cache.delete(cacheKey);
+    let check = this.pending.get(cacheKey);
+    if (!check) {
+      check = this.verify(authorization).finally(() => this.pending.delete(cacheKey));
+      this.pending.set(cacheKey, check);
+    }
+    const entry = await check;
+    if (this.cache.size >= Authenticator.MAX_CACHE) this.cache.clear();
+    this.cache.set(cacheKey, entry);
+    return entry.principal;
+  }
 
+  private async verify(authorization: string): Promise<CacheEntry> {
     const decoded = Buffer.from(authorization.replace(/^basic\s+/i, ''), 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon < 0) throw new ApiError(401, 'authentication-required', AUTH_REQUIRED);
@@ -45,9 +58,7 @@ export class Authenticator {
       role: (user.data.role as Principal['role'] | undefined) ?? 'readonly',
       hierarchyPkid: user.hierarchyPkid,
     };
-    if (this.cache.size >= Authenticator.MAX_CACHE) this.cache.clear();
-    this.cache.set(cacheKey, { principal, passwordChangedAt: credentials.changed_at });
-    return principal;
+    return { principal, passwordChangedAt: credentials.changed_at };
   }
 
   /** Any write to users or credentials calls this; the next request re-verifies. */

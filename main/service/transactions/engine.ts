@@ -133,11 +133,15 @@ export class TransactionEngine {
     return { transactionId, done };
   }
 
-  /** Marks what a killed process left unfinished as Fail; nothing of it was committed. */
+  /**
+   * Settles what a killed process left unfinished. A single transaction stored nothing (its
+   * data and its Success commit together), so it is Fail and rolled back. A group parent is then
+   * settled from its children: the ones that finished are kept, as when a group ends normally.
+   */
   recoverInterrupted(): number {
     const rows = this.repo.unfinished();
     const recover = this.db.transaction((unfinished: TxRow[]) => {
-      for (const row of unfinished) {
+      for (const row of unfinished.filter((tx) => tx.status !== 'Processing')) {
         const message =
           row.status === 'Queued'
             ? 'Transaction canceled: the service stopped before it started.'
@@ -152,9 +156,28 @@ export class TransactionEngine {
           completed_time: this.now(),
         });
       }
+      for (const parent of unfinished.filter((tx) => tx.status === 'Processing')) this.settleGroup(parent);
     });
     recover(rows);
     return rows.length;
+  }
+
+  private settleGroup(parent: TxRow): void {
+    const children = this.repo.children(parent.transaction_id);
+    const failed = children.filter((child) => child.status !== 'Success').length;
+    const message =
+      failed === 0
+        ? `${children.length} of ${children.length} succeeded`
+        : `${failed} of ${children.length} failed: the service stopped while they ran; the ones that finished were kept.`;
+    this.repo.log(parent.transaction_id, failed === 0 ? 'info' : 'error', this.now(), message);
+    this.repo.finish(parent.transaction_id, {
+      status: failed === 0 ? 'Success' : 'Fail',
+      rolled_back: 'No',
+      message,
+      resource_pkid: parent.resource_pkid,
+      current_state: parent.current_state,
+      completed_time: this.now(),
+    });
   }
 
   /** Resolves once everything submitted so far has finished. */
