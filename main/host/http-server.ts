@@ -81,8 +81,22 @@ function readBody(req: IncomingMessage, res: ServerResponse, limit: number): Pro
 }
 
 function send(res: ServerResponse, response: ApiResponse): void {
-  res.writeHead(response.status, { 'x-content-type-options': 'nosniff', 'cache-control': 'no-store', ...response.headers });
-  res.end(response.body);
+  // With a known length and a string body, Node sends headers and body in one write; a
+  // Buffer body or chunked encoding costs a writev of several pieces per response.
+  const { body } = response;
+  const length = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+  res.writeHead(response.status, {
+    'x-content-type-options': 'nosniff',
+    'cache-control': 'no-store',
+    'content-length': String(length),
+    ...response.headers,
+  });
+  res.end(body);
+}
+
+/** A request without Content-Length or Transfer-Encoding has no body (RFC 9112, 6.3). */
+function hasBody(req: IncomingMessage): boolean {
+  return req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] ?? '0') !== '0';
 }
 
 function serveStatic(res: ServerResponse, staticDir: string | undefined, pathname: string): void {
@@ -116,7 +130,7 @@ export function startHttpServer(options: HttpHostOptions): Promise<HttpHost> {
         else send(res, { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Not found' });
         return;
       }
-      const body = await readBody(req, res, MAX_JSON_BODY);
+      const body = hasBody(req) ? await readBody(req, res, MAX_JSON_BODY) : Buffer.alloc(0);
       if (body === undefined) return;
       const response = await service.handle({
         method: req.method ?? 'GET',

@@ -8,7 +8,7 @@ import { bootstrapStore } from './bootstrap';
 import { createStore, type Store } from './domain/store';
 import { ApiError } from './errors';
 import { ALL_MODELS } from './models/registry';
-import { summaryIndexStatements } from './list/instance-source';
+import { syncSummaryIndexes } from './store/summary-indexes';
 import { json, faultResponse } from './responses';
 import type { RequestContext } from './request-context';
 import { dispatch } from './routes';
@@ -62,13 +62,11 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   const now = (): string => isoMicros(clock());
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const db = openDatabase(workspaceFile(options.dataDir, options.workspace));
-  for (const model of ALL_MODELS) {
-    if (model.storage === 'instances') for (const sql of summaryIndexStatements(model)) db.exec(sql);
-  }
+  syncSummaryIndexes(db, ALL_MODELS);
   const store = createStore(db, now);
   const internalError = (error: unknown, reference: string): void =>
     log(`[${reference}] internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  const engine = new TransactionEngine(db, store.transactions, now, internalError);
+  const engine = new TransactionEngine(db, store.transactions, now, internalError, () => store.nodes.clearCache());
   const recoveredTransactions = engine.recoverInterrupted();
   const { generatedPassword } = await bootstrapStore(store, options.adminPassword ?? process.env.WORKSTATION_ADMIN_PASSWORD);
   const authenticator = new Authenticator(store);
@@ -78,8 +76,12 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   });
   const deps: RouteDeps = { store, engine, authenticator, release: options.release ?? DEFAULT_RELEASE };
 
+  // Request ids: a random prefix per process and a counter, cheaper than random bytes per call.
+  const idPrefix = randomBytes(4).toString('hex');
+  let requestCount = 0;
+
   async function run(request: ApiRequest, principalOf: () => Promise<Principal>): Promise<ApiResponse> {
-    const requestId = randomBytes(6).toString('hex');
+    const requestId = `${idPrefix}${(requestCount += 1).toString(16).padStart(4, '0')}`;
     try {
       const url = new URL(request.url, 'http://workstation.local');
       if (!url.pathname.startsWith('/api/')) throw new ApiError(404, 'not-found', `No API resource at ${url.pathname}.`);

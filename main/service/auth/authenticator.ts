@@ -8,18 +8,24 @@ const AUTH_REQUIRED = 'Authentication required: send Basic credentials (user nam
 
 interface CacheEntry {
   principal: Principal;
-  passwordChangedAt: string;
+  verifiedAt: number;
 }
+
+/** A remembered credential is checked again after this long, even if no write invalidated it. */
+const CACHE_TTL_MS = 60_000;
 
 /**
  * Basic authentication on every request. scrypt costs ~50 ms, so a verified credential is
- * remembered (keyed by a hash of the header, never the header itself) until the user's
- * password changes or the user is gone; a failed one is never cached.
+ * remembered (keyed by a hash of the header, never the header itself) for a minute, or until
+ * any write to a user (password, role, node, delete) calls `invalidate()`; a failed one is
+ * never cached.
  */
 export class Authenticator {
   private readonly cache = new Map<string, CacheEntry>();
   /** Checks under way: a burst of requests with one new header waits on a single scrypt. */
   private readonly pending = new Map<string, Promise<CacheEntry>>();
+  /** Bumped by invalidate(): a check that started before a user write is not remembered. */
+  private generation = 0;
   private static readonly MAX_CACHE = 1000;
 
   constructor(private readonly store: Store) {}
@@ -28,16 +34,19 @@ export class Authenticator {
     if (!authorization || !/^basic\s+/i.test(authorization)) throw new ApiError(401, 'authentication-required', AUTH_REQUIRED);
     const cacheKey = createHash('sha256').update(authorization).digest('base64');
     const cached = this.cache.get(cacheKey);
-    if (cached && this.stillValid(cached)) return cached.principal;
+    if (cached && Date.now() - cached.verifiedAt < CACHE_TTL_MS) return cached.principal;
     this.cache.delete(cacheKey);
+    const generation = this.generation;
     let check = this.pending.get(cacheKey);
     if (!check) {
       check = this.verify(authorization).finally(() => this.pending.delete(cacheKey));
       this.pending.set(cacheKey, check);
     }
     const entry = await check;
-    if (this.cache.size >= Authenticator.MAX_CACHE) this.cache.clear();
-    this.cache.set(cacheKey, entry);
+    if (generation === this.generation) {
+      if (this.cache.size >= Authenticator.MAX_CACHE) this.cache.clear();
+      this.cache.set(cacheKey, entry);
+    }
     return entry.principal;
   }
 
@@ -58,15 +67,13 @@ export class Authenticator {
       role: (user.data.role as Principal['role'] | undefined) ?? 'readonly',
       hierarchyPkid: user.hierarchyPkid,
     };
-    return { principal, passwordChangedAt: credentials.changed_at };
+    return { principal, verifiedAt: Date.now() };
   }
 
   /** Any write to users or credentials calls this; the next request re-verifies. */
   invalidate(): void {
+    this.generation += 1;
+    this.pending.clear();
     this.cache.clear();
-  }
-
-  private stillValid(entry: CacheEntry): boolean {
-    return this.store.credentials.get(entry.principal.pkid)?.changed_at === entry.passwordChangedAt;
   }
 }

@@ -61,6 +61,7 @@ function checkModel(model: ModelDef): void {
     if (field.type === 'object' || field.type === 'array') {
       throw new Error(`${model.modelType}: summary or key field ${name} must be a scalar`);
     }
+    if (field.writeOnly) throw new Error(`${model.modelType}: summary or key field ${name} is write-only`);
   }
 }
 

@@ -1,4 +1,4 @@
-import type { ApiResponse, JsonObject } from '../api-types';
+import type { ApiResponse, Json, JsonObject } from '../api-types';
 import { resolveHierarchy } from '../domain/hierarchy';
 import type { Store } from '../domain/store';
 import { instanceSource } from '../list/instance-source';
@@ -17,7 +17,9 @@ import { nodeHref } from '../domain/hierarchy';
 interface InstanceRow {
   pkid: string;
   hierarchy_pkid: string;
-  data: string;
+  /** The whole instance (summary=false) or its summary object (summary=true). */
+  data?: string;
+  summary?: string;
   tags: string;
   version_tag: string | null;
 }
@@ -25,7 +27,7 @@ interface InstanceRow {
 export function listInstances(store: Store, ctx: RequestContext, model: ModelDef): ApiResponse {
   const node = resolveHierarchy(store.nodes, ctx.query.get('hierarchy'));
   const params = parseListParams(model, ctx.query, header(ctx, 'range'));
-  const sql = buildListSql(instanceSource(model), params, traversalScope(params.traversal, node), 'i.hierarchy_pkid');
+  const sql = buildListSql(instanceSource(model, params.summary), params, traversalScope(params.traversal, node), 'i.hierarchy_pkid');
   const rows = store.statement(sql.page).all(...sql.pageParams) as InstanceRow[];
   const total = params.count ? (store.statement(sql.count).get(...sql.countParams) as { total: number }).total : 0;
   const paths = new Map<string, string>();
@@ -40,7 +42,7 @@ export function listInstances(store: Store, ctx: RequestContext, model: ModelDef
   const resources = rows.map((row) => {
     const hierarchy = pathOf(row.hierarchy_pkid);
     return {
-      data: visibleData(model, JSON.parse(row.data) as JsonObject, hierarchy, params.summary),
+      data: row.summary === undefined ? visibleData(model, JSON.parse(row.data ?? '{}') as JsonObject, hierarchy, false) : summaryData(model, row.summary),
       meta: {
         model_type: model.modelType,
         pkid: row.pkid,
@@ -53,6 +55,17 @@ export function listInstances(store: Store, ctx: RequestContext, model: ModelDef
     };
   });
   return listResponse(store, ctx, model, node, params, { resources, total });
+}
+
+/** The summary values from SQL (in summaryAttrs order), without the fields the instance lacks. */
+function summaryData(model: ModelDef, summary: string): JsonObject {
+  const values = JSON.parse(summary) as Json[];
+  const data: JsonObject = {};
+  model.summaryAttrs.forEach((name, index) => {
+    const value = values[index];
+    if (value !== null && value !== undefined) data[name] = value;
+  });
+  return data;
 }
 
 /** The list envelope of decisions.md, shared by every listable model. */

@@ -4,7 +4,7 @@ import type { Store } from '../domain/store';
 import { findModel } from '../models/registry';
 import type { ModelDef } from '../models/types';
 import { schemaVersionOf } from '../schema/schema-meta';
-import type { InstanceRecord } from '../store/instances-repo';
+import type { InstanceRecord, LinkRef } from '../store/instances-repo';
 import type { NodeRow } from '../store/nodes-repo';
 
 export const instanceHref = (modelType: string, pkid: string): string => `/api/${modelType}/${pkid}/`;
@@ -31,11 +31,8 @@ export function visibleData(model: ModelDef, data: JsonObject, hierarchyPath: st
   return result;
 }
 
-function linkedRefs(store: Store, pkids: string[] | undefined): JsonObject[] {
-  return (pkids ?? []).flatMap((pkid) => {
-    const target = store.instances.get(pkid);
-    return target ? [ref(target.modelType, pkid)] : [];
-  });
+function linkedRefs(links: LinkRef[] | undefined): JsonObject[] {
+  return (links ?? []).map((link) => ref(link.model_type, link.pkid));
 }
 
 /** `{data, meta}` of one instance, with references, and `meta.path` for hierarchy nodes. */
@@ -50,8 +47,8 @@ export function instanceEnvelope(store: Store, model: ModelDef, record: Instance
       self: [ref(model.modelType, record.pkid)],
       parent: [{ pkid: record.hierarchyPkid, href: nodeHref(record.hierarchyPkid) }],
       children: [],
-      device: linkedRefs(store, record.links.device),
-      owner: linkedRefs(store, record.links.owner),
+      device: linkedRefs(record.links.device),
+      owner: linkedRefs(record.links.owner),
     },
   };
   if (record.versionTag !== null) meta.version_tag = record.versionTag;

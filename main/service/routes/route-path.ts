@@ -12,8 +12,16 @@ export function parseRoutePath(pathname: string): RoutePath | undefined {
     .replace(/^\/api\//, '')
     .split('/')
     .filter((segment) => segment !== '')
-    .map((segment) => decodeURIComponent(segment));
+    .map((segment) => (segment.includes('%') ? safeDecode(segment) : segment));
   const width = segments[0] === 'device' ? 3 : 2;
   if (segments.length < width) return undefined;
   return { modelType: segments.slice(0, width).join('/'), rest: segments.slice(width) };
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

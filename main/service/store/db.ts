@@ -19,7 +19,14 @@ export function openDatabase(file: string, migrations: readonly Migration[] = MI
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
+    // Reads dominate and a workspace can exceed a gigabyte: map it rather than copy pages
+    // through the small default cache.
+    db.pragma('mmap_size = 1073741824');
+    db.pragma('cache_size = -65536');
     applyMigrations(db, migrations);
+    // Keeps planner statistics current on big tables, so lists keep their index (cheap when
+    // nothing changed; SQLite's recommended call at open).
+    db.pragma('optimize = 0x10002');
     return db;
   } catch (error) {
     db.close();

@@ -13,6 +13,12 @@ export interface NodeRow {
  * sorts between `a.b.` and `a.b/` because '/' is the character after '.'.
  */
 export class NodesRepo {
+  /**
+   * Nodes are few and read on every request (paths of list rows, `hierarchy` parameters), so
+   * they are cached in memory. Every write here clears the cache, and so does the transaction
+   * engine after each commit or rollback, so a rolled-back change is never served.
+   */
+  private readonly cache = new Map<string, NodeRow>();
   private readonly byPkid;
   private readonly byPath;
   private readonly children;
@@ -32,11 +38,25 @@ export class NodesRepo {
   }
 
   get(pkid: string): NodeRow | undefined {
-    return this.byPkid.get(pkid);
+    return this.cached(`pkid:${pkid}`, () => this.byPkid.get(pkid));
   }
 
   getByPath(path: string): NodeRow | undefined {
-    return this.byPath.get(path);
+    return this.cached(`path:${path}`, () => this.byPath.get(path));
+  }
+
+  clearCache(): void {
+    this.cache.clear();
+  }
+
+  private cached(key: string, read: () => NodeRow | undefined): NodeRow | undefined {
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    const row = read();
+    if (this.cache.size > 50_000) this.cache.clear();
+    // Misses are not remembered: a mistyped hierarchy must not grow the cache.
+    if (row) this.cache.set(key, row);
+    return row;
   }
 
   root(): NodeRow | undefined {
@@ -52,11 +72,18 @@ export class NodesRepo {
   }
 
   insert(row: NodeRow): void {
+    this.cache.clear();
     this.insertRow.run(row);
   }
 
   delete(pkid: string): void {
+    this.cache.clear();
     this.deleteRow.run(pkid);
+  }
+
+  setType(pkid: string, nodeType: string): void {
+    this.cache.clear();
+    this.db.prepare('UPDATE nodes SET node_type = ? WHERE pkid = ?').run(nodeType, pkid);
   }
 
   /** Ancestors from the root down to the node itself. */
@@ -71,6 +98,7 @@ export class NodesRepo {
 
   /** Renames or moves a node: its own path and every descendant's path follow. */
   repath(node: NodeRow, parentPkid: string | null, name: string, newPath: string): void {
+    this.cache.clear();
     this.db
       .prepare('UPDATE nodes SET parent_pkid = ?, name = ? WHERE pkid = ?')
       .run(parentPkid, name, node.pkid);

@@ -66,6 +66,8 @@ export class TransactionEngine {
     private readonly repo: TransactionsRepo,
     private readonly now: () => string,
     private readonly onInternalError: (error: unknown, transactionId: string) => void,
+    /** Called after every commit or rollback: in-memory caches drop what may have changed. */
+    private readonly afterTransaction: () => void = () => undefined,
   ) {}
 
   submit(spec: TxSpec, parentId: string | null = null): Submitted {
@@ -207,7 +209,15 @@ export class TransactionEngine {
     }
   }
 
-  private runJob({ transactionId, spec }: Job): TxOutcome {
+  private runJob(job: Job): TxOutcome {
+    try {
+      return this.runSteps(job);
+    } finally {
+      this.afterTransaction();
+    }
+  }
+
+  private runSteps({ transactionId, spec }: Job): TxOutcome {
     const row = this.repo.get(transactionId);
     const parentId = row?.parent_id ?? null;
     this.repo.start(transactionId, 'In Progress', this.now());

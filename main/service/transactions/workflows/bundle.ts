@@ -2,6 +2,7 @@ import type { JsonObject } from '../../api-types';
 import { ApiError } from '../../errors';
 import { insertInstance, replaceInstance, requireNode } from '../../domain/instance-ops';
 import { newPkid } from '../../store/ids';
+import { linkTo } from '../../store/instances-repo';
 import { requireModel } from '../../models/registry';
 import { lineRelationWorkflow } from './line-relation';
 import { addDeviceLine, attachLine, markNumberUsed, notInInventory } from './line-parts';
@@ -48,13 +49,25 @@ export const bundleWorkflow: Workflow = {
       const ownPkid = newPkid();
       const linePkid = addDeviceLine(store, node, relation, ownPkid);
       attachLine(store, device, pattern, '');
-      return insertInstance(store, relationModel, node, relation, { pkid: ownPkid, links: { device: [linePkid] } });
+      return insertInstance(store, relationModel, node, relation, {
+        pkid: ownPkid,
+        links: { device: [linkTo(linePkid, 'device/cucm/Line')] },
+      });
     });
     ctx.stepIf(`Mark ${pattern} Used in the internal number inventory`, notInInventory(store, node, pattern), () =>
       markNumberUsed(store, node, pattern, 'Device'),
     );
     ctx.step(`Save bundle ${userid}`, () =>
-      insertInstance(store, model, node, data, { pkid, links: { device: [subscriberPkid, phonePkid, relationPkid] } }),
+      insertInstance(store, model, node, data, {
+        pkid,
+        links: {
+          device: [
+            linkTo(subscriberPkid, 'relation/Subscriber'),
+            linkTo(phonePkid, 'device/cucm/Phone'),
+            linkTo(relationPkid, 'relation/LineRelation'),
+          ],
+        },
+      }),
     );
     return { resourcePkid: pkid, state: 'Created' };
   },
@@ -67,7 +80,7 @@ export const bundleWorkflow: Workflow = {
         ]);
       }
     }
-    const [subscriberPkid, , relationPkid] = existing.links.device ?? [];
+    const [subscriberPkid, , relationPkid] = (existing.links.device ?? []).map((link) => link.pkid);
     ctx.step(`Update subscriber ${text(data, 'userid')} and line ${text(data, 'pattern')}`, () => {
       const subscriber = subscriberPkid ? store.instances.get(subscriberPkid) : undefined;
       if (subscriber) {
@@ -81,7 +94,7 @@ export const bundleWorkflow: Workflow = {
   },
 
   remove(ctx, { store, existing }) {
-    const [subscriberPkid, phonePkid, relationPkid] = existing.links.device ?? [];
+    const [subscriberPkid, phonePkid, relationPkid] = (existing.links.device ?? []).map((link) => link.pkid);
     const relation = relationPkid ? store.instances.get(relationPkid) : undefined;
     if (relation) {
       lineRelationWorkflow.remove(ctx, { store, model: requireModel('relation/LineRelation'), existing: relation });

@@ -40,7 +40,7 @@ export const hierarchyNodeWorkflow: Workflow = {
     ctx.step(moving ? `Move hierarchy node ${self.path} to ${newPath}` : `Modify hierarchy node ${self.path}`, () => {
       replaceInstance(store, existing, data, { node: parent });
       if (moving) store.nodes.repath(self, parent.pkid, name, newPath);
-      store.db.prepare('UPDATE nodes SET node_type = ? WHERE pkid = ?').run(String(data.node_type), self.pkid);
+      store.nodes.setType(self.pkid, String(data.node_type));
     });
     return { resourcePkid: existing.pkid, state: 'Modified' };
   },

@@ -4,7 +4,7 @@ import { isWithin } from '../../domain/hierarchy';
 import { findByGlobalKey, insertInstance, replaceInstance } from '../../domain/instance-ops';
 import type { Store } from '../../domain/store';
 import { requireModel } from '../../models/registry';
-import type { InstanceRecord } from '../../store/instances-repo';
+import { linkTo, type InstanceRecord } from '../../store/instances-repo';
 import type { NodeRow } from '../../store/nodes-repo';
 
 /**
@@ -29,11 +29,13 @@ export function lineDataOf(relation: JsonObject): JsonObject {
 }
 
 export function addDeviceLine(store: Store, node: NodeRow, relation: JsonObject, ownerPkid: string): string {
-  return insertInstance(store, requireModel(LINE), node, lineDataOf(relation), { links: { owner: [ownerPkid] } });
+  return insertInstance(store, requireModel(LINE), node, lineDataOf(relation), {
+    links: { owner: [linkTo(ownerPkid, 'relation/LineRelation')] },
+  });
 }
 
 export function deviceLineOf(store: Store, relation: InstanceRecord): InstanceRecord | undefined {
-  const linePkid = relation.links.device?.[0];
+  const linePkid = relation.links.device?.[0]?.pkid;
   return linePkid ? store.instances.get(linePkid) : undefined;
 }
 

@@ -12,6 +12,7 @@ import {
   patternOf,
   releaseNumber,
 } from './line-parts';
+import { linkTo } from '../../store/instances-repo';
 import type { Workflow } from './types';
 
 /**
@@ -35,7 +36,7 @@ export const lineRelationWorkflow: Workflow = {
       attachLine(store, device, pattern, partition),
     );
     ctx.step(`Save line relation ${pattern}`, () =>
-      insertInstance(store, model, node, data, { pkid, links: { device: [linePkid] } }),
+      insertInstance(store, model, node, data, { pkid, links: { device: [linkTo(linePkid, 'device/cucm/Line')] } }),
     );
     return { resourcePkid: pkid, state: 'Created' };
   },

@@ -1,5 +1,5 @@
 // Prints "Tests: <n> passed, <n> failed, <n> skipped" from vitest's JSON report.
-const { readFileSync } = require('node:fs');
+import { readFileSync } from 'node:fs';
 
 const report = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const skipped = report.numPendingTests + report.numTodoTests;

@@ -1,0 +1,91 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { basicAuth, type BenchConfig } from './bench-config';
+import type { BenchOutcome } from './bench-report';
+import { baselineCheck, scenarioChecks, seedCheck, type Baseline, type Scenario } from './bench-targets';
+import { startChildServer } from './child-server';
+import type { CleanupStack } from './cleanup-stack';
+import { blockPrefix, rowsPerPrefix } from './line-patterns';
+import { explainList, type ListPlan } from './list-plan';
+import { instancePath, listPath } from './list-query';
+import { measureHttp } from './measure-http';
+import { measureRawListSql } from './raw-sql-baseline';
+import { checkService } from './sanity-check';
+import { seedLines, type SeededStore } from './seed-lines';
+
+const GET_CLIENTS = 32;
+const LIST_CLIENTS = [8, 32];
+const log = (line: string): void => void process.stderr.write(`bench: ${line}\n`);
+
+export interface FullOutcome extends BenchOutcome {
+  listPlan: ListPlan;
+  prefixes: string[];
+}
+
+async function seed(config: BenchConfig, cleanup: CleanupStack): Promise<SeededStore> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'workstation-bench-'));
+  cleanup.push('remove the temp store', () => rmSync(dataDir, { recursive: true, force: true }));
+  log(`seeding ${config.rows.toLocaleString('en-US')} LineRelation instances in ${dataDir}...`);
+  const store = await seedLines(dataDir, config);
+  log(`seeded in ${store.timing.totalSeconds.toFixed(1)} s`);
+  return store;
+}
+
+function rawSqlBaseline(store: SeededStore, prefixes: string[], config: BenchConfig): Baseline {
+  log(`raw SQL page + count, ${config.warmupSeconds} s warm-up + ${config.seconds} s...`);
+  const summary = measureRawListSql(store.file, store.customerPath, prefixes, config.warmupSeconds, config.seconds);
+  return { id: 'raw-sql', title: 'raw SQL page+count', clients: 1, summary, errors: 0 };
+}
+
+async function rawHttpBaseline(paths: string[], authorization: string, config: BenchConfig, cleanup: CleanupStack): Promise<Baseline> {
+  const server = await startChildServer('raw node:http', [join(__dirname, 'raw-json-server.js')], process.env, cleanup);
+  try {
+    const http = await measureHttp(server, paths, authorization, GET_CLIENTS, config, cleanup);
+    return { id: 'raw-http', title: 'raw node:http 1 KB JSON', clients: GET_CLIENTS, summary: http.result, errors: http.result.errors, http };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function serviceScenarios(
+  store: SeededStore,
+  prefixes: string[],
+  baselines: { http: Baseline; sql: Baseline },
+  config: BenchConfig,
+  cleanup: CleanupStack,
+): Promise<Scenario[]> {
+  const cli = join(__dirname, '..', '..', 'main', 'cli.js');
+  const env = { ...process.env, WORKSTATION_ADMIN_PASSWORD: config.adminPassword };
+  const dataDir = join(store.file, '..', '..');
+  const server = await startChildServer('workstation', [cli, 'serve', '--port', '0', '--data', dataDir], env, cleanup);
+  try {
+    const authorization = basicAuth(config.adminPassword);
+    await checkService(server.origin, authorization, store.samplePkids[0], store.customerPath, prefixes[0], rowsPerPrefix(store.rows, 0));
+    const scenarios: Scenario[] = [];
+    const get = await measureHttp(server, store.samplePkids.map(instancePath), authorization, GET_CLIENTS, config, cleanup);
+    scenarios.push({ id: 'instance-get', title: 'instance GET', clients: GET_CLIENTS, ...get, baseline: baselines.http });
+    const listPaths = prefixes.map((prefix) => listPath(store.customerPath, prefix));
+    for (const clients of LIST_CLIENTS) {
+      const list = await measureHttp(server, listPaths, authorization, clients, config, cleanup);
+      scenarios.push({ id: `list-${clients}`, title: 'list startswith 0.1%, 50 + total', clients, ...list, baseline: baselines.sql });
+    }
+    return scenarios;
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Seeds, measures both baselines and the three service scenarios, and checks the targets. */
+export async function runBench(config: BenchConfig, cleanup: CleanupStack): Promise<FullOutcome> {
+  const store = await seed(config, cleanup);
+  const residues = Array.from({ length: config.listPrefixes }, (_, index) => index);
+  const prefixes = residues.map(blockPrefix);
+  const listPlan = explainList(store.file, store.customerPath, prefixes[0]);
+  const sql = rawSqlBaseline(store, prefixes, config);
+  const paths = store.samplePkids.map(instancePath);
+  const http = await rawHttpBaseline(paths, basicAuth(config.adminPassword), config, cleanup);
+  const scenarios = await serviceScenarios(store, prefixes, { http, sql }, config, cleanup);
+  const checks = [seedCheck(store.rows, store.timing.totalSeconds), baselineCheck(http), ...scenarios.flatMap(scenarioChecks)];
+  return { rows: store.rows, seed: store.timing, baselines: [http, sql], scenarios, checks, listPlan, prefixes };
+}

@@ -1,0 +1,41 @@
+import { BenchConfigError, readConfig } from './bench-config';
+import { reportText } from './bench-report';
+import { runBench } from './bench-steps';
+import { CleanupStack } from './cleanup-stack';
+import { writeResults } from './results-file';
+
+/**
+ * `npm run bench`: seeds a store of LineRelation instances, measures the service over HTTP
+ * against raw node:http and raw SQL baselines from the same run, and fails (exit 1) when a
+ * target is missed or any request failed. Progress goes to stderr, the report to stdout.
+ */
+async function main(): Promise<number> {
+  const config = readConfig();
+  const cleanup = new CleanupStack();
+  const interrupted = (): void => void cleanup.runAll().then(() => process.exit(130));
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  const startedAt = new Date();
+  try {
+    const outcome = await runBench(config, cleanup);
+    const passed = outcome.checks.every((check) => check.pass);
+    process.stdout.write(`\n${reportText(outcome)}\n\nList page SQL: ${outcome.listPlan.pageSql}\n`);
+    process.stdout.write(`  page plan: ${outcome.listPlan.page.join(' | ')}\n  count plan: ${outcome.listPlan.count.join(' | ')}\n`);
+    const file = writeResults(startedAt, config, outcome, passed);
+    process.stdout.write(`\n${passed ? 'PASS' : 'FAIL'}: results written to ${file}\n`);
+    return passed ? 0 : 1;
+  } finally {
+    await cleanup.runAll();
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const detail = error instanceof BenchConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+    process.stderr.write(`bench failed: ${detail}\n`);
+    process.exitCode = 1;
+  },
+);
