@@ -13,6 +13,7 @@ import { json, faultResponse } from './responses';
 import type { RequestContext } from './request-context';
 import { dispatch } from './routes';
 import type { RouteDeps } from './routes/deps';
+import { ReadCache } from './routes/read-cache';
 import { openDatabase } from './store/db';
 import { isoMicros } from './store/ids';
 import { TransactionEngine, type TransactionEvent } from './transactions/engine';
@@ -66,7 +67,11 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   const store = createStore(db, now);
   const internalError = (error: unknown, reference: string): void =>
     log(`[${reference}] internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  const engine = new TransactionEngine(db, store.transactions, now, internalError, () => store.nodes.clearCache());
+  const readCache = new ReadCache(db);
+  const engine = new TransactionEngine(db, store.transactions, now, internalError, () => {
+    store.nodes.clearCache();
+    readCache.invalidate();
+  });
   const recoveredTransactions = engine.recoverInterrupted();
   const { generatedPassword } = await bootstrapStore(store, options.adminPassword ?? process.env.WORKSTATION_ADMIN_PASSWORD);
   const authenticator = new Authenticator(store);
@@ -74,7 +79,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   engine.events.on('transaction', (event: TransactionEvent) => {
     if (event.model_type === 'data/User' && event.status === 'Success') authenticator.invalidate();
   });
-  const deps: RouteDeps = { store, engine, authenticator, release: options.release ?? DEFAULT_RELEASE };
+  const deps: RouteDeps = { store, engine, authenticator, release: options.release ?? DEFAULT_RELEASE, readCache };
 
   // Request ids: a random prefix per process and a counter, cheaper than random bytes per call.
   const idPrefix = randomBytes(4).toString('hex');

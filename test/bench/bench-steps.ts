@@ -12,9 +12,11 @@ import { instancePath, listPath } from './list-query';
 import { measureHttp } from './measure-http';
 import { measureRawListSql } from './raw-sql-baseline';
 import { checkService } from './sanity-check';
-import { seedLines, type SeededStore } from './seed-lines';
+import { coldPkids, seedLines, type SeededStore } from './seed-lines';
 
 const GET_CLIENTS = 32;
+/** More distinct instances than the cold scenario can read in its window, so none is read twice. */
+const COLD_READS = 150_000;
 const LIST_CLIENTS = [8, 32];
 const log = (line: string): void => void process.stderr.write(`bench: ${line}\n`);
 
@@ -63,6 +65,9 @@ async function serviceScenarios(
     const authorization = basicAuth(config.adminPassword);
     await checkService(server.origin, authorization, store.samplePkids[0], store.customerPath, prefixes[0], rowsPerPrefix(store.rows, 0));
     const scenarios: Scenario[] = [];
+    // First reads, before anything is cached: every request names an instance not read before.
+    const cold = await measureHttp(server, coldPkids(store, COLD_READS).map(instancePath), authorization, GET_CLIENTS, config, cleanup);
+    scenarios.push({ id: 'instance-get-cold', title: 'instance GET, each read once', clients: GET_CLIENTS, ...cold, baseline: baselines.http, informational: true });
     const get = await measureHttp(server, store.samplePkids.map(instancePath), authorization, GET_CLIENTS, config, cleanup);
     scenarios.push({ id: 'instance-get', title: 'instance GET', clients: GET_CLIENTS, ...get, baseline: baselines.http });
     const listPaths = prefixes.map((prefix) => listPath(store.customerPath, prefix));

@@ -97,3 +97,19 @@ function insertLines(db: Db, topology: Topology, config: BenchConfig): string[] 
   for (let from = 0; from < config.rows; from += BATCH) batch(from, Math.min(config.rows, from + BATCH));
   return samples;
 }
+
+/** Seeded pkids outside the GET sample, in random order, for reads that find nothing cached. */
+export function coldPkids(store: SeededStore, count: number): string[] {
+  const db = openDatabase(store.file);
+  try {
+    const sampled = new Set(store.samplePkids);
+    return db
+      .prepare<[number], { pkid: string }>(`SELECT pkid FROM instances WHERE model_type = '${MODEL_TYPE}' ORDER BY random() LIMIT ?`)
+      .all(count + sampled.size)
+      .map((row) => row.pkid)
+      .filter((pkid) => !sampled.has(pkid))
+      .slice(0, count);
+  } finally {
+    db.close();
+  }
+}

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { workspaceFile } from '../../main/service';
+import { openDatabase } from '../../main/service/store/db';
 import { ACME, openTestService, PARIS, q, type TestService } from './helpers';
 
 let t: TestService;
@@ -89,5 +91,22 @@ describe('resource writes', () => {
     const form = await t.get(`/api/relation/LineRelation/add/${q(PARIS)}`);
     expect(form.body.data).toMatchObject({ usage: 'Device', aarKeepCallHistory: true, patternPrecedence: 'Default' });
     expect(form.body.meta.hierarchy).toBe(PARIS);
+  });
+});
+
+describe('repeated reads', () => {
+  it('never serve an answer older than the last change, by this service or another connection', async () => {
+    const created = await t.call('POST', `/api/data/Countries/${q('sys')}`, { data: { country_name: 'Latvia', iso_code: 'LV' } });
+    const first = await t.get(created.body.href);
+    expect((await t.get(created.body.href)).text).toBe(first.text);
+    await t.call('PUT', created.body.href, { data: { country_code: '371' } });
+    expect((await t.get(created.body.href)).body.data.country_code).toBe('371');
+    // Another connection to the same file (the CLI, a worker thread) commits a change.
+    const other = openDatabase(workspaceFile(t.dataDir));
+    other.prepare("UPDATE instances SET data = json_set(data, '$.country_code', '999') WHERE pkid = ?").run(created.body.pkid);
+    other.close();
+    // Another connection's commit is seen within the cache's 100 ms check interval.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect((await t.get(created.body.href)).body.data.country_code).toBe('999');
   });
 });

@@ -1,6 +1,7 @@
 import type { Authenticator } from '../auth/authenticator';
 import type { Store } from '../domain/store';
 import type { TransactionEngine } from '../transactions/engine';
+import type { ReadCache } from './read-cache';
 
 /** What every route handler may use: one workspace's store and transaction engine. */
 export interface RouteDeps {
@@ -8,4 +9,5 @@ export interface RouteDeps {
   engine: TransactionEngine;
   authenticator: Authenticator;
   release: string;
+  readCache: ReadCache;
 }

@@ -44,7 +44,7 @@ async function routeInstances(deps: RouteDeps, ctx: RequestContext, model: Model
   }
   if (rest.length === 1) {
     const pkid = rest[0];
-    if (ctx.method === 'GET') return getInstance(store, ctx, model, pkid);
+    if (ctx.method === 'GET') return getInstance(deps, ctx, model, pkid);
     if (ctx.method === 'PUT') return updateResource(deps, ctx, model, pkid);
     if (ctx.method === 'DELETE') return deleteResource(deps, ctx, model, pkid);
     throw methodNotAllowed(ctx, 'GET, PUT or DELETE');

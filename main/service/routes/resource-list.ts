@@ -1,5 +1,5 @@
 import type { ApiResponse, Json, JsonObject } from '../api-types';
-import { resolveHierarchy } from '../domain/hierarchy';
+import { nodeHref, resolveHierarchy } from '../domain/hierarchy';
 import type { Store } from '../domain/store';
 import { instanceSource } from '../list/instance-source';
 import { parseBoolean, parseListParams, MAX_LIMIT, type ListParams } from '../list/list-params';
@@ -12,7 +12,6 @@ import { header, type RequestContext } from '../request-context';
 import { json } from '../responses';
 import { instanceHref, visibleData } from './resource-view';
 import { schemaRulesMeta } from './schema-rules';
-import { nodeHref } from '../domain/hierarchy';
 
 interface InstanceRow {
   pkid: string;
@@ -28,21 +27,17 @@ export function listInstances(store: Store, ctx: RequestContext, model: ModelDef
   const node = resolveHierarchy(store.nodes, ctx.query.get('hierarchy'));
   const params = parseListParams(model, ctx.query, header(ctx, 'range'));
   const sql = buildListSql(instanceSource(model, params.summary), params, traversalScope(params.traversal, node), 'i.hierarchy_pkid');
-  const rows = store.statement(sql.page).all(...sql.pageParams) as InstanceRow[];
-  const total = params.count ? (store.statement(sql.count).get(...sql.countParams) as { total: number }).total : 0;
-  const paths = new Map<string, string>();
-  const pathOf = (pkid: string): string => {
-    let path = paths.get(pkid);
-    if (path === undefined) {
-      path = store.nodes.get(pkid)?.path ?? '';
-      paths.set(pkid, path);
-    }
-    return path;
-  };
-  const resources = rows.map((row) => {
-    const hierarchy = pathOf(row.hierarchy_pkid);
+  // One read transaction, so the page and its total come from the same snapshot.
+  const { rows, total } = store.db.transaction(() => {
     return {
-      data: row.summary === undefined ? visibleData(model, JSON.parse(row.data ?? '{}') as JsonObject, hierarchy, false) : summaryData(model, row.summary),
+      rows: store.statement(sql.page).all(...sql.pageParams) as InstanceRow[],
+      total: params.count ? (store.statement(sql.count).get(...sql.countParams) as { total: number }).total : 0,
+    };
+  })();
+  const resources = rows.map((row) => {
+    const hierarchy = store.nodes.get(row.hierarchy_pkid)?.path ?? '';
+    return {
+      data: row.summary === undefined ? visibleData(model, JSON.parse(row.data ?? '{}') as JsonObject, hierarchy) : summaryData(model, row.summary),
       meta: {
         model_type: model.modelType,
         pkid: row.pkid,

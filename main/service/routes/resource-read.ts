@@ -6,12 +6,18 @@ import { parseBoolean } from '../list/list-params';
 import type { FieldDef, ModelDef } from '../models/types';
 import { draft03Schema } from '../schema/draft03';
 import { schemaMeta } from '../schema/schema-meta';
-import type { RequestContext } from '../request-context';
-import { html, json } from '../responses';
+import { header, type RequestContext } from '../request-context';
+import type { RouteDeps } from './deps';
+import { html, json, JSON_TYPE } from '../responses';
 import { instanceEnvelope } from './resource-view';
 import { schemaRulesMeta } from './schema-rules';
 
-export function getInstance(store: Store, ctx: RequestContext, model: ModelDef, pkid: string): ApiResponse {
+export function getInstance(deps: RouteDeps, ctx: RequestContext, model: ModelDef, pkid: string): ApiResponse {
+  // Everything the answer depends on: the caller, the whole URL, and the version header.
+  const key = `${ctx.principal.pkid} ${header(ctx, 'x-version') ?? ''} ${ctx.request.url}`;
+  const cached = deps.readCache.get(key);
+  if (cached !== undefined) return { status: 200, headers: { 'content-type': JSON_TYPE }, body: cached };
+  const { store } = deps;
   const record = requireInstance(store, pkid, model.modelType);
   parseBoolean(ctx.query, 'cached', true);
   const envelope = instanceEnvelope(store, model, record);
@@ -19,7 +25,9 @@ export function getInstance(store: Store, ctx: RequestContext, model: ModelDef, 
     envelope.schema = draft03Schema(model);
     Object.assign(envelope.meta as JsonObject, { ...schemaMeta(model), pkid: record.pkid, hierarchy: record.hierarchyPath });
   }
-  return json(200, envelope);
+  const response = json(200, envelope);
+  deps.readCache.set(key, response.body as string);
+  return response;
 }
 
 /** `add/`: the form schema with each field's default as the form's starting data. */

@@ -15,18 +15,13 @@ const ref = (modelType: string, pkid: string): JsonObject => ({ pkid, href: inst
  * The data a caller sees: write-only fields (passwords) never leave, computed hierarchy
  * fields are filled from where the instance lives.
  */
-export function visibleData(model: ModelDef, data: JsonObject, hierarchyPath: string, summary: boolean): JsonObject {
+export function visibleData(model: ModelDef, data: JsonObject, hierarchyPath: string): JsonObject {
   const result: JsonObject = {};
-  const names = summary ? model.summaryAttrs : Object.keys(data);
-  for (const name of names) {
-    const field = model.fields[name];
-    if (field?.writeOnly) continue;
-    if (data[name] !== undefined) result[name] = data[name];
+  for (const [name, value] of Object.entries(data)) {
+    if (!model.fields[name]?.writeOnly) result[name] = value;
   }
-  if (!summary) {
-    for (const [name, field] of Object.entries(model.fields)) {
-      if (field.readonly && field.format === 'hierarchy') result[name] = hierarchyPath;
-    }
+  for (const [name, field] of Object.entries(model.fields)) {
+    if (field.readonly && field.format === 'hierarchy') result[name] = hierarchyPath;
   }
   return result;
 }
@@ -53,7 +48,7 @@ export function instanceEnvelope(store: Store, model: ModelDef, record: Instance
   };
   if (record.versionTag !== null) meta.version_tag = record.versionTag;
   if (model.modelType === 'data/HierarchyNode') addNodeMeta(store, record, meta);
-  return { data: visibleData(model, record.data, record.hierarchyPath, false), meta };
+  return { data: visibleData(model, record.data, record.hierarchyPath), meta };
 }
 
 function addNodeMeta(store: Store, record: InstanceRecord, meta: JsonObject): void {
