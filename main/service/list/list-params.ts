@@ -1,4 +1,5 @@
 import { ApiError, badParameter } from '../errors';
+import { SUBSCRIBER_FILTER_FIELDS } from '../models/subscriber';
 import type { ModelDef } from '../models/types';
 
 export type FilterCondition = 'startswith' | 'endswith' | 'equals' | 'contains';
@@ -27,17 +28,6 @@ export interface ListParams {
 export const MAX_LIMIT = 2000;
 const CONDITIONS: readonly FilterCondition[] = ['startswith', 'endswith', 'equals', 'contains'];
 
-/** The spec's one exception list: Subscriber filters on these fields only. */
-const SUBSCRIBER_FILTER_FIELDS = [
-  'userid',
-  'firstname',
-  'lastname',
-  'mailid',
-  'hierarchy_friendly_name',
-  'device',
-  'extension_mobility',
-  'phone',
-];
 
 export function parseBoolean(query: URLSearchParams, name: string, fallback: boolean): boolean {
   const value = query.get(name);
@@ -79,7 +69,7 @@ export function parseRange(header: string | undefined): { skip: number; limit: n
 }
 
 export function filterFieldsOf(model: ModelDef): string[] {
-  return model.modelType === 'relation/Subscriber' ? SUBSCRIBER_FILTER_FIELDS : model.summaryAttrs;
+  return model.modelType === 'relation/Subscriber' ? [...SUBSCRIBER_FILTER_FIELDS] : model.summaryAttrs;
 }
 
 /**

@@ -1,7 +1,6 @@
 import { resourceActions } from './actions';
 import { PHONE_NAME_PATTERN } from './cucm-phone';
-import { text } from './field-builders';
-import { DIRECTORY_NUMBER_PATTERN } from './line-relation';
+import { directoryNumber, text } from './field-builders';
 import type { ModelDef } from './types';
 
 export const bundle: ModelDef = {
@@ -20,13 +19,7 @@ export const bundle: ModelDef = {
       description: 'Name of the phone to create, e.g. SEP001122334455.',
     }),
     product: text('Product', { maxLength: 100, description: 'Phone model, e.g. Cisco 8845.' }),
-    pattern: text('Directory Number', {
-      required: true,
-      format: 'directory-number',
-      pattern: DIRECTORY_NUMBER_PATTERN,
-      maxLength: 50,
-      description: 'The number as dialled; text, so a leading + or 0 is kept.',
-    }),
+    pattern: directoryNumber('Directory Number', { required: true }),
     alertingName: text('Alerting Name', { maxLength: 50 }),
   },
   summaryAttrs: ['userid', 'device_name', 'pattern', 'firstname', 'lastname'],

@@ -1,5 +1,5 @@
 import { resourceActions } from './actions';
-import { nullableText, oneOf, text } from './field-builders';
+import { nullableText, oneOf, targetedModelFields } from './field-builders';
 import type { ModelDef } from './types';
 
 export const configurationTemplate: ModelDef = {
@@ -8,14 +8,7 @@ export const configurationTemplate: ModelDef = {
   description: 'Field values and macros merged into a POST payload for one model type (the template parameter).',
   schemaVersion: '0.2.2',
   fields: {
-    name: text('Name', { required: true, maxLength: 100 }),
-    description: text('Description', { maxLength: 200 }),
-    target_model_type: text('Target Model Type', {
-      required: true,
-      pattern: '^[a-z]+(/[A-Za-z0-9]+)+$',
-      maxLength: 100,
-      description: 'The model the template fills in, e.g. relation/LineRelation.',
-    }),
+    ...targetedModelFields('The model the template fills in, e.g. relation/LineRelation.'),
     merge_strategy: oneOf('Merge Strategy', ['merge', 'replace'], {
       default: 'merge',
       description: 'merge: payload values win over template values; replace: template values win.',

@@ -1,7 +1,6 @@
 import { resourceActions } from './actions';
 import { callForward } from './call-forward';
-import { nullableText, text } from './field-builders';
-import { DIRECTORY_NUMBER_PATTERN } from './line-relation';
+import { directoryNumber, nullableText, text } from './field-builders';
 import type { ModelDef } from './types';
 
 export const cucmLine: ModelDef = {
@@ -10,13 +9,7 @@ export const cucmLine: ModelDef = {
   description: 'A directory number as the call manager holds it, with its partition and call forwarding.',
   schemaVersion: '11.5',
   fields: {
-    pattern: text('Directory Number', {
-      required: true,
-      format: 'directory-number',
-      pattern: DIRECTORY_NUMBER_PATTERN,
-      maxLength: 50,
-      description: 'The number as dialled, e.g. +442071234567; text, so a leading + or 0 is kept.',
-    }),
+    pattern: directoryNumber('Directory Number', { required: true }),
     routePartitionName: text('Route Partition', { default: '' }),
     description: nullableText('Description', { maxLength: 200 }),
     alertingName: text('Alerting Name', { maxLength: 50 }),

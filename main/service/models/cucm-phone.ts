@@ -1,6 +1,5 @@
 import { resourceActions } from './actions';
-import { list, object, oneOf, text } from './field-builders';
-import { DIRECTORY_NUMBER_PATTERN } from './line-relation';
+import { directoryNumber, list, object, oneOf, text } from './field-builders';
 import type { ModelDef } from './types';
 
 /** A phone (device) name as the call manager accepts it, e.g. SEP001122334455. */
@@ -24,12 +23,7 @@ export const cucmPhone: ModelDef = {
     lines: list(
       'Lines',
       object('Line', {
-        pattern: text('Directory Number', {
-          required: true,
-          format: 'directory-number',
-          pattern: DIRECTORY_NUMBER_PATTERN,
-          maxLength: 50,
-        }),
+        pattern: directoryNumber('Directory Number', { required: true }),
         routePartitionName: text('Route Partition', { default: '' }),
       }),
       { default: [], description: 'Lines on the phone, first line first.' },

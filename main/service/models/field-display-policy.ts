@@ -1,5 +1,5 @@
 import { resourceActions } from './actions';
-import { flag, list, object, text } from './field-builders';
+import { flag, list, object, targetedModelFields, text } from './field-builders';
 import type { ModelDef } from './types';
 
 export const fieldDisplayPolicy: ModelDef = {
@@ -8,14 +8,7 @@ export const fieldDisplayPolicy: ModelDef = {
   description: 'How the form of one model type is laid out: field groups, and per-field titles, help, hiding and defaults.',
   schemaVersion: '0.2.2',
   fields: {
-    name: text('Name', { required: true, maxLength: 100 }),
-    description: text('Description', { maxLength: 200 }),
-    target_model_type: text('Target Model Type', {
-      required: true,
-      pattern: '^[a-z]+(/[A-Za-z0-9]+)+$',
-      maxLength: 100,
-      description: 'The model whose form the policy shapes, e.g. relation/LineRelation.',
-    }),
+    ...targetedModelFields('The model whose form the policy shapes, e.g. relation/LineRelation.'),
     groups: list(
       'Groups',
       object('Group', {

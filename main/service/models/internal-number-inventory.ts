@@ -1,6 +1,5 @@
 import { resourceActions } from './actions';
-import { nullableText, oneOf, text } from './field-builders';
-import { DIRECTORY_NUMBER_PATTERN } from './line-relation';
+import { directoryNumber, nullableText, oneOf, text } from './field-builders';
 import type { ModelDef } from './types';
 
 export const internalNumberInventory: ModelDef = {
@@ -9,13 +8,7 @@ export const internalNumberInventory: ModelDef = {
   description: 'A directory number held in stock at a hierarchy node, and whether it is free to use.',
   schemaVersion: '0.2.2',
   fields: {
-    internal_number: text('Internal Number', {
-      required: true,
-      format: 'directory-number',
-      pattern: DIRECTORY_NUMBER_PATTERN,
-      maxLength: 50,
-      description: 'The number as dialled; text, so a leading + or 0 is kept.',
-    }),
+    internal_number: directoryNumber('Internal Number', { required: true }),
     status: oneOf('Status', ['Available', 'Used', 'Used-Utility', 'Reserved', 'Cooling'], {
       default: 'Available',
       description: 'Only an Available number can be given to a new line.',

@@ -1,10 +1,7 @@
 import { resourceActions } from './actions';
 import { callForward } from './call-forward';
-import { flag, nullableText, object, text } from './field-builders';
+import { directoryNumber, flag, nullableText, object, text } from './field-builders';
 import type { FieldDef, ModelDef } from './types';
-
-/** Directory numbers: an optional `+`, then digits, `*`, `#`, `X` wildcards or a `\+` escape. */
-export const DIRECTORY_NUMBER_PATTERN = '^(\\\\?\\+)?[0-9*#X]{1,24}$';
 
 const unknownType = (title: string): FieldDef => ({
   type: ['string', 'integer', 'null'],
@@ -18,13 +15,7 @@ export const lineRelation: ModelDef = {
   description: 'A directory number at a hierarchy node: the device line, its number in the inventory, and the phone it sits on.',
   schemaVersion: '0.2.2',
   fields: {
-    pattern: text('Directory Number', {
-      required: true,
-      format: 'directory-number',
-      pattern: DIRECTORY_NUMBER_PATTERN,
-      maxLength: 50,
-      description: 'The number as dialled, e.g. +442071234567; text, so a leading + or 0 is kept.',
-    }),
+    pattern: directoryNumber('Directory Number', { required: true }),
     patternPrecedence: text('Pattern Precedence', { default: 'Default' }),
     routePartitionName: text('Route Partition', { default: '' }),
     usage: text('Usage', { default: 'Device' }),

@@ -2,6 +2,18 @@ import { resourceActions } from './actions';
 import { text } from './field-builders';
 import type { ModelDef } from './types';
 
+/** The spec's list of fields a Subscriber list may filter on (its summary attributes too). */
+export const SUBSCRIBER_FILTER_FIELDS = [
+  'userid',
+  'firstname',
+  'lastname',
+  'mailid',
+  'hierarchy_friendly_name',
+  'device',
+  'extension_mobility',
+  'phone',
+] as const;
+
 export const subscriber: ModelDef = {
   modelType: 'relation/Subscriber',
   title: 'Subscriber',
@@ -17,16 +29,7 @@ export const subscriber: ModelDef = {
     extension_mobility: text('Extension Mobility', { maxLength: 100 }),
     phone: text('Phone Number', { maxLength: 50 }),
   },
-  summaryAttrs: [
-    'userid',
-    'firstname',
-    'lastname',
-    'mailid',
-    'hierarchy_friendly_name',
-    'device',
-    'extension_mobility',
-    'phone',
-  ],
+  summaryAttrs: [...SUBSCRIBER_FILTER_FIELDS],
   businessKey: { hierarchy: false, fields: ['userid'] },
   actions: resourceActions(),
   storage: 'instances',
