@@ -113,7 +113,15 @@ function serveStatic(res: ServerResponse, staticDir: string | undefined, pathnam
     res.end('The user interface is not built: run npm run build.');
     return;
   }
-  const candidate = normalize(join(root, decodeURIComponent(pathname)));
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end('Bad request: the path is not valid percent-encoding.');
+    return;
+  }
+  const candidate = normalize(join(root, decoded));
   const file = candidate.startsWith(root) && existsSync(candidate) && statSync(candidate).isFile() ? candidate : index;
   res.writeHead(200, {
     'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',

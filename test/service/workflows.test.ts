@@ -105,6 +105,14 @@ describe('LineRelation workflow', () => {
     expect(await inventoryStatus('+33140001060')).toBe('Available');
   });
 
+  it('refuses a device that sits on another branch of the tree', async () => {
+    const before = t.snapshot();
+    const reply = await t.call('POST', `/api/relation/LineRelation/${q(PARIS)}`, { data: { pattern: '+33140001061', summary_device: 'SEP00AA00001000' } });
+    expect(reply.status).toBe(404);
+    expect(reply.body.message).toMatch(/Device SEP00AA00001000 was not found at sys.hcs.Telco.Acme.Paris, above or below it/);
+    expect(t.snapshot()).toBe(before);
+  });
+
   it('modifies: a new number frees the old one and uses the new one', async () => {
     const created = await t.call('POST', `/api/relation/LineRelation/${q(PARIS)}`, { data: { pattern: '+33140001070' } });
     const modified = await t.call('PUT', created.body.href, { data: { pattern: '+33140001071', alertingName: 'Renumbered' } });

@@ -48,7 +48,7 @@ export const bundleWorkflow: Workflow = {
     const relationPkid = ctx.step(`Add line ${pattern} on ${device}`, () => {
       const ownPkid = newPkid();
       const linePkid = addDeviceLine(store, node, relation, ownPkid);
-      attachLine(store, device, pattern, '');
+      attachLine(store, node, device, pattern, '');
       return insertInstance(store, relationModel, node, relation, {
         pkid: ownPkid,
         links: { device: [linkTo(linePkid, 'device/cucm/Line')] },

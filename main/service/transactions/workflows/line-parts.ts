@@ -71,14 +71,17 @@ export function releaseNumber(store: Store, node: NodeRow, pattern: string): voi
   if (entry) replaceInstance(store, entry, { ...entry.data, status: 'Available', usage: '' });
 }
 
-export function requirePhone(store: Store, name: string): InstanceRecord {
+/** The phone must sit on the relation's branch of the tree: its node, above it or below it. */
+export function requirePhone(store: Store, node: NodeRow, name: string): InstanceRecord {
   const phone = findByGlobalKey(store, PHONE, [name]);
-  if (!phone) throw notFound(`Device ${name} was not found: add the phone first or correct the device name.`);
+  if (!phone || !(isWithin(node.path, phone.hierarchyPath) || isWithin(phone.hierarchyPath, node.path))) {
+    throw notFound(`Device ${name} was not found at ${node.path}, above or below it: add the phone first or correct the device name.`);
+  }
   return phone;
 }
 
-export function attachLine(store: Store, phoneName: string, pattern: string, partition: string): void {
-  const phone = requirePhone(store, phoneName);
+export function attachLine(store: Store, node: NodeRow, phoneName: string, pattern: string, partition: string): void {
+  const phone = requirePhone(store, node, phoneName);
   const lines = Array.isArray(phone.data.lines) ? phone.data.lines : [];
   if (lines.length >= 24) throw new ApiError(409, 'conflict', `Device ${phoneName} already has 24 lines.`);
   replaceInstance(store, phone, { ...phone.data, lines: [...lines, { pattern, routePartitionName: partition }] });

@@ -33,7 +33,7 @@ export const lineRelationWorkflow: Workflow = {
     );
     const device = typeof data.summary_device === 'string' ? data.summary_device : '';
     ctx.stepIf(`Put line ${pattern} on device ${device}`, device ? null : 'no device was given.', () =>
-      attachLine(store, device, pattern, partition),
+      attachLine(store, node, device, pattern, partition),
     );
     ctx.step(`Save line relation ${pattern}`, () =>
       insertInstance(store, model, node, data, { pkid, links: { device: [linkTo(linePkid, 'device/cucm/Line')] } }),
@@ -64,7 +64,7 @@ export const lineRelationWorkflow: Workflow = {
     const lineMoved = numberChanged || partitionOf(before) !== partitionOf(data) || oldDevice !== newDevice;
     ctx.stepIf(`Update the line on device ${newDevice || oldDevice}`, lineMoved && (oldDevice || newDevice) ? null : 'the device assignment did not change.', () => {
       if (oldDevice) detachLine(store, oldDevice, oldPattern, partitionOf(before));
-      if (newDevice) attachLine(store, newDevice, newPattern, partitionOf(data));
+      if (newDevice) attachLine(store, node, newDevice, newPattern, partitionOf(data));
     });
     ctx.step(`Save line relation ${newPattern}`, () => replaceInstance(store, existing, data, { node }));
     return { resourcePkid: existing.pkid, state: 'Modified' };
