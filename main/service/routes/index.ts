@@ -8,6 +8,7 @@ import { listInstances } from './resource-list';
 import { addForm, getInstance, helpPage } from './resource-read';
 import { createResource, deleteMany, deleteResource, updateResource } from './resource-write';
 import { parseRoutePath } from './route-path';
+import { routeSearch } from './search';
 import { routeTransactions } from './transactions';
 
 const methodNotAllowed = (ctx: RequestContext, allowed: string): ApiError =>
@@ -24,6 +25,7 @@ export async function dispatch(deps: RouteDeps, ctx: RequestContext): Promise<Ap
     return helpPage(model);
   }
   if (model.modelType === 'tool/Transaction') return routeTransactions(deps, ctx, model, rest);
+  if (model.modelType === 'tool/Search') return routeSearch(deps, ctx, rest);
   if (model.storage !== 'instances') {
     throw new ApiError(404, 'not-found', `${model.modelType} ${rest.join('/')} is not available in this version of the workstation.`);
   }

@@ -9,6 +9,7 @@ import { schemaMeta } from '../schema/schema-meta';
 import { header, type RequestContext } from '../request-context';
 import type { RouteDeps } from './deps';
 import { html, json, JSON_TYPE } from '../responses';
+import { formView } from '../templates/field-display-policy';
 import { instanceEnvelope } from './resource-view';
 import { schemaRulesMeta } from './schema-rules';
 
@@ -37,9 +38,11 @@ export function addForm(store: Store, ctx: RequestContext, model: ModelDef): Api
   for (const [name, field] of Object.entries(model.fields)) {
     if (field.default !== undefined && !field.readonly) data[name] = field.default;
   }
-  const meta: JsonObject = { ...schemaMeta(model), hierarchy: node.path };
+  const plain = { schema: draft03Schema(model), data, meta: {} };
+  const form = formView(store, model, node, ctx.query, plain);
+  const meta: JsonObject = { ...schemaMeta(model), hierarchy: node.path, ...form.meta };
   if (parseBoolean(ctx.query, 'schema_rules', false)) Object.assign(meta, schemaRulesMeta(store, model, node));
-  return json(200, { data, schema: draft03Schema(model), meta });
+  return json(200, { data: form.data, schema: form.schema, meta });
 }
 
 const escapeHtml = (text: string): string =>

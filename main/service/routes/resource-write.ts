@@ -10,6 +10,7 @@ import { newPkid } from '../store/ids';
 import type { InstanceRecord } from '../store/instances-repo';
 import type { NodeRow } from '../store/nodes-repo';
 import type { TxSpec } from '../transactions/engine';
+import { applyConfigurationTemplate } from '../templates/configuration-template';
 import { WORKFLOWS } from '../transactions/workflows';
 import { jsonBody, type RequestContext } from '../request-context';
 import type { RouteDeps } from './deps';
@@ -24,6 +25,12 @@ function payloadData(ctx: RequestContext): unknown {
     ]);
   }
   return body.data;
+}
+
+/** The payload's `data` object, before a template fills it in (validated again after). */
+function checkedPayload(model: ModelDef, data: unknown): JsonObject {
+  if (!isJsonObject(data)) return validateData(model, data);
+  return data;
 }
 
 /** Secrets are taken out of the data before the transaction: a password becomes a hash. */
@@ -47,7 +54,8 @@ function requireWritable(model: ModelDef, action: string): void {
 export async function createResource(deps: RouteDeps, ctx: RequestContext, model: ModelDef): Promise<ApiResponse> {
   requireWritable(model, 'create');
   const node = resolveHierarchy(deps.store.nodes, ctx.query.get('hierarchy'));
-  const data = withDefaults(model, validateData(model, payloadData(ctx)));
+  const payload = applyConfigurationTemplate(deps.store, model, node, ctx.query, checkedPayload(model, payloadData(ctx)));
+  const data = withDefaults(model, validateData(model, payload));
   const secrets = await extractSecrets(model, data);
   checkRequired(model, data);
   const pkid = newPkid();
@@ -74,7 +82,9 @@ export async function updateResource(
   requireWritable(model, 'update');
   const { store } = deps;
   const existing = requireInstance(store, pkid, model.modelType);
-  const changes = validateData(model, payloadData(ctx));
+  const current = requireNode(store, existing.hierarchyPkid);
+  const payload = applyConfigurationTemplate(store, model, current, ctx.query, checkedPayload(model, payloadData(ctx)), existing.data);
+  const changes = validateData(model, payload);
   const secrets = await extractSecrets(model, changes);
   const data = mergeData(existing.data, changes);
   checkRequired(model, data);

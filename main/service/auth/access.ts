@@ -1,0 +1,51 @@
+import { isWithin } from '../domain/hierarchy';
+import { permissionDenied } from '../errors';
+import type { NodeRow } from '../store/nodes-repo';
+import type { Principal } from './principal';
+
+/**
+ * Roles and reach, as decisions.md defines them. A role grants operations; a user's node
+ * bounds where: its own node and everything below, plus reading ancestors with traversal=up.
+ */
+export type Operation = 'read' | 'search' | 'export' | 'create' | 'update' | 'delete' | 'tag' | 'bulkload';
+
+const GRANTS: Record<Principal['role'], readonly Operation[]> = {
+  admin: ['read', 'search', 'export', 'create', 'update', 'delete', 'tag', 'bulkload'],
+  operator: ['read', 'search', 'export'],
+  readonly: ['read', 'search'],
+};
+
+const RANK: Record<Principal['role'], number> = { readonly: 0, operator: 1, admin: 2 };
+
+export function roleAllows(role: Principal['role'], operation: Operation): boolean {
+  return GRANTS[role].includes(operation);
+}
+
+export function assertRole(principal: Principal, operation: Operation): void {
+  if (!roleAllows(principal.role, operation)) {
+    throw permissionDenied(`the ${principal.role} role of ${principal.username} does not allow ${operation}.`);
+  }
+}
+
+/** True when `node` is the caller's node or below it. */
+export function inReach(callerPath: string, node: NodeRow): boolean {
+  return isWithin(node.path, callerPath);
+}
+
+/**
+ * A request naming `node` must stay in the caller's subtree; reading with traversal=up may also
+ * name an ancestor of the caller's node (its resources above, never its siblings).
+ */
+export function assertReach(principal: Principal, callerPath: string, node: NodeRow, options: { readUp?: boolean } = {}): void {
+  if (inReach(callerPath, node)) return;
+  if (options.readUp && isWithin(callerPath, node.path)) return;
+  throw permissionDenied(`${principal.username} works at ${callerPath} and cannot reach ${node.path}.`);
+}
+
+/** A user may only make or change users at or below its node, never with a higher role. */
+export function assertMayGrant(principal: Principal, callerPath: string, role: Principal['role'], node: NodeRow): void {
+  if (RANK[role] > RANK[principal.role]) {
+    throw permissionDenied(`${principal.username} is ${principal.role} and cannot give the ${role} role.`);
+  }
+  assertReach(principal, callerPath, node);
+}
