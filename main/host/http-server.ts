@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve } from 'node:path';
 import type { ApiResponse, Service } from '../service';
-import { MAX_JSON_BODY } from '../service';
+import { isServicePath, MAX_JSON_BODY } from '../service';
 
 /**
  * Puts the service's `handle()` on a loopback port and serves the built renderer from the same
@@ -139,7 +139,7 @@ export function startHttpServer(options: HttpHostOptions): Promise<HttpHost> {
     void (async () => {
       const url = req.url ?? '/';
       const pathname = url.split('?')[0];
-      if (!pathname.startsWith('/api/')) {
+      if (!isServicePath(pathname)) {
         if (req.method === 'GET' || req.method === 'HEAD') serveStatic(res, options.staticDir, pathname);
         else send(res, { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Not found' });
         return;

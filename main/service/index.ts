@@ -1,18 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { ApiRequest, ApiResponse } from './api-types';
 import { Authenticator } from './auth/authenticator';
 import type { Principal } from './auth/principal';
+import { Sessions } from './auth/sessions';
 import { bootstrapStore } from './bootstrap';
+import { createPipeline } from './request-pipeline';
 import { createStore, type Store } from './domain/store';
-import { ApiError } from './errors';
 import { ALL_MODELS } from './models/registry';
 import { syncSummaryIndexes } from './store/summary-indexes';
-import { json, faultResponse } from './responses';
-import type { RequestContext } from './request-context';
-import { dispatch } from './routes';
-import type { RouteDeps } from './routes/deps';
 import { ReadCache } from './routes/read-cache';
 import { openDatabase } from './store/db';
 import { isoMicros } from './store/ids';
@@ -49,7 +45,7 @@ export interface Service {
   close(): void;
 }
 
-export const MAX_JSON_BODY = 10 * 1024 * 1024;
+export { MAX_JSON_BODY, isServicePath } from './request-pipeline';
 export const DEFAULT_RELEASE = '20.1.1';
 
 export function workspaceFile(dataDir: string, workspace = 'Local'): string {
@@ -75,57 +71,25 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   const recoveredTransactions = engine.recoverInterrupted();
   const { generatedPassword } = await bootstrapStore(store, options.adminPassword ?? process.env.WORKSTATION_ADMIN_PASSWORD);
   const authenticator = new Authenticator(store);
-  // A changed user (role, node) must be re-read on its next request, not served from the cache.
+  const sessions = new Sessions();
+  // A changed user (role, node, password) must be read again: no cached login, no old session.
   engine.events.on('transaction', (event: TransactionEvent) => {
-    if (event.model_type === 'data/User' && event.status === 'Success') authenticator.invalidate();
+    if (event.model_type !== 'data/User' || event.status !== 'Success') return;
+    authenticator.invalidate();
+    if (event.resource_pkid) sessions.endAllOf(event.resource_pkid);
   });
-  const deps: RouteDeps = { store, engine, authenticator, release: options.release ?? DEFAULT_RELEASE, readCache };
-
-  // Request ids: a random prefix per process and a counter, cheaper than random bytes per call.
-  const idPrefix = randomBytes(4).toString('hex');
-  let requestCount = 0;
-
-  async function run(request: ApiRequest, principalOf: () => Promise<Principal>): Promise<ApiResponse> {
-    const requestId = `${idPrefix}${(requestCount += 1).toString(16).padStart(4, '0')}`;
-    try {
-      const url = new URL(request.url, 'http://workstation.local');
-      if (!url.pathname.startsWith('/api/')) throw new ApiError(404, 'not-found', `No API resource at ${url.pathname}.`);
-      const principal = await principalOf();
-      checkBody(request);
-      const ctx: RequestContext = {
-        request,
-        method: request.method.toUpperCase(),
-        path: url.pathname,
-        query: url.searchParams,
-        principal,
-        requestId,
-      };
-      checkFormat(ctx);
-      const response = await dispatch(deps, ctx);
-      return ctx.method === 'GET' && response.status === 200 && /^(true|1)$/i.test(url.searchParams.get('nowait') ?? '')
-        ? { ...response, status: 202 }
-        : response;
-    } catch (error) {
-      if (error instanceof ApiError) {
-        const response = faultResponse(error);
-        if (error.httpCode === 401 && request.headers?.['x-requested-with'] === 'XMLHttpRequest') {
-          delete response.headers['www-authenticate'];
-        }
-        return response;
-      }
-      internalError(error, requestId);
-      return json(500, {
-        success: false,
-        http_code: 500,
-        code: 'internal-error',
-        message: `The service failed on an internal error; quote reference ${requestId} when you report it.`,
-      });
-    }
-  }
-
+  const pipeline = createPipeline({
+    store,
+    engine,
+    authenticator,
+    sessions,
+    readCache,
+    release: options.release ?? DEFAULT_RELEASE,
+    internalError,
+  });
   return {
-    handle: (request) => run(request, () => authenticator.authenticate(request.headers?.authorization)),
-    handleAs: (principal, request) => run(request, () => Promise.resolve(principal)),
+    handle: pipeline.handle,
+    handleAs: pipeline.handleAs,
     events: engine.events,
     generatedAdminPassword: generatedPassword,
     recoveredTransactions,
@@ -136,17 +100,4 @@ export async function createService(options: ServiceOptions): Promise<Service> {
       db.close();
     },
   };
-}
-
-function checkBody(request: ApiRequest): void {
-  const size = request.body === undefined ? 0 : typeof request.body === 'string' ? Buffer.byteLength(request.body) : request.body.byteLength;
-  if (size > MAX_JSON_BODY) {
-    throw new ApiError(413, 'too-large', `The request body is larger than the ${MAX_JSON_BODY / 1024 / 1024} MB limit.`);
-  }
-}
-
-function checkFormat(ctx: RequestContext): void {
-  const format = ctx.query.get('format');
-  if (format === null || format === 'json' || /\/help\/?$/.test(ctx.path)) return;
-  throw new ApiError(400, 'bad-parameter', `format must be json, not '${format}'.`, [{ field: 'format', message: 'must be json' }]);
 }

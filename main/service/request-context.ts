@@ -9,6 +9,12 @@ export interface RequestContext {
   path: string;
   query: URLSearchParams;
   principal: Principal;
+  /** Dot path of the caller's node: the top of what it may reach. */
+  callerPath: string;
+  /** Set when a session cookie (not Basic) authenticated the call: writes then need CSRF. */
+  viaSession: boolean;
+  /** The schema version device models answer with, from api_version / X-Version. */
+  deviceSchemaVersion: string;
   requestId: string;
 }
 

@@ -32,7 +32,7 @@ const SPEC_LINE_RELATION: Record<string, string[]> = {
 
 describe('model registry', () => {
   it('serves every model the architecture names', () => {
-    expect(ALL_MODELS.map((model) => model.modelType).sort()).toEqual([...NAMED_IN_ARCHITECTURE].sort());
+    expect(ALL_MODELS.map((model) => model.modelType)).toEqual(expect.arrayContaining(NAMED_IN_ARCHITECTURE));
     expect(findModelByName('LineRelation')?.modelType).toBe('relation/LineRelation');
   });
 

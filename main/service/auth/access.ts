@@ -33,13 +33,17 @@ export function inReach(callerPath: string, node: NodeRow): boolean {
 }
 
 /**
- * A request naming `node` must stay in the caller's subtree; reading with traversal=up may also
- * name an ancestor of the caller's node (its resources above, never its siblings).
+ * A request naming a hierarchy must stay in the caller's subtree; reading with traversal=up may
+ * also name an ancestor of the caller's node (its resources above, never its siblings').
  */
+export function assertPathReach(principal: Principal, callerPath: string, path: string, options: { readUp?: boolean } = {}): void {
+  if (isWithin(path, callerPath)) return;
+  if (options.readUp && isWithin(callerPath, path)) return;
+  throw permissionDenied(`${principal.username} works at ${callerPath} and cannot reach ${path || 'that hierarchy'}.`);
+}
+
 export function assertReach(principal: Principal, callerPath: string, node: NodeRow, options: { readUp?: boolean } = {}): void {
-  if (inReach(callerPath, node)) return;
-  if (options.readUp && isWithin(callerPath, node.path)) return;
-  throw permissionDenied(`${principal.username} works at ${callerPath} and cannot reach ${node.path}.`);
+  assertPathReach(principal, callerPath, node.path, options);
 }
 
 /** A user may only make or change users at or below its node, never with a higher role. */

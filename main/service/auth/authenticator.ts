@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { ApiError } from '../errors';
 import type { Store } from '../domain/store';
 import type { Principal } from './principal';
+import { LoginThrottle } from './login-throttle';
 import { verifyPassword } from './passwords';
 
 const AUTH_REQUIRED = 'Authentication required: send Basic credentials (user name and password).';
@@ -28,9 +29,12 @@ export class Authenticator {
   private generation = 0;
   private static readonly MAX_CACHE = 1000;
 
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly throttle: LoginThrottle = new LoginThrottle(),
+  ) {}
 
-  async authenticate(authorization: string | undefined): Promise<Principal> {
+  async authenticate(authorization: string | undefined, address = 'local'): Promise<Principal> {
     if (!authorization || !/^basic\s+/i.test(authorization)) throw new ApiError(401, 'authentication-required', AUTH_REQUIRED);
     const cacheKey = createHash('sha256').update(authorization).digest('base64');
     const cached = this.cache.get(cacheKey);
@@ -39,7 +43,7 @@ export class Authenticator {
     const generation = this.generation;
     let check = this.pending.get(cacheKey);
     if (!check) {
-      check = this.verify(authorization).finally(() => this.pending.delete(cacheKey));
+      check = this.verify(authorization, address).finally(() => this.pending.delete(cacheKey));
       this.pending.set(cacheKey, check);
     }
     const entry = await check;
@@ -50,24 +54,30 @@ export class Authenticator {
     return entry.principal;
   }
 
-  private async verify(authorization: string): Promise<CacheEntry> {
+  private async verify(authorization: string, address: string): Promise<CacheEntry> {
     const decoded = Buffer.from(authorization.replace(/^basic\s+/i, ''), 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon < 0) throw new ApiError(401, 'authentication-required', AUTH_REQUIRED);
-    const username = decoded.slice(0, colon);
-    const password = decoded.slice(colon + 1);
+    const principal = await this.login(decoded.slice(0, colon), decoded.slice(colon + 1), address);
+    return { principal, verifiedAt: Date.now() };
+  }
+
+  /** Checks a user name and password, slowed down after failures from the same address. */
+  async login(username: string, password: string, address: string): Promise<Principal> {
+    await this.throttle.wait(address);
     const user = this.store.instances.findByKey('data/User', JSON.stringify([username]))[0];
     const credentials = user && this.store.credentials.get(user.pkid);
     if (!user || !credentials || !(await verifyPassword(password, credentials.password_hash))) {
+      this.throttle.failed(address);
       throw new ApiError(401, 'authentication-required', 'The user name or password is wrong.');
     }
-    const principal: Principal = {
+    this.throttle.succeeded(address);
+    return {
       pkid: user.pkid,
       username,
       role: (user.data.role as Principal['role'] | undefined) ?? 'readonly',
       hierarchyPkid: user.hierarchyPkid,
     };
-    return { principal, verifiedAt: Date.now() };
   }
 
   /** Any write to users or credentials calls this; the next request re-verifies. */

@@ -11,6 +11,7 @@ import { traversalScope, type NodeRow } from '../store/nodes-repo';
 import { header, type RequestContext } from '../request-context';
 import { json } from '../responses';
 import { instanceHref, visibleData } from './resource-view';
+import { guardNode } from './guards';
 import { schemaRulesMeta } from './schema-rules';
 
 interface InstanceRow {
@@ -26,6 +27,7 @@ interface InstanceRow {
 export function listInstances(store: Store, ctx: RequestContext, model: ModelDef): ApiResponse {
   const node = resolveHierarchy(store.nodes, ctx.query.get('hierarchy'));
   const params = parseListParams(model, ctx.query, header(ctx, 'range'));
+  guardNode(ctx, node, 'read', params.traversal === 'up');
   const sql = buildListSql(instanceSource(model, params.summary), params, traversalScope(params.traversal, node), 'i.hierarchy_pkid');
   // One read transaction, so the page and its total come from the same snapshot.
   const { rows, total } = store.db.transaction(() => {
@@ -43,7 +45,7 @@ export function listInstances(store: Store, ctx: RequestContext, model: ModelDef
         pkid: row.pkid,
         hierarchy,
         tags: JSON.parse(row.tags) as string[],
-        schema_version: schemaVersionOf(model),
+        schema_version: schemaVersionOf(model, ctx.deviceSchemaVersion),
         href: instanceHref(model.modelType, row.pkid),
         ...(row.version_tag !== null ? { version_tag: row.version_tag } : {}),
       },
@@ -100,7 +102,7 @@ export function listResponse(
   };
   if (withSchema) {
     body.schema = draft03Schema(model);
-    Object.assign(meta, { ...schemaMeta(model), actions: meta.actions });
+    Object.assign(meta, { ...schemaMeta(model, ctx.deviceSchemaVersion), actions: meta.actions });
   }
   if (withRules) Object.assign(meta, schemaRulesMeta(store, model, node));
   const headers: Record<string, string> = {};

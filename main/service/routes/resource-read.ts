@@ -10,6 +10,7 @@ import { header, type RequestContext } from '../request-context';
 import type { RouteDeps } from './deps';
 import { html, json, JSON_TYPE } from '../responses';
 import { formView } from '../templates/field-display-policy';
+import { guardInstance, guardNode, readsUp } from './guards';
 import { instanceEnvelope } from './resource-view';
 import { schemaRulesMeta } from './schema-rules';
 
@@ -20,11 +21,12 @@ export function getInstance(deps: RouteDeps, ctx: RequestContext, model: ModelDe
   if (cached !== undefined) return { status: 200, headers: { 'content-type': JSON_TYPE }, body: cached };
   const { store } = deps;
   const record = requireInstance(store, pkid, model.modelType);
+  guardInstance(ctx, store, record, 'read', readsUp(ctx));
   parseBoolean(ctx.query, 'cached', true);
-  const envelope = instanceEnvelope(store, model, record);
+  const envelope = instanceEnvelope(store, model, record, ctx.deviceSchemaVersion);
   if (parseBoolean(ctx.query, 'schema', false)) {
     envelope.schema = draft03Schema(model);
-    Object.assign(envelope.meta as JsonObject, { ...schemaMeta(model), pkid: record.pkid, hierarchy: record.hierarchyPath });
+    Object.assign(envelope.meta as JsonObject, { ...schemaMeta(model, ctx.deviceSchemaVersion), pkid: record.pkid, hierarchy: record.hierarchyPath });
   }
   const response = json(200, envelope);
   deps.readCache.set(key, response.body as string);
@@ -34,13 +36,14 @@ export function getInstance(deps: RouteDeps, ctx: RequestContext, model: ModelDe
 /** `add/`: the form schema with each field's default as the form's starting data. */
 export function addForm(store: Store, ctx: RequestContext, model: ModelDef): ApiResponse {
   const node = resolveHierarchy(store.nodes, ctx.query.get('hierarchy'));
+  guardNode(ctx, node, 'read', readsUp(ctx));
   const data: JsonObject = {};
   for (const [name, field] of Object.entries(model.fields)) {
     if (field.default !== undefined && !field.readonly) data[name] = field.default;
   }
   const plain = { schema: draft03Schema(model), data, meta: {} };
   const form = formView(store, model, node, ctx.query, plain);
-  const meta: JsonObject = { ...schemaMeta(model), hierarchy: node.path, ...form.meta };
+  const meta: JsonObject = { ...schemaMeta(model, ctx.deviceSchemaVersion), hierarchy: node.path, ...form.meta };
   if (parseBoolean(ctx.query, 'schema_rules', false)) Object.assign(meta, schemaRulesMeta(store, model, node));
   return json(200, { data: form.data, schema: form.schema, meta });
 }

@@ -31,13 +31,13 @@ function linkedRefs(links: LinkRef[] | undefined): JsonObject[] {
 }
 
 /** `{data, meta}` of one instance, with references, and `meta.path` for hierarchy nodes. */
-export function instanceEnvelope(store: Store, model: ModelDef, record: InstanceRecord): JsonObject {
+export function instanceEnvelope(store: Store, model: ModelDef, record: InstanceRecord, deviceSchemaVersion?: string): JsonObject {
   const meta: JsonObject = {
     model_type: model.modelType,
     pkid: record.pkid,
     hierarchy: record.hierarchyPath,
     tags: record.tags,
-    schema_version: schemaVersionOf(model),
+    schema_version: schemaVersionOf(model, deviceSchemaVersion),
     references: {
       self: [ref(model.modelType, record.pkid)],
       parent: [{ pkid: record.hierarchyPkid, href: nodeHref(record.hierarchyPkid) }],

@@ -14,6 +14,7 @@ import { applyConfigurationTemplate } from '../templates/configuration-template'
 import { WORKFLOWS } from '../transactions/workflows';
 import { jsonBody, type RequestContext } from '../request-context';
 import type { RouteDeps } from './deps';
+import { guardInstance, guardNode, guardUserData } from './guards';
 import { answerTransaction } from './transaction-answer';
 import { parseRoutePath } from './route-path';
 
@@ -54,8 +55,10 @@ function requireWritable(model: ModelDef, action: string): void {
 export async function createResource(deps: RouteDeps, ctx: RequestContext, model: ModelDef): Promise<ApiResponse> {
   requireWritable(model, 'create');
   const node = resolveHierarchy(deps.store.nodes, ctx.query.get('hierarchy'));
+  guardNode(ctx, node, 'create');
   const payload = applyConfigurationTemplate(deps.store, model, node, ctx.query, checkedPayload(model, payloadData(ctx)));
   const data = withDefaults(model, validateData(model, payload));
+  guardUserData(ctx, model.modelType, data, node);
   const secrets = await extractSecrets(model, data);
   checkRequired(model, data);
   const pkid = newPkid();
@@ -82,6 +85,7 @@ export async function updateResource(
   requireWritable(model, 'update');
   const { store } = deps;
   const existing = requireInstance(store, pkid, model.modelType);
+  guardInstance(ctx, store, existing, 'update');
   const current = requireNode(store, existing.hierarchyPkid);
   const payload = applyConfigurationTemplate(store, model, current, ctx.query, checkedPayload(model, payloadData(ctx)), existing.data);
   const changes = validateData(model, payload);
@@ -89,6 +93,8 @@ export async function updateResource(
   const data = mergeData(existing.data, changes);
   checkRequired(model, data);
   const node = targetNode(deps, model, existing, ctx.query.get('hierarchy'));
+  guardNode(ctx, node, 'update');
+  guardUserData(ctx, model.modelType, data, node);
   const submitted = deps.engine.submit({
     username: ctx.principal.username,
     action: 'Modify',
@@ -134,6 +140,8 @@ function deleteSpec(deps: RouteDeps, ctx: RequestContext, model: ModelDef, pkid:
 export async function deleteResource(deps: RouteDeps, ctx: RequestContext, model: ModelDef, pkid: string): Promise<ApiResponse> {
   requireWritable(model, 'delete');
   const existing = requireInstance(deps.store, pkid, model.modelType);
+  guardInstance(ctx, deps.store, existing, 'delete');
+  guardUserData(ctx, model.modelType, existing.data, requireNode(deps.store, existing.hierarchyPkid));
   const spec = deleteSpec(deps, ctx, model, pkid, existing.hierarchyPath, labelOf(model, existing.data));
   return answerTransaction(deps, ctx, model, deps.engine.submit(spec), 'delete', existing);
 }
@@ -149,6 +157,7 @@ export async function deleteMany(deps: RouteDeps, ctx: RequestContext, model: Mo
     ]);
   }
   const node = resolveHierarchy(deps.store.nodes, ctx.query.get('hierarchy'));
+  guardNode(ctx, node, 'delete');
   const children = (hrefs as string[]).map((href) => {
     const route = parseRoutePath(new URL(href, 'http://local').pathname);
     if (!route || route.modelType !== model.modelType || route.rest.length !== 1) {
@@ -157,6 +166,8 @@ export async function deleteMany(deps: RouteDeps, ctx: RequestContext, model: Mo
       ]);
     }
     const existing = deps.store.instances.get(route.rest[0]);
+    // Every target is checked before anything runs: one out of reach refuses the whole call.
+    if (existing) guardInstance(ctx, deps.store, existing, 'delete');
     return deleteSpec(deps, ctx, model, route.rest[0], existing?.hierarchyPath ?? node.path, existing ? labelOf(model, existing.data) : route.rest[0]);
   });
   const submitted = deps.engine.submitGroup(

@@ -9,6 +9,8 @@ import type { TxRow } from '../store/transactions-repo';
 import { header, type RequestContext } from '../request-context';
 import { json } from '../responses';
 import type { RouteDeps } from './deps';
+import { assertPathReach, assertRole } from '../auth/access';
+import { guardNode, readsUp } from './guards';
 import { listResponse } from './resource-list';
 import { transactionHref } from './transaction-answer';
 import { logEntry, transactionData, transactionMeta, transactionSummary } from './transaction-view';
@@ -69,6 +71,8 @@ export function routeTransactions(deps: RouteDeps, ctx: RequestContext, model: M
   if (id === undefined) return listTransactions(deps, ctx, model);
   if (id === 'help') throw notFound('Use /api/tool/Transaction/help/ through the generic help route.');
   const row = requireTransaction(deps, id);
+  assertRole(ctx.principal, 'read');
+  assertPathReach(ctx.principal, ctx.callerPath, row.hierarchy_path, { readUp: readsUp(ctx) });
   if (sub === undefined) return json(200, { data: transactionData(deps.store, row), meta: transactionMeta(row) });
   if (sub === 'poll' && rest.length === 2) {
     return json(200, { [id]: { status: row.status, href: transactionHref(id), description: row.detail } });
@@ -86,6 +90,7 @@ export function routeTransactions(deps: RouteDeps, ctx: RequestContext, model: M
 function listTransactions(deps: RouteDeps, ctx: RequestContext, model: ModelDef): ApiResponse {
   const node = resolveHierarchy(deps.store.nodes, ctx.query.get('hierarchy'));
   const params = parseListParams(model, ctx.query, header(ctx, 'range'));
+  guardNode(ctx, node, 'read', params.traversal === 'up');
   const source = transactionSource(ctx);
   const sql = buildListSql(source, params, traversalScope(params.traversal, node), 't.hierarchy_pkid');
   const rows = deps.store.statement(sql.page).all(...sql.pageParams) as TxRow[];

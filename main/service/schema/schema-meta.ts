@@ -4,8 +4,9 @@ import { LATEST_DEVICE_SCHEMA_VERSION } from './api-versions';
 
 export const modelBase = (model: ModelDef): string => `/api/${model.modelType}/`;
 
-export function schemaVersionOf(model: ModelDef): string {
-  return isDeviceModel(model) ? LATEST_DEVICE_SCHEMA_VERSION : model.schemaVersion;
+/** Device models follow the request's api_version mapping; other models keep their own. */
+export function schemaVersionOf(model: ModelDef, deviceSchemaVersion: string = LATEST_DEVICE_SCHEMA_VERSION): string {
+  return isDeviceModel(model) ? deviceSchemaVersion : model.schemaVersion;
 }
 
 export function summaryAttrsMeta(model: ModelDef): JsonObject[] {
@@ -30,12 +31,12 @@ export function actionsByName(model: ModelDef): JsonObject {
   return actions;
 }
 
-export function schemaMeta(model: ModelDef): JsonObject {
+export function schemaMeta(model: ModelDef, deviceSchemaVersion?: string): JsonObject {
   return {
     model_type: model.modelType,
     title: model.title,
     cached: true,
-    schema_version: schemaVersionOf(model),
+    schema_version: schemaVersionOf(model, deviceSchemaVersion),
     summary_attrs: summaryAttrsMeta(model),
     business_key: { hierarchy: model.businessKey.hierarchy, fields: model.businessKey.fields },
     actions: actionsArray(model),

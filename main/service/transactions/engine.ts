@@ -46,6 +46,7 @@ export interface TransactionEvent {
   status: TxStatus;
   parent_id: string | null;
   model_type: string;
+  resource_pkid: string | null;
 }
 
 const INTERNAL = new ApiError(500, 'internal-error', 'The transaction failed on an internal error.');
@@ -86,7 +87,7 @@ export class TransactionEngine {
       current_state: '',
       submitted_time: this.now(),
     });
-    this.emit(transactionId, 'Queued', parentId, spec.modelType);
+    this.emit(transactionId, 'Queued', parentId, spec.modelType, spec.resourcePkid);
     const done = new Promise<TxOutcome>((resolve) => this.queue.push({ transactionId, spec, resolve }));
     this.scheduleDrain();
     return { transactionId, done };
@@ -113,7 +114,7 @@ export class TransactionEngine {
       submitted_time: this.now(),
     });
     this.repo.start(transactionId, 'Processing', this.now());
-    this.emit(transactionId, 'Processing', null, parent.modelType);
+    this.emit(transactionId, 'Processing', null, parent.modelType, null);
     const childOutcomes = children.map((child) => this.submit(child, transactionId).done);
     const done = Promise.all(childOutcomes).then((outcomes) => {
       const failed = outcomes.filter((outcome) => outcome.status !== 'Success').length;
@@ -128,7 +129,7 @@ export class TransactionEngine {
         current_state: '',
         completed_time: this.now(),
       });
-      this.emit(transactionId, status, null, parent.modelType);
+      this.emit(transactionId, status, null, parent.modelType, null);
       const error = failed === 0 ? undefined : new ApiError(409, 'sub-transactions-failed', message);
       return { transactionId, status, resourcePkid: parent.resourcePkid, error };
     });
@@ -221,7 +222,7 @@ export class TransactionEngine {
     const row = this.repo.get(transactionId);
     const parentId = row?.parent_id ?? null;
     this.repo.start(transactionId, 'In Progress', this.now());
-    this.emit(transactionId, 'In Progress', parentId, spec.modelType);
+    this.emit(transactionId, 'In Progress', parentId, spec.modelType, spec.resourcePkid);
     const ctx = new StepContext(this.now);
     ctx.log('info', `Transaction started: ${spec.action} ${spec.detail}`.trim());
     try {
@@ -239,7 +240,7 @@ export class TransactionEngine {
         });
         return outcome;
       })();
-      this.emit(transactionId, 'Success', parentId, spec.modelType);
+      this.emit(transactionId, 'Success', parentId, spec.modelType, result.resourcePkid);
       return { transactionId, status: 'Success', resourcePkid: result.resourcePkid };
     } catch (thrown) {
       const error = thrown instanceof ApiError ? thrown : INTERNAL;
@@ -256,7 +257,7 @@ export class TransactionEngine {
           completed_time: this.now(),
         });
       })();
-      this.emit(transactionId, 'Fail', parentId, spec.modelType);
+      this.emit(transactionId, 'Fail', parentId, spec.modelType, spec.resourcePkid);
       return { transactionId, status: 'Fail', resourcePkid: spec.resourcePkid, error };
     }
   }
@@ -266,8 +267,8 @@ export class TransactionEngine {
     ctx.logs.length = 0;
   }
 
-  private emit(transactionId: string, status: TxStatus, parentId: string | null, modelType: string): void {
-    const event: TransactionEvent = { transaction_id: transactionId, status, parent_id: parentId, model_type: modelType };
+  private emit(transactionId: string, status: TxStatus, parentId: string | null, modelType: string, resourcePkid: string | null): void {
+    const event: TransactionEvent = { transaction_id: transactionId, status, parent_id: parentId, model_type: modelType, resource_pkid: resourcePkid };
     this.events.emit('transaction', event);
   }
 }

@@ -1,0 +1,74 @@
+import { isJsonObject, type ApiRequest, type ApiResponse } from '../api-types';
+import { ApiError } from '../errors';
+import { json } from '../responses';
+import type { Authenticator } from './authenticator';
+import { parseCookies, tokensMatch, type Sessions } from './sessions';
+
+/** Paths outside /api/ that the service answers itself. */
+export const SESSION_PATHS = ['/noninteractivelogin/', '/logout/'];
+
+const COOKIE_ATTRIBUTES = 'HttpOnly; Path=/; SameSite=Lax';
+
+function credentialsOf(request: ApiRequest): { username: string; password: string } {
+  const raw = request.body === undefined ? '' : typeof request.body === 'string' ? request.body : Buffer.from(request.body).toString('utf8');
+  let fields: Record<string, unknown> = {};
+  if ((request.headers?.['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
+    fields = Object.fromEntries(new URLSearchParams(raw));
+  } else {
+    try {
+      const parsed: unknown = raw.trim() === '' ? {} : JSON.parse(raw);
+      if (isJsonObject(parsed)) fields = parsed;
+    } catch {
+      throw new ApiError(400, 'malformed-json', 'The login body is not valid JSON: send {"username": ..., "password": ...}.');
+    }
+  }
+  const { username, password } = fields;
+  if (typeof username !== 'string' || typeof password !== 'string' || username === '') {
+    throw new ApiError(400, 'validation-failed', 'A login needs a username and a password.', [
+      { field: typeof username === 'string' && username !== '' ? 'password' : 'username', message: 'is required' },
+    ]);
+  }
+  return { username, password };
+}
+
+/**
+ * `POST /noninteractivelogin/` opens a session: `sessionid` and `csrftoken` cookies, and the
+ * token in `X-CSRFToken` for the page to echo on its writes. `POST /logout/` ends it.
+ */
+export async function handleSessionRoute(
+  request: ApiRequest,
+  path: string,
+  authenticator: Authenticator,
+  sessions: Sessions,
+): Promise<ApiResponse> {
+  if (request.method.toUpperCase() !== 'POST') {
+    throw new ApiError(405, 'method-not-allowed', `${path} takes POST only.`);
+  }
+  if (path === '/logout/') return logout(request, sessions);
+  const { username, password } = credentialsOf(request);
+  const principal = await authenticator.login(username, password, request.remoteAddress ?? 'local');
+  const { sessionId, csrfToken } = sessions.create(principal);
+  return json(
+    200,
+    { success: true, username: principal.username, role: principal.role },
+    {
+      'set-cookie': [`sessionid=${sessionId}; ${COOKIE_ATTRIBUTES}`, `csrftoken=${csrfToken}; ${COOKIE_ATTRIBUTES}`],
+      'x-csrftoken': csrfToken,
+    },
+  );
+}
+
+function logout(request: ApiRequest, sessions: Sessions): ApiResponse {
+  const sessionId = parseCookies(request.headers?.cookie).get('sessionid');
+  const session = sessionId ? sessions.find(sessionId) : undefined;
+  if (sessionId && session) {
+    // Ending a session is a write like any other: a cross-site form must not sign a user out.
+    if (!tokensMatch(session.csrfToken, request.headers?.['x-csrftoken'])) {
+      throw new ApiError(403, 'csrf-failed', 'CSRF check failed: send the X-CSRFToken header the login answered with.');
+    }
+    sessions.end(sessionId);
+  }
+  return json(200, { success: true }, {
+    'set-cookie': [`sessionid=; Max-Age=0; ${COOKIE_ATTRIBUTES}`, `csrftoken=; Max-Age=0; ${COOKIE_ATTRIBUTES}`],
+  });
+}

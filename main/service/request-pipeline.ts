@@ -1,0 +1,134 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import type { ApiRequest, ApiResponse } from './api-types';
+import type { Authenticator } from './auth/authenticator';
+import type { Principal } from './auth/principal';
+import { handleSessionRoute, SESSION_PATHS } from './auth/session-routes';
+import { parseCookies, tokensMatch, type Sessions } from './auth/sessions';
+import { ApiError } from './errors';
+import type { RequestContext } from './request-context';
+import { faultResponse, json } from './responses';
+import { dispatch } from './routes';
+import type { RouteDeps } from './routes/deps';
+import { deviceSchemaVersionFor } from './schema/versioning';
+
+export const MAX_JSON_BODY = 10 * 1024 * 1024;
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+interface Caller {
+  principal: Principal;
+  viaSession: boolean;
+  csrfToken: string;
+}
+
+export interface PipelineDeps extends RouteDeps {
+  authenticator: Authenticator;
+  sessions: Sessions;
+  internalError: (error: unknown, reference: string) => void;
+}
+
+/** True for the paths the service answers (the HTTP host serves every other from disk). */
+export function isServicePath(pathname: string): boolean {
+  return pathname.startsWith('/api/') || SESSION_PATHS.includes(pathname);
+}
+
+/**
+ * One request through the service: authenticate (Basic, session cookie, or the given
+ * principal), check CSRF on session writes, pick the API version, dispatch, and turn whatever
+ * was refused into the fault shape. A non-ApiError is a bug: masked 500, logged with its id.
+ */
+export function createPipeline(deps: PipelineDeps) {
+  const idPrefix = randomBytes(4).toString('hex');
+  const tokenKey = randomBytes(32);
+  let requestCount = 0;
+  // Basic callers have no session; their token is stable per user and process.
+  const basicToken = (principal: Principal): string => createHmac('sha256', tokenKey).update(principal.pkid).digest('base64url');
+
+  async function callerOf(request: ApiRequest): Promise<Caller> {
+    const authorization = request.headers?.authorization;
+    if (authorization) {
+      const principal = await deps.authenticator.authenticate(authorization, request.remoteAddress);
+      return { principal, viaSession: false, csrfToken: basicToken(principal) };
+    }
+    const sessionId = parseCookies(request.headers?.cookie).get('sessionid');
+    const session = sessionId ? deps.sessions.find(sessionId) : undefined;
+    if (session) return { principal: session.principal, viaSession: true, csrfToken: session.csrfToken };
+    throw new ApiError(401, 'authentication-required', 'Authentication required: sign in, or send Basic credentials (user name and password).');
+  }
+
+  async function run(request: ApiRequest, callerFor: () => Promise<Caller>): Promise<ApiResponse> {
+    const requestId = `${idPrefix}${(requestCount += 1).toString(16).padStart(4, '0')}`;
+    let caller: Caller | undefined;
+    try {
+      const url = new URL(request.url, 'http://workstation.local');
+      if (SESSION_PATHS.includes(url.pathname)) return await handleSessionRoute(request, url.pathname, deps.authenticator, deps.sessions);
+      if (!url.pathname.startsWith('/api/')) throw new ApiError(404, 'not-found', `No API resource at ${url.pathname}.`);
+      caller = await callerFor();
+      const method = request.method.toUpperCase();
+      if (caller.viaSession && WRITE_METHODS.has(method) && !tokensMatch(caller.csrfToken, request.headers?.['x-csrftoken'])) {
+        throw new ApiError(403, 'csrf-failed', 'CSRF check failed: send the X-CSRFToken header the login answered with.');
+      }
+      checkBody(request);
+      const ctx: RequestContext = {
+        request,
+        method,
+        path: url.pathname,
+        query: url.searchParams,
+        principal: caller.principal,
+        callerPath: deps.store.nodes.get(caller.principal.hierarchyPkid)?.path ?? caller.principal.hierarchyPkid,
+        viaSession: caller.viaSession,
+        deviceSchemaVersion: deviceSchemaVersionFor(deps.release, url.searchParams.get('api_version'), request.headers?.['x-version']),
+        requestId,
+      };
+      checkFormat(ctx);
+      const response = await dispatch(deps, ctx);
+      const nowait = method === 'GET' && response.status === 200 && /^(true|1)$/i.test(url.searchParams.get('nowait') ?? '');
+      return withToken(nowait ? { ...response, status: 202 } : response, caller);
+    } catch (error) {
+      return withToken(faultOf(error, request, requestId), caller);
+    }
+  }
+
+  function faultOf(error: unknown, request: ApiRequest, requestId: string): ApiResponse {
+    if (error instanceof ApiError) {
+      const response = faultResponse(error);
+      if (error.httpCode === 401 && request.headers?.['x-requested-with'] === 'XMLHttpRequest') {
+        delete response.headers['www-authenticate'];
+      }
+      return response;
+    }
+    deps.internalError(error, requestId);
+    return json(500, {
+      success: false,
+      http_code: 500,
+      code: 'internal-error',
+      message: `The service failed on an internal error; quote reference ${requestId} when you report it.`,
+    });
+  }
+
+  return {
+    handle: (request: ApiRequest) => run(request, () => callerOf(request)),
+    handleAs: (principal: Principal, request: ApiRequest) =>
+      run(request, () => Promise.resolve({ principal, viaSession: false, csrfToken: basicToken(principal) })),
+  };
+}
+
+/** Every authenticated answer carries the caller's CSRF token. */
+function withToken(response: ApiResponse, caller: Caller | undefined): ApiResponse {
+  if (!caller) return response;
+  response.headers['x-csrftoken'] = caller.csrfToken;
+  return response;
+}
+
+function checkBody(request: ApiRequest): void {
+  const size = request.body === undefined ? 0 : typeof request.body === 'string' ? Buffer.byteLength(request.body) : request.body.byteLength;
+  if (size > MAX_JSON_BODY) {
+    throw new ApiError(413, 'too-large', `The request body is larger than the ${MAX_JSON_BODY / 1024 / 1024} MB limit.`);
+  }
+}
+
+function checkFormat(ctx: RequestContext): void {
+  const format = ctx.query.get('format');
+  if (format === null || format === 'json' || /\/help\/?$/.test(ctx.path)) return;
+  throw new ApiError(400, 'bad-parameter', `format must be json, not '${format}'.`, [{ field: 'format', message: 'must be json' }]);
+}

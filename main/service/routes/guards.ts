@@ -1,0 +1,37 @@
+import { assertMayGrant, assertPathReach, assertRole, type Operation } from '../auth/access';
+import type { Principal } from '../auth/principal';
+import type { JsonObject } from '../api-types';
+import type { Store } from '../domain/store';
+import type { InstanceRecord } from '../store/instances-repo';
+import type { NodeRow } from '../store/nodes-repo';
+import type { RequestContext } from '../request-context';
+
+/**
+ * The checks every route makes before it reads or writes: the caller's role allows the
+ * operation, and the hierarchy it touches is the caller's node or below (ancestors too for
+ * reads with traversal=up). Anything else is 403 Permission Denied, before any change.
+ */
+export function guardNode(ctx: RequestContext, node: NodeRow, operation: Operation, readUp = false): void {
+  assertRole(ctx.principal, operation);
+  assertPathReach(ctx.principal, ctx.callerPath, node.path, { readUp });
+}
+
+/** Where an instance sits for access: a hierarchy node at its own path, the rest at their node. */
+export function accessPathOf(store: Store, record: InstanceRecord): string {
+  if (record.modelType === 'data/HierarchyNode') return store.nodes.get(record.pkid)?.path ?? record.hierarchyPath;
+  return record.hierarchyPath;
+}
+
+export function guardInstance(ctx: RequestContext, store: Store, record: InstanceRecord, operation: Operation, readUp = false): void {
+  assertRole(ctx.principal, operation);
+  assertPathReach(ctx.principal, ctx.callerPath, accessPathOf(store, record), { readUp });
+}
+
+export const readsUp = (ctx: RequestContext): boolean => ctx.query.get('traversal') === 'up';
+
+/** Users: nobody makes or raises a user above its own role or outside its subtree. */
+export function guardUserData(ctx: RequestContext, modelType: string, data: JsonObject, node: NodeRow): void {
+  if (modelType !== 'data/User') return;
+  const role = (typeof data.role === 'string' ? data.role : 'readonly') as Principal['role'];
+  assertMayGrant(ctx.principal, ctx.callerPath, role, node);
+}
