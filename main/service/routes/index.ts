@@ -9,6 +9,7 @@ import { addForm, getInstance, helpPage } from './resource-read';
 import { createResource, deleteMany, deleteResource, updateResource } from './resource-write';
 import { parseRoutePath } from './route-path';
 import { routeSearch } from './search';
+import { routeTags } from './tags';
 import { routeTransactions } from './transactions';
 
 const methodNotAllowed = (ctx: RequestContext, allowed: string): ApiError =>
@@ -51,5 +52,6 @@ async function routeInstances(deps: RouteDeps, ctx: RequestContext, model: Model
     if (ctx.method === 'DELETE') return deleteResource(deps, ctx, model, pkid);
     throw methodNotAllowed(ctx, 'GET, PUT or DELETE');
   }
+  if (rest.length === 2 && (rest[1] === '+tag' || rest[1] === '+tag_version')) return routeTags(deps, ctx, model, rest[0], rest[1]);
   throw notFound(`No resource at ${ctx.path}.`);
 }

@@ -3,7 +3,9 @@ import { resolveHierarchy } from '../domain/hierarchy';
 import { requireInstance } from '../domain/instance-ops';
 import type { Store } from '../domain/store';
 import { parseBoolean } from '../list/list-params';
-import type { FieldDef, ModelDef } from '../models/types';
+import { isDeviceModel, type FieldDef, type ModelDef } from '../models/types';
+import { businessKeyOf } from '../domain/business-key';
+import type { InstanceRecord } from '../store/instances-repo';
 import { draft03Schema } from '../schema/draft03';
 import { schemaMeta } from '../schema/schema-meta';
 import { header, type RequestContext } from '../request-context';
@@ -15,15 +17,17 @@ import { instanceEnvelope } from './resource-view';
 import { schemaRulesMeta } from './schema-rules';
 
 export function getInstance(deps: RouteDeps, ctx: RequestContext, model: ModelDef, pkid: string): ApiResponse {
+  const fromCache = parseBoolean(ctx.query, 'cached', true);
   // Everything the answer depends on: the caller, the whole URL, and the version header.
   const key = `${ctx.principal.pkid} ${header(ctx, 'x-version') ?? ''} ${ctx.request.url}`;
-  const cached = deps.readCache.get(key);
-  if (cached !== undefined) return { status: 200, headers: { 'content-type': JSON_TYPE }, body: cached };
+  const hit = fromCache ? deps.readCache.get(key) : undefined;
+  if (hit !== undefined) return { status: 200, headers: { 'content-type': JSON_TYPE }, body: hit };
   const { store } = deps;
-  const record = requireInstance(store, pkid, model.modelType);
+  let record = requireInstance(store, pkid, model.modelType);
   guardInstance(ctx, store, record, 'read', readsUp(ctx));
-  parseBoolean(ctx.query, 'cached', true);
+  if (isDeviceModel(model) && !fromCache) record = refreshFromDevice(deps, model, record);
   const envelope = instanceEnvelope(store, model, record, ctx.deviceSchemaVersion);
+  if (isDeviceModel(model)) (envelope.meta as JsonObject).cached = fromCache;
   if (parseBoolean(ctx.query, 'schema', false)) {
     envelope.schema = draft03Schema(model);
     Object.assign(envelope.meta as JsonObject, { ...schemaMeta(model, ctx.deviceSchemaVersion), pkid: record.pkid, hierarchy: record.hierarchyPath });
@@ -31,6 +35,16 @@ export function getInstance(deps: RouteDeps, ctx: RequestContext, model: ModelDe
   const response = json(200, envelope);
   deps.readCache.set(key, response.body as string);
   return response;
+}
+
+/** cached=false on a device model: read what the device holds and make it the cache. */
+function refreshFromDevice(deps: RouteDeps, model: ModelDef, record: InstanceRecord): InstanceRecord {
+  const copy = deps.store.instances.deviceCopy(record.pkid);
+  if (copy === undefined || copy === JSON.stringify(record.data)) return record;
+  const data = JSON.parse(copy) as JsonObject;
+  deps.store.instances.refreshFromDevice(record.pkid, copy, businessKeyOf(model, data, record.hierarchyPkid));
+  deps.readCache.invalidate();
+  return { ...record, data };
 }
 
 /** `add/`: the form schema with each field's default as the form's starting data. */

@@ -71,6 +71,10 @@ export class InstancesRepo {
   private readonly updateRow;
   private readonly deleteRow;
   private readonly countsAt;
+  private readonly setTagsRow;
+  private readonly setVersionRow;
+  private readonly deviceCopyOf;
+  private readonly refreshRow;
 
   constructor(
     db: Db,
@@ -79,13 +83,21 @@ export class InstancesRepo {
     this.byPkid = db.prepare<[string], Row>(`${SELECT} WHERE i.pkid = ?`);
     this.byBkey = db.prepare<[string, string], Row>(`${SELECT} WHERE i.model_type = ? AND i.bkey = ?`);
     this.insertRow = db.prepare(
-      `INSERT INTO instances (pkid, model_type, hierarchy_pkid, data, bkey, links, created_at, updated_at)
-       VALUES (@pkid, @modelType, @hierarchyPkid, @data, @bkey, @links, @now, @now)`,
+      // A device write reaches the device too: both copies start equal.
+      `INSERT INTO instances (pkid, model_type, hierarchy_pkid, data, bkey, links, created_at, updated_at, device_data)
+       VALUES (@pkid, @modelType, @hierarchyPkid, @data, @bkey, @links, @now, @now,
+         CASE WHEN @modelType LIKE 'device/%' THEN @data END)`,
     );
     this.updateRow = db.prepare(
-      'UPDATE instances SET data = @data, bkey = @bkey, links = @links, hierarchy_pkid = @hierarchyPkid, updated_at = @now WHERE pkid = @pkid',
+      `UPDATE instances SET data = @data, bkey = @bkey, links = @links, hierarchy_pkid = @hierarchyPkid, updated_at = @now,
+         device_data = CASE WHEN model_type LIKE 'device/%' THEN @data END
+       WHERE pkid = @pkid`,
     );
     this.deleteRow = db.prepare('DELETE FROM instances WHERE pkid = ?');
+    this.setTagsRow = db.prepare('UPDATE instances SET tags = ?, updated_at = ? WHERE pkid = ?');
+    this.setVersionRow = db.prepare('UPDATE instances SET version_tag = ?, updated_at = ? WHERE pkid = ?');
+    this.deviceCopyOf = db.prepare<[string], { device_data: string | null }>('SELECT device_data FROM instances WHERE pkid = ?');
+    this.refreshRow = db.prepare('UPDATE instances SET data = ?, bkey = ?, updated_at = ? WHERE pkid = ?');
     this.countsAt = db.prepare<[string], { model_type: string; n: number }>(
       'SELECT model_type, count(*) AS n FROM instances WHERE hierarchy_pkid = ? GROUP BY model_type ORDER BY model_type',
     );
@@ -126,6 +138,24 @@ export class InstancesRepo {
 
   delete(pkid: string): void {
     this.deleteRow.run(pkid);
+  }
+
+  setTags(pkid: string, tags: string[]): void {
+    this.setTagsRow.run(JSON.stringify(tags), this.now(), pkid);
+  }
+
+  setVersionTag(pkid: string, versionTag: string | null): void {
+    this.setVersionRow.run(versionTag, this.now(), pkid);
+  }
+
+  /** What the device holds, for a device instance (undefined for other models). */
+  deviceCopy(pkid: string): string | undefined {
+    return this.deviceCopyOf.get(pkid)?.device_data ?? undefined;
+  }
+
+  /** A cached=false read: the device's copy becomes the cache. */
+  refreshFromDevice(pkid: string, data: string, bkey: string | null): void {
+    this.refreshRow.run(data, bkey, this.now(), pkid);
   }
 
   /** How many instances of each model sit directly at a node (what blocks its delete). */

@@ -1,4 +1,5 @@
 import { sql as initial } from './0001-initial';
+import { sql as deviceCopy } from './0002-device-copy';
 
 /**
  * Numbered migrations, applied in order at open. Append a new file `NNNN-name.ts` exporting
@@ -11,4 +12,7 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'initial', sql: initial }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'initial', sql: initial },
+  { version: 2, name: 'device-copy', sql: deviceCopy },
+];
