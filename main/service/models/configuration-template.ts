@@ -11,7 +11,7 @@ export const configurationTemplate: ModelDef = {
     ...targetedModelFields('The model the template fills in, e.g. relation/LineRelation.'),
     merge_strategy: oneOf('Merge Strategy', ['merge', 'replace'], {
       default: 'merge',
-      description: 'merge: payload values win over template values; replace: template values win.',
+      description: 'The caller always wins. merge: template values are deep-merged under the payload; replace: per top-level field, no nested merge.',
     }),
     template: {
       type: 'object',
@@ -21,11 +21,12 @@ export const configurationTemplate: ModelDef = {
     },
     foreach: nullableText('For Each', {
       maxLength: 100,
-      description: 'Name of an input array field; the template is applied once per element.',
+      description: 'Name of an input list: entries ending in [] and __foreach__ blocks are built once per element ({{ item }}, {{ index }}).',
     }),
   },
   summaryAttrs: ['name', 'target_model_type', 'description'],
-  businessKey: { hierarchy: true, fields: ['name'] },
+  // One name per target model: a `default` for LineRelation and one for Phone may share a node.
+  businessKey: { hierarchy: true, fields: ['name', 'target_model_type'] },
   actions: resourceActions(),
   storage: 'instances',
   workflow: 'generic',

@@ -34,7 +34,8 @@ export const fieldDisplayPolicy: ModelDef = {
     ),
   },
   summaryAttrs: ['name', 'target_model_type', 'description'],
-  businessKey: { hierarchy: true, fields: ['name'] },
+  // One name per target model: a `default` for LineRelation and one for Phone may share a node.
+  businessKey: { hierarchy: true, fields: ['name', 'target_model_type'] },
   actions: resourceActions(),
   storage: 'instances',
   workflow: 'generic',

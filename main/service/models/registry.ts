@@ -11,6 +11,7 @@ import { generalHelp } from './general-help';
 import { hierarchyNode } from './hierarchy-node';
 import { internalNumberInventory } from './internal-number-inventory';
 import { lineRelation } from './line-relation';
+import { macro } from './macro';
 import { search } from './search';
 import { subscriber } from './subscriber';
 import { transaction } from './transaction';
@@ -25,6 +26,7 @@ export const ALL_MODELS: readonly ModelDef[] = [
   internalNumberInventory,
   configurationTemplate,
   fieldDisplayPolicy,
+  macro,
   cucmLine,
   cucmPhone,
   lineRelation,

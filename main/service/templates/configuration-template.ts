@@ -1,19 +1,60 @@
-import type { JsonObject } from '../api-types';
+import { isJsonObject, type JsonObject } from '../api-types';
+import { mergeData } from '../domain/instance-ops';
 import type { Store } from '../domain/store';
+import { configurationTemplate } from '../models/configuration-template';
+import { macro as macroModel } from '../models/macro';
 import type { ModelDef } from '../models/types';
 import type { NodeRow } from '../store/nodes-repo';
+import { namedShaper, nearestByName } from './shaper-lookup';
+import { expandTemplate } from './template-expand';
 
 /**
  * Applies the Configuration Template named by `template` (pkid) or `template_name` to a POST or
- * PUT payload. STUB: returns the payload unchanged until templates are implemented.
+ * PUT payload, before the payload is validated (so whatever the template builds is validated
+ * like the caller's own values). The caller's explicit values always win; see README.md.
  */
 export function applyConfigurationTemplate(
-  _store: Store,
-  _model: ModelDef,
-  _node: NodeRow,
-  _query: URLSearchParams,
+  store: Store,
+  model: ModelDef,
+  node: NodeRow,
+  query: URLSearchParams,
   payload: JsonObject,
-  _existing?: JsonObject,
+  existing?: JsonObject,
 ): JsonObject {
-  return payload;
+  const found = namedShaper(store, configurationTemplate, model, node, query, {
+    pkidParam: 'template',
+    nameParam: 'template_name',
+  });
+  if (!found) return payload;
+  const foreach = typeof found.data.foreach === 'string' && found.data.foreach.trim() !== '' ? found.data.foreach.trim() : null;
+  const values = expandTemplate(isJsonObject(found.data.template) ? found.data.template : {}, {
+    // On PUT the template sees the instance as it will be: stored values under the caller's.
+    input: existing ? mergeData(existing, payload) : payload,
+    foreach,
+    macro: macroLookup(store, node),
+    where: node.path,
+    now: store.now(),
+  });
+  const explicit = withoutHelperField(model, payload, foreach);
+  return found.data.merge_strategy === 'replace' ? { ...values, ...explicit } : mergeData(values, explicit);
+}
+
+/** The foreach list is input for the template only: it must not reach validation as an unknown field. */
+function withoutHelperField(model: ModelDef, payload: JsonObject, foreach: string | null): JsonObject {
+  if (!foreach || Object.hasOwn(model.fields, foreach) || !Object.hasOwn(payload, foreach)) return payload;
+  const rest = { ...payload };
+  delete rest[foreach];
+  return rest;
+}
+
+/** data/Macro texts by name, nearest to the node first, each looked up once per application. */
+function macroLookup(store: Store, node: NodeRow): (name: string) => string | undefined {
+  const known = new Map<string, string | undefined>();
+  return (name) => {
+    if (!known.has(name)) {
+      const value = nearestByName(store, macroModel, node, name)?.data.value;
+      known.set(name, value === undefined ? undefined : typeof value === 'string' ? value : JSON.stringify(value));
+    }
+    return known.get(name);
+  };
 }
