@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve } from 'node:path';
 import type { ApiResponse, Service } from '../service';
-import { isServicePath, MAX_JSON_BODY } from '../service';
+import { bodyLimitFor, isServicePath } from '../service';
 
 /**
  * Puts the service's `handle()` on a loopback port and serves the built renderer from the same
@@ -144,7 +144,7 @@ export function startHttpServer(options: HttpHostOptions): Promise<HttpHost> {
         else send(res, { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Not found' });
         return;
       }
-      const body = hasBody(req) ? await readBody(req, res, MAX_JSON_BODY) : Buffer.alloc(0);
+      const body = hasBody(req) ? await readBody(req, res, bodyLimitFor(pathname)) : Buffer.alloc(0);
       if (body === undefined) return;
       const response = await service.handle({
         method: req.method ?? 'GET',

@@ -45,7 +45,7 @@ export interface Service {
   close(): void;
 }
 
-export { MAX_JSON_BODY, isServicePath } from './request-pipeline';
+export { MAX_JSON_BODY, bodyLimitFor, isServicePath } from './request-pipeline';
 export const DEFAULT_RELEASE = '20.1.1';
 
 export function workspaceFile(dataDir: string, workspace = 'Local'): string {
@@ -60,7 +60,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const db = openDatabase(workspaceFile(options.dataDir, options.workspace));
   syncSummaryIndexes(db, ALL_MODELS);
-  const store = createStore(db, now);
+  const store = createStore(db, now, join(options.dataDir, 'uploads', options.workspace ?? 'Local'));
   const internalError = (error: unknown, reference: string): void =>
     log(`[${reference}] internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   const readCache = new ReadCache(db);

@@ -10,8 +10,14 @@ import { faultResponse, json } from './responses';
 import { dispatch } from './routes';
 import type { RouteDeps } from './routes/deps';
 import { deviceSchemaVersionFor } from './schema/versioning';
+import { MAX_UPLOAD_BYTES } from './routes/uploads';
 
 export const MAX_JSON_BODY = 10 * 1024 * 1024;
+
+/** How large a request body may be on a path: uploads take spreadsheets, the rest JSON. */
+export function bodyLimitFor(pathname: string): number {
+  return /^\/api\/uploadfiles\/?$/.test(pathname) ? MAX_UPLOAD_BYTES : MAX_JSON_BODY;
+}
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -68,7 +74,7 @@ export function createPipeline(deps: PipelineDeps) {
       if (caller.viaSession && WRITE_METHODS.has(method) && !tokensMatch(caller.csrfToken, request.headers?.['x-csrftoken'])) {
         throw new ApiError(403, 'csrf-failed', 'CSRF check failed: send the X-CSRFToken header the login answered with.');
       }
-      checkBody(request);
+      checkBody(request, bodyLimitFor(url.pathname));
       const ctx: RequestContext = {
         request,
         method,
@@ -120,10 +126,10 @@ function withToken(response: ApiResponse, caller: Caller | undefined): ApiRespon
   return response;
 }
 
-function checkBody(request: ApiRequest): void {
+function checkBody(request: ApiRequest, limit: number): void {
   const size = request.body === undefined ? 0 : typeof request.body === 'string' ? Buffer.byteLength(request.body) : request.body.byteLength;
-  if (size > MAX_JSON_BODY) {
-    throw new ApiError(413, 'too-large', `The request body is larger than the ${MAX_JSON_BODY / 1024 / 1024} MB limit.`);
+  if (size > limit) {
+    throw new ApiError(413, 'too-large', `The request body is larger than the ${limit / 1024 / 1024} MB limit.`);
   }
 }
 

@@ -4,6 +4,7 @@ import { InstancesRepo } from '../store/instances-repo';
 import { NodesRepo } from '../store/nodes-repo';
 import { TransactionsRepo } from '../store/transactions-repo';
 import { CredentialsRepo } from '../store/credentials-repo';
+import { UploadsRepo } from '../store/uploads-repo';
 
 /** The repositories of one workspace, handed to routes and workflows together. */
 export interface Store {
@@ -12,6 +13,7 @@ export interface Store {
   instances: InstancesRepo;
   transactions: TransactionsRepo;
   credentials: CredentialsRepo;
+  uploads: UploadsRepo;
   now: () => string;
   /** A prepared statement per distinct SQL text; list SQL varies only with the request's shape. */
   statement(sql: string): Statement;
@@ -19,7 +21,7 @@ export interface Store {
 
 type Statement = Database.Statement<unknown[]>;
 
-export function createStore(db: Db, now: () => string): Store {
+export function createStore(db: Db, now: () => string, uploadsFolder: string): Store {
   const statements = new Map<string, Statement>();
   return {
     statement(sql) {
@@ -36,6 +38,7 @@ export function createStore(db: Db, now: () => string): Store {
     instances: new InstancesRepo(db, now),
     transactions: new TransactionsRepo(db),
     credentials: new CredentialsRepo(db),
+    uploads: new UploadsRepo(db, uploadsFolder, now),
     now,
   };
 }

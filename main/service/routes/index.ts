@@ -10,6 +10,7 @@ import { createResource, deleteMany, deleteResource, updateResource } from './re
 import { parseRoutePath } from './route-path';
 import { routeSearch } from './search';
 import { routeTags } from './tags';
+import { routeUpload } from './uploads';
 import { routeTransactions } from './transactions';
 
 const methodNotAllowed = (ctx: RequestContext, allowed: string): ApiError =>
@@ -17,6 +18,7 @@ const methodNotAllowed = (ctx: RequestContext, allowed: string): ApiError =>
 
 /** Dispatches `/api/<type>/<name>/...` to the handler of its endpoint family. */
 export async function dispatch(deps: RouteDeps, ctx: RequestContext): Promise<ApiResponse> {
+  if (/^\/api\/uploadfiles\/?$/.test(ctx.path)) return routeUpload(deps, ctx);
   const route = parseRoutePath(ctx.path);
   if (!route) throw notFound(`No resource at ${ctx.path}: paths look like /api/<model_type>/<model_name>/.`);
   const model = requireModel(route.modelType);

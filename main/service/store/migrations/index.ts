@@ -1,5 +1,6 @@
 import { sql as initial } from './0001-initial';
 import { sql as deviceCopy } from './0002-device-copy';
+import { sql as uploads } from './0003-uploads';
 
 /**
  * Numbered migrations, applied in order at open. Append a new file `NNNN-name.ts` exporting
@@ -15,4 +16,5 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'device-copy', sql: deviceCopy },
+  { version: 3, name: 'uploads', sql: uploads },
 ];
