@@ -1,0 +1,61 @@
+import type { JsonObject } from '../api-types';
+
+/**
+ * What reading a bulk-load workbook produces, and what validation and the loader consume.
+ * Layouts, header rules and limits: decisions.md, "Bulk load sheets".
+ */
+export type RowAction = 'add' | 'modify' | 'delete';
+
+/** Cell A1 of the directive layout: `entity: <model_type>; hierarchy: ...; parallel: ...`. */
+export interface SheetDirective {
+  entity: string;
+  hierarchy?: string;
+  parallel: boolean;
+  evaluateMacros: boolean;
+  template?: string;
+}
+
+/** One problem, placed where a field engineer can find it in the workbook. */
+export interface SheetIssue {
+  sheet: string;
+  /** 1-based Excel row; 0 for a problem of the whole sheet. */
+  row: number;
+  /** Excel column letters (`C`), or '' when no single cell is at fault. */
+  column: string;
+  /** Field path (`callForwardAll.destination`), meta column name, or ''. */
+  field: string;
+  severity: 'error' | 'warning';
+  code: string;
+  message: string;
+}
+
+export interface ParsedRow {
+  rowNumber: number;
+  action: RowAction;
+  /** The Hierarchy Node column, else the directive's hierarchy. */
+  hierarchy?: string;
+  /** The CFT Template column, else the directive's template. */
+  template?: string;
+  /** The Unique Identifier (pkid) column. */
+  pkid?: string;
+  comment?: string;
+  /** The model's fields, nested (dot paths and 0-based array indexes resolved). */
+  data: JsonObject;
+  /** Field path or meta column name -> column letters, to place issues. */
+  columns: Record<string, string>;
+}
+
+export interface ParsedSheet {
+  name: string;
+  modelType: string;
+  layout: 'directive' | 'compact';
+  directive: SheetDirective;
+  rows: ParsedRow[];
+}
+
+export interface ParsedWorkbook {
+  fileName: string;
+  sheets: ParsedSheet[];
+  /** Problems found while reading (numeric cells in text columns, formula without value...). */
+  issues: SheetIssue[];
+}
