@@ -40,6 +40,8 @@ export interface Service {
   /** Transactions a killed process had left unfinished, failed and rolled back at this open. */
   recoveredTransactions: number;
   store: Store;
+  /** The transaction queue, for in-process callers that submit work of their own (bulk loads). */
+  engine: TransactionEngine;
   /** Resolves when every queued transaction has finished. */
   idle(): Promise<void>;
   close(): void;
@@ -94,6 +96,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     generatedAdminPassword: generatedPassword,
     recoveredTransactions,
     store,
+    engine,
     idle: () => engine.idle(),
     close() {
       engine.close();

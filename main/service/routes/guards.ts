@@ -11,7 +11,10 @@ import type { RequestContext } from '../request-context';
  * operation, and the hierarchy it touches is the caller's node or below (ancestors too for
  * reads with traversal=up). Anything else is 403 Permission Denied, before any change.
  */
-export function guardNode(ctx: RequestContext, node: NodeRow, operation: Operation, readUp = false): void {
+/** Who is asking: enough for every check, whether the call came over HTTP or from a sheet row. */
+export type Caller = Pick<RequestContext, 'principal' | 'callerPath'>;
+
+export function guardNode(ctx: Caller, node: NodeRow, operation: Operation, readUp = false): void {
   assertRole(ctx.principal, operation);
   assertPathReach(ctx.principal, ctx.callerPath, node.path, { readUp });
 }
@@ -22,7 +25,7 @@ export function accessPathOf(store: Store, record: InstanceRecord): string {
   return record.hierarchyPath;
 }
 
-export function guardInstance(ctx: RequestContext, store: Store, record: InstanceRecord, operation: Operation, readUp = false): void {
+export function guardInstance(ctx: Caller, store: Store, record: InstanceRecord, operation: Operation, readUp = false): void {
   assertRole(ctx.principal, operation);
   assertPathReach(ctx.principal, ctx.callerPath, accessPathOf(store, record), { readUp });
 }
@@ -30,7 +33,7 @@ export function guardInstance(ctx: RequestContext, store: Store, record: Instanc
 export const readsUp = (ctx: RequestContext): boolean => ctx.query.get('traversal') === 'up';
 
 /** Users: nobody makes or raises a user above its own role or outside its subtree. */
-export function guardUserData(ctx: RequestContext, modelType: string, data: JsonObject, node: NodeRow): void {
+export function guardUserData(ctx: Caller, modelType: string, data: JsonObject, node: NodeRow): void {
   if (modelType !== 'data/User') return;
   const role = (typeof data.role === 'string' ? data.role : 'readonly') as Principal['role'];
   assertMayGrant(ctx.principal, ctx.callerPath, role, node);

@@ -1,20 +1,18 @@
-import { isJsonObject, type ApiResponse, type JsonObject } from '../api-types';
-import { hashPassword } from '../auth/passwords';
+import { isJsonObject, type ApiResponse } from '../api-types';
 import { resolveHierarchy } from '../domain/hierarchy';
-import { labelOf, mergeData, requireInstance, requireNode } from '../domain/instance-ops';
+import { labelOf, requireInstance, requireNode } from '../domain/instance-ops';
 import { ApiError } from '../errors';
 import { hasAction } from '../models/actions';
 import type { ModelDef } from '../models/types';
-import { checkRequired, validateData, withDefaults } from '../schema/validate';
 import { newPkid } from '../store/ids';
 import type { InstanceRecord } from '../store/instances-repo';
 import type { NodeRow } from '../store/nodes-repo';
 import type { TxSpec } from '../transactions/engine';
-import { applyConfigurationTemplate } from '../templates/configuration-template';
 import { WORKFLOWS } from '../transactions/workflows';
 import { jsonBody, type RequestContext } from '../request-context';
 import type { RouteDeps } from './deps';
 import { guardInstance, guardNode, guardUserData } from './guards';
+import { extractSecrets, prepareCreate, prepareModify } from './prepare-change';
 import { answerTransaction } from './transaction-answer';
 import { parseRoutePath } from './route-path';
 
@@ -28,24 +26,6 @@ function payloadData(ctx: RequestContext): unknown {
   return body.data;
 }
 
-/** The payload's `data` object, before a template fills it in (validated again after). */
-function checkedPayload(model: ModelDef, data: unknown): JsonObject {
-  if (!isJsonObject(data)) return validateData(model, data);
-  return data;
-}
-
-/** Secrets are taken out of the data before the transaction: a password becomes a hash. */
-async function extractSecrets(model: ModelDef, data: JsonObject): Promise<Record<string, string>> {
-  const secrets: Record<string, string> = {};
-  for (const [name, field] of Object.entries(model.fields)) {
-    if (!field.writeOnly || data[name] === undefined) continue;
-    const value = data[name];
-    delete data[name];
-    if (typeof value === 'string' && value !== '') secrets[`${name}Hash`] = await hashPassword(value);
-  }
-  return secrets;
-}
-
 function requireWritable(model: ModelDef, action: string): void {
   if (model.storage !== 'instances' || !hasAction(model.actions, action)) {
     throw new ApiError(405, 'method-not-allowed', `${model.modelType} does not support ${action}.`);
@@ -56,11 +36,8 @@ export async function createResource(deps: RouteDeps, ctx: RequestContext, model
   requireWritable(model, 'create');
   const node = resolveHierarchy(deps.store.nodes, ctx.query.get('hierarchy'));
   guardNode(ctx, node, 'create');
-  const payload = applyConfigurationTemplate(deps.store, model, node, ctx.query, checkedPayload(model, payloadData(ctx)));
-  const data = withDefaults(model, validateData(model, payload));
-  guardUserData(ctx, model.modelType, data, node);
+  const data = prepareCreate(deps.store, ctx, model, node, payloadData(ctx), ctx.query);
   const secrets = await extractSecrets(model, data);
-  checkRequired(model, data);
   const pkid = newPkid();
   const { store } = deps;
   const submitted = deps.engine.submit({
@@ -87,14 +64,10 @@ export async function updateResource(
   const existing = requireInstance(store, pkid, model.modelType);
   guardInstance(ctx, store, existing, 'update');
   const current = requireNode(store, existing.hierarchyPkid);
-  const payload = applyConfigurationTemplate(store, model, current, ctx.query, checkedPayload(model, payloadData(ctx)), existing.data);
-  const changes = validateData(model, payload);
-  const secrets = await extractSecrets(model, changes);
-  const data = mergeData(existing.data, changes);
-  checkRequired(model, data);
   const node = targetNode(deps, model, existing, ctx.query.get('hierarchy'));
   guardNode(ctx, node, 'update');
-  guardUserData(ctx, model.modelType, data, node);
+  const data = prepareModify(store, ctx, model, existing, current, node, payloadData(ctx), ctx.query);
+  const secrets = await extractSecrets(model, data);
   const submitted = deps.engine.submit({
     username: ctx.principal.username,
     action: 'Modify',

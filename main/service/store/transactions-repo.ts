@@ -48,6 +48,8 @@ export type NewTx = Pick<
 >;
 
 export interface TxFinish {
+  /** A new detail (a group's final count); the detail stays as it was when absent. */
+  detail?: string;
   status: TxStatus;
   rolled_back: 'Yes' | 'No';
   message: string;
@@ -78,7 +80,8 @@ export class TransactionsRepo {
     );
     this.finishRow = db.prepare(
       `UPDATE transactions SET status = @status, rolled_back = @rolled_back, message = @message,
-         resource_pkid = @resource_pkid, current_state = @current_state, completed_time = @completed_time
+         resource_pkid = @resource_pkid, current_state = @current_state, completed_time = @completed_time,
+         detail = coalesce(@detail, detail)
        WHERE transaction_id = @transaction_id`,
     );
     this.insertLog = db.prepare(
@@ -103,7 +106,7 @@ export class TransactionsRepo {
   }
 
   finish(transactionId: string, finish: TxFinish): void {
-    this.finishRow.run({ transaction_id: transactionId, ...finish });
+    this.finishRow.run({ transaction_id: transactionId, detail: null, ...finish });
   }
 
   log(transactionId: string, severity: string, time: string, message: string): void {

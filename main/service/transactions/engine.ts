@@ -97,8 +97,20 @@ export class TransactionEngine {
    * A parent with one sub-transaction per child: the parent is Processing while they run; a
    * failed child does not undo the others. The parent ends Success when every child succeeded.
    */
-  submitGroup(parent: Omit<TxSpec, 'run'>, children: TxSpec[]): Submitted {
+  submitGroup(parent: Omit<TxSpec, 'run'>, children: TxSpec[], partialStatus: TxStatus = 'Fail'): Submitted {
     const transactionId = newTransactionId();
+    // One commit for the parent and every child's Queued row: a 20,000-row load must not make
+    // 20,000 separate commits before its first row runs.
+    const submitted = this.db.transaction(() => {
+      this.insertParent(transactionId, parent);
+      return children.map((child) => this.submit(child, transactionId).done);
+    })();
+    this.emit(transactionId, 'Processing', null, parent.modelType, null);
+    const done = Promise.all(submitted).then((outcomes) => this.finishGroup(transactionId, parent, outcomes, partialStatus));
+    return { transactionId, done };
+  }
+
+  private insertParent(transactionId: string, parent: Omit<TxSpec, 'run'>): void {
     this.repo.insert({
       transaction_id: transactionId,
       parent_id: null,
@@ -114,26 +126,29 @@ export class TransactionEngine {
       submitted_time: this.now(),
     });
     this.repo.start(transactionId, 'Processing', this.now());
-    this.emit(transactionId, 'Processing', null, parent.modelType, null);
-    const childOutcomes = children.map((child) => this.submit(child, transactionId).done);
-    const done = Promise.all(childOutcomes).then((outcomes) => {
-      const failed = outcomes.filter((outcome) => outcome.status !== 'Success').length;
-      const status: TxStatus = failed === 0 ? 'Success' : 'Fail';
-      const message =
-        failed === 0 ? `${outcomes.length} of ${outcomes.length} succeeded` : `${failed} of ${outcomes.length} failed`;
-      this.repo.finish(transactionId, {
-        status,
-        rolled_back: 'No',
-        message,
-        resource_pkid: parent.resourcePkid,
-        current_state: '',
-        completed_time: this.now(),
-      });
-      this.emit(transactionId, status, null, parent.modelType, null);
-      const error = failed === 0 ? undefined : new ApiError(409, 'sub-transactions-failed', message);
-      return { transactionId, status, resourcePkid: parent.resourcePkid, error };
+  }
+
+  /**
+   * Every child done: Success when all succeeded, `partialStatus` when some did (a bulk load
+   * says Success With Async Failures), Fail when none did.
+   */
+  private finishGroup(transactionId: string, parent: Omit<TxSpec, 'run'>, outcomes: TxOutcome[], partialStatus: TxStatus): TxOutcome {
+    const failed = outcomes.filter((outcome) => outcome.status !== 'Success').length;
+    const ok = outcomes.length - failed;
+    const status: TxStatus = failed === 0 ? 'Success' : ok === 0 ? 'Fail' : partialStatus;
+    const message = failed === 0 ? `${outcomes.length} of ${outcomes.length} succeeded` : `${failed} of ${outcomes.length} failed`;
+    this.repo.finish(transactionId, {
+      status,
+      rolled_back: 'No',
+      message,
+      resource_pkid: parent.resourcePkid,
+      current_state: '',
+      completed_time: this.now(),
+      detail: countedDetail(parent.detail, ok, outcomes.length),
     });
-    return { transactionId, done };
+    this.emit(transactionId, status, null, parent.modelType, null);
+    const error = failed === 0 ? undefined : new ApiError(409, 'sub-transactions-failed', message);
+    return { transactionId, status, resourcePkid: parent.resourcePkid, error };
   }
 
   /**
@@ -180,6 +195,7 @@ export class TransactionEngine {
       resource_pkid: parent.resource_pkid,
       current_state: parent.current_state,
       completed_time: this.now(),
+      detail: countedDetail(parent.detail, children.length - failed, children.length),
     });
   }
 
@@ -271,6 +287,11 @@ export class TransactionEngine {
     const event: TransactionEvent = { transaction_id: transactionId, status, parent_id: parentId, model_type: modelType, resource_pkid: resourcePkid };
     this.events.emit('transaction', event);
   }
+}
+
+/** A group detail that starts `[ <ok>/<total> ]` (a bulk load's) gets its final count. */
+function countedDetail(detail: string, ok: number, total: number): string {
+  return detail.replace(/^\[ \d+\/\d+ \]/, `[ ${ok}/${total} ]`);
 }
 
 function currentState(modelType: string, pkid: string | null, word: string): string {

@@ -1,0 +1,102 @@
+import type { JsonObject } from '../api-types';
+import { hashPasswordSync } from '../auth/passwords';
+import { businessKeyOf } from '../domain/business-key';
+import { resolveHierarchy } from '../domain/hierarchy';
+import { labelOf, requireInstance, requireNode } from '../domain/instance-ops';
+import type { Store } from '../domain/store';
+import { ApiError, notFound } from '../errors';
+import { requireModel } from '../models/registry';
+import type { ModelDef } from '../models/types';
+import { guardInstance, guardNode, type Caller } from '../routes/guards';
+import { prepareCreate, prepareModify } from '../routes/prepare-change';
+import type { ParsedRow, ParsedSheet } from '../sheets/sheet-types';
+import { newPkid } from '../store/ids';
+import type { InstanceRecord } from '../store/instances-repo';
+import type { NodeRow } from '../store/nodes-repo';
+import type { TxResult, TxSpec } from '../transactions/engine';
+import type { StepContext } from '../transactions/step-context';
+import { WORKFLOWS } from '../transactions/workflows';
+
+/**
+ * One bulk-load row as one transaction: the same template, validation, permission checks and
+ * workflow as a POST, PUT or DELETE of that instance. Everything is decided when the row runs,
+ * so a row may modify what an earlier row of the same load created; a failing row is rolled
+ * back alone.
+ */
+export interface RowSource {
+  store: Store;
+  caller: Caller;
+  sheet: ParsedSheet;
+  row: ParsedRow;
+  /** The load's hierarchy, for rows and sheets that name none. */
+  defaultPath: string;
+}
+
+const ACTION_WORD = { add: 'Create', modify: 'Modify', delete: 'Delete' } as const;
+
+export function rowTransaction(source: RowSource): TxSpec {
+  const { store, caller, sheet, row } = source;
+  const model = requireModel(sheet.modelType);
+  const path = row.hierarchy ?? sheet.directive.hierarchy ?? source.defaultPath;
+  const pkid = row.action === 'add' ? newPkid() : (row.pkid ?? null);
+  return {
+    username: caller.principal.username,
+    action: ACTION_WORD[row.action],
+    detail: `Row ${row.rowNumber} of sheet '${sheet.name}': ${ACTION_WORD[row.action]} ${model.modelType} ${labelOf(model, row.data)}`.trim(),
+    modelType: model.modelType,
+    hierarchyPkid: store.nodes.getByPath(path)?.pkid ?? null,
+    hierarchyPath: path,
+    resourcePkid: pkid,
+    run: (steps) => runRow(steps, source, model, path, pkid),
+  };
+}
+
+function runRow(steps: StepContext, source: RowSource, model: ModelDef, path: string, pkid: string | null): TxResult {
+  const { store, caller, sheet, row } = source;
+  const node = resolveHierarchy(store.nodes, path);
+  const template = row.template ?? sheet.directive.template;
+  const query = new URLSearchParams(template ? { template_name: template } : {});
+  const workflow = WORKFLOWS[model.workflow];
+  if (row.action === 'add') {
+    guardNode(caller, node, 'create');
+    const data = prepareCreate(store, caller, model, node, row.data, query);
+    return workflow.create(steps, { store, model, node, pkid: pkid ?? newPkid(), data, secrets: secretsOf(model, data) });
+  }
+  const existing = targetOf(store, model, node, row);
+  const current = requireNode(store, existing.hierarchyPkid);
+  if (row.action === 'delete') {
+    guardInstance(caller, store, existing, 'delete');
+    return workflow.remove(steps, { store, model, existing });
+  }
+  guardInstance(caller, store, existing, 'update');
+  const data = prepareModify(store, caller, model, existing, current, current, row.data, query);
+  return workflow.modify(steps, { store, model, node: current, existing, data, secrets: secretsOf(model, data) });
+}
+
+/** The instance a modify or delete row means: by its pkid column, else by business key. */
+function targetOf(store: Store, model: ModelDef, node: NodeRow, row: ParsedRow): InstanceRecord {
+  if (row.pkid) return requireInstance(store, row.pkid, model.modelType);
+  const keyFields = model.businessKey.fields;
+  // A key field left out falls back to its default (an empty route partition is a real key).
+  const missing = keyFields.filter((field) => row.data[field] === undefined && model.fields[field]?.default === undefined);
+  if (missing.length > 0) {
+    throw new ApiError(400, 'validation-failed', `Row ${row.rowNumber}: a ${row.action} needs the pkid column or ${keyFields.join(' and ')} to find the instance.`);
+  }
+  const found = store.instances.findByKey(model.modelType, businessKeyOf(model, row.data, node.pkid))[0];
+  if (!found) {
+    const described = keyFields.map((field) => `${field} '${String(row.data[field])}'`).join(' and ');
+    throw notFound(`Row ${row.rowNumber}: no ${model.title} with ${described} at ${node.path} to ${row.action}.`);
+  }
+  return found;
+}
+
+function secretsOf(model: ModelDef, data: JsonObject): Record<string, string> {
+  const secrets: Record<string, string> = {};
+  for (const [name, field] of Object.entries(model.fields)) {
+    const value = data[name];
+    if (!field.writeOnly || value === undefined) continue;
+    delete data[name];
+    if (typeof value === 'string' && value !== '') secrets[`${name}Hash`] = hashPasswordSync(value);
+  }
+  return secrets;
+}

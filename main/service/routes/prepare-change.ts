@@ -1,0 +1,58 @@
+import { isJsonObject, type JsonObject } from '../api-types';
+import { hashPassword } from '../auth/passwords';
+import { mergeData } from '../domain/instance-ops';
+import type { Store } from '../domain/store';
+import type { ModelDef } from '../models/types';
+import { checkRequired, validateData, withDefaults } from '../schema/validate';
+import type { InstanceRecord } from '../store/instances-repo';
+import type { NodeRow } from '../store/nodes-repo';
+import { applyConfigurationTemplate } from '../templates/configuration-template';
+import { guardUserData, type Caller } from './guards';
+
+/**
+ * What turns a caller's `data` into what a workflow stores, the same for a POST or PUT and for a
+ * bulk-load row: the template fills in (the caller's values win), the model's schema checks
+ * every field, defaults (create) or the stored instance (modify) complete it, required fields
+ * are checked, and nobody gives a user more than they have.
+ */
+function templated(store: Store, model: ModelDef, node: NodeRow, raw: unknown, query: URLSearchParams, existing?: JsonObject): JsonObject {
+  // A payload that is not even an object fails validation before a template is looked up.
+  if (!isJsonObject(raw)) return validateData(model, raw);
+  return applyConfigurationTemplate(store, model, node, query, raw, existing);
+}
+
+export function prepareCreate(store: Store, caller: Caller, model: ModelDef, node: NodeRow, raw: unknown, query: URLSearchParams): JsonObject {
+  const data = withDefaults(model, validateData(model, templated(store, model, node, raw, query)));
+  guardUserData(caller, model.modelType, data, node);
+  checkRequired(model, data);
+  return data;
+}
+
+export function prepareModify(
+  store: Store,
+  caller: Caller,
+  model: ModelDef,
+  existing: InstanceRecord,
+  current: NodeRow,
+  target: NodeRow,
+  raw: unknown,
+  query: URLSearchParams,
+): JsonObject {
+  const changes = validateData(model, templated(store, model, current, raw, query, existing.data));
+  const data = mergeData(existing.data, changes);
+  guardUserData(caller, model.modelType, data, target);
+  checkRequired(model, data);
+  return data;
+}
+
+/** Secrets are taken out of the data before the transaction: a password becomes a hash. */
+export async function extractSecrets(model: ModelDef, data: JsonObject): Promise<Record<string, string>> {
+  const secrets: Record<string, string> = {};
+  for (const [name, field] of Object.entries(model.fields)) {
+    if (!field.writeOnly || data[name] === undefined) continue;
+    const value = data[name];
+    delete data[name];
+    if (typeof value === 'string' && value !== '') secrets[`${name}Hash`] = await hashPassword(value);
+  }
+  return secrets;
+}

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { submitBulkLoad } from '../../main/service/bulkload/submit-bulk-load';
+import type { ParsedRow, ParsedSheet, ParsedWorkbook } from '../../main/service/sheets/sheet-types';
+import { ACME, LONDON, openTestService, PARIS, q, type TestService } from './helpers';
+
+let t: TestService;
+beforeAll(async () => {
+  t = await openTestService({ demo: true });
+});
+afterAll(() => t.close());
+
+const row = (rowNumber: number, action: ParsedRow['action'], data: ParsedRow['data'], extra: Partial<ParsedRow> = {}): ParsedRow => ({
+  rowNumber,
+  action,
+  data,
+  columns: {},
+  ...extra,
+});
+const sheet = (name: string, modelType: string, rows: ParsedRow[], hierarchy?: string): ParsedSheet => ({
+  name,
+  modelType,
+  layout: 'directive',
+  directive: { entity: modelType, hierarchy, parallel: false, evaluateMacros: false },
+  rows,
+});
+
+function caller(role: 'admin' | 'operator' = 'admin', path = ACME) {
+  const admin = t.service.store.instances.findByKey('data/User', JSON.stringify(['admin']))[0];
+  const node = t.service.store.nodes.getByPath(path);
+  if (!node) throw new Error(path);
+  return { principal: { pkid: admin.pkid, username: 'loader', role, hierarchyPkid: node.pkid }, callerPath: path };
+}
+
+async function load(workbook: ParsedWorkbook, who = caller()) {
+  const node = t.service.store.nodes.getByPath(ACME);
+  if (!node) throw new Error('no Acme');
+  const submitted = submitBulkLoad(t.service.engine, t.service.store, who, workbook, node);
+  await submitted.done;
+  return (await t.get(`/api/tool/Transaction/${submitted.transactionId}/`)).body.data;
+}
+
+const inventory = async (number: string): Promise<string> =>
+  (await t.get(`/api/data/InternalNumberInventory/${q(ACME, `&filter_field=internal_number&filter_condition=equals&filter_text=${encodeURIComponent(number)}`)}`)).body.resources[0]?.data.status;
+
+describe('running a bulk load', () => {
+  it('runs every row as its own transaction, a failed row alone rolled back, and counts them', async () => {
+    const workbook: ParsedWorkbook = {
+      fileName: 'lines.xlsx',
+      issues: [],
+      sheets: [
+        sheet('Lines', 'relation/LineRelation', [
+          row(5, 'add', { pattern: '+33140001040', alertingName: 'Row Five' }, { template: 'Acme Line Defaults' }),
+          row(6, 'add', { pattern: '+33140001095', alertingName: 'Reserved number' }),
+          row(7, 'modify', { pattern: '+33140001040', routePartitionName: '', alertingName: 'Row Seven' }),
+        ], PARIS),
+        sheet('Countries', 'data/Countries', [row(5, 'add', { country_name: 'Greece', iso_code: 'GR' }, { hierarchy: ACME })]),
+      ],
+    };
+    const parent = await load(workbook);
+    expect(parent.detail).toBe('[ 3/4 ] succeeded from [ 2 ] sheet in lines.xlsx');
+    expect(parent.status).toBe('Success With Async Failures');
+    expect(parent.action).toBe('Execute Bulk Load');
+    expect(parent.sub_transactions.map((sub: { status: string }) => sub.status)).toEqual(['Success', 'Fail', 'Success', 'Success']);
+    const failed = await t.get(parent.sub_transactions[1].href);
+    expect(failed.body.data).toMatchObject({ rolled_back: 'Yes', message: expect.stringMatching(/\+33140001095 is Reserved/) });
+    const lines = await t.get(`/api/relation/LineRelation/${q(PARIS, '&filter_field=pattern&filter_condition=equals&filter_text=%2B33140001040&summary=false')}`);
+    expect(lines.body.resources[0].data).toMatchObject({ alertingName: 'Row Seven', description: 'Row Five line', usage: 'Device' });
+    expect(await inventory('+33140001040')).toBe('Used');
+    expect(await inventory('+33140001095')).toBe('Reserved');
+    expect((await t.get(`/api/data/Countries/${q(ACME, '&filter_field=iso_code&filter_condition=equals&filter_text=GR')}`)).body.pagination.total).toBe(1);
+  });
+
+  it('deletes by business key, and fails a row whose target is missing', async () => {
+    const parent = await load({
+      fileName: 'cleanup.xlsx',
+      issues: [],
+      sheets: [
+        sheet('Lines', 'relation/LineRelation', [
+          row(5, 'delete', { pattern: '+33140001040', routePartitionName: '' }),
+          row(6, 'delete', { pattern: '+33149999999', routePartitionName: '' }),
+        ], PARIS),
+      ],
+    });
+    expect(parent.detail).toBe('[ 1/2 ] succeeded from [ 1 ] sheet in cleanup.xlsx');
+    expect(await inventory('+33140001040')).toBe('Available');
+    const missing = await t.get(parent.sub_transactions[1].href);
+    expect(missing.body.data.message).toMatch(/no Line Relation with pattern '\+33149999999' and routePartitionName '' at sys.hcs.Telco.Acme.Paris to delete/);
+  });
+
+  it('refuses rows outside the caller reach or role, row by row', async () => {
+    const before = t.snapshot();
+    const parent = await load(
+      {
+        fileName: 'reach.xlsx',
+        issues: [],
+        sheets: [sheet('Lines', 'relation/LineRelation', [row(5, 'add', { pattern: '+33140001041' }, { hierarchy: LONDON })], PARIS)],
+      },
+      caller('admin', PARIS),
+    );
+    expect(parent.status).toBe('Fail');
+    expect((await t.get(parent.sub_transactions[0].href)).body.data.message).toMatch(/^Permission Denied/);
+    const operator = await load(
+      { fileName: 'role.xlsx', issues: [], sheets: [sheet('Lines', 'relation/LineRelation', [row(5, 'add', { pattern: '+33140001042' })], PARIS)] },
+      caller('operator'),
+    );
+    expect((await t.get(operator.sub_transactions[0].href)).body.data.message).toMatch(/^Permission Denied/);
+    expect(t.snapshot()).toBe(before);
+  });
+});
