@@ -12,6 +12,7 @@ import { instancePath, listPath } from './list-query';
 import { measureHttp } from './measure-http';
 import { measureRawListSql } from './raw-sql-baseline';
 import { checkService } from './sanity-check';
+import { searchBaselines, searchScenarios, type SearchBaselines, type SearchPlan } from './search-steps';
 import { coldPkids, seedLines, type SeededStore } from './seed-lines';
 
 const GET_CLIENTS = 32;
@@ -22,6 +23,7 @@ const log = (line: string): void => void process.stderr.write(`bench: ${line}\n`
 
 export interface FullOutcome extends BenchOutcome {
   listPlan: ListPlan;
+  searchPlans: SearchPlan[];
   prefixes: string[];
 }
 
@@ -53,7 +55,7 @@ async function rawHttpBaseline(paths: string[], authorization: string, config: B
 async function serviceScenarios(
   store: SeededStore,
   prefixes: string[],
-  baselines: { http: Baseline; sql: Baseline },
+  baselines: { http: Baseline; sql: Baseline; searches: SearchBaselines },
   config: BenchConfig,
   cleanup: CleanupStack,
 ): Promise<Scenario[]> {
@@ -75,22 +77,25 @@ async function serviceScenarios(
       const list = await measureHttp(server, listPaths, authorization, clients, config, cleanup);
       scenarios.push({ id: `list-${clients}`, title: 'list startswith 0.1%, 50 + total', clients, ...list, baseline: baselines.sql });
     }
+    scenarios.push(...(await searchScenarios(server, store, authorization, baselines.searches, config, cleanup)));
     return scenarios;
   } finally {
     await server.stop();
   }
 }
 
-/** Seeds, measures both baselines and the three service scenarios, and checks the targets. */
+/** Seeds, measures the baselines and the service scenarios (instance GET, list, search), and checks the targets. */
 export async function runBench(config: BenchConfig, cleanup: CleanupStack): Promise<FullOutcome> {
   const store = await seed(config, cleanup);
   const residues = Array.from({ length: config.listPrefixes }, (_, index) => index);
   const prefixes = residues.map(blockPrefix);
   const listPlan = explainList(store.file, store.customerPath, prefixes[0]);
   const sql = rawSqlBaseline(store, prefixes, config);
+  const searches = searchBaselines(store, config);
   const paths = store.samplePkids.map(instancePath);
   const http = await rawHttpBaseline(paths, basicAuth(config.adminPassword), config, cleanup);
-  const scenarios = await serviceScenarios(store, prefixes, { http, sql }, config, cleanup);
+  const scenarios = await serviceScenarios(store, prefixes, { http, sql, searches }, config, cleanup);
   const checks = [seedCheck(store.rows, store.timing.totalSeconds), baselineCheck(http), ...scenarios.flatMap(scenarioChecks)];
-  return { rows: store.rows, seed: store.timing, baselines: [http, sql], scenarios, checks, listPlan, prefixes };
+  const baselines = [http, sql, ...searches.baselines.values()];
+  return { rows: store.rows, seed: store.timing, baselines, scenarios, checks, listPlan, searchPlans: searches.plans, prefixes };
 }

@@ -8,10 +8,12 @@ export const TARGETS = {
   listP99Ms: 15,
   listP99Clients: 8,
   seedSecondsPerMillion: 60,
+  searchP99Ms: 50,
+  searchP99Clients: 8,
 } as const;
 
 export interface Baseline {
-  id: 'raw-http' | 'raw-sql';
+  id: 'raw-http' | 'raw-sql' | 'raw-sql-search';
   title: string;
   clients: number;
   summary: LatencySummary;
@@ -44,6 +46,11 @@ export const ratioOf = (scenario: Scenario): number => scenario.result.perSecond
 export function scenarioChecks(scenario: Scenario): Check[] {
   const noErrors: Check = { subject: scenario.title, target: 'no failed requests', measured: `${scenario.result.errors} errors`, pass: scenario.result.errors === 0 };
   if (scenario.informational) return [noErrors];
+  if (scenario.baseline.id === 'raw-sql-search') {
+    // The issue sets a latency target for search; its raw SQL is printed beside it for scale.
+    const p99 = scenario.result.p99Ms;
+    return [{ subject: scenario.title, target: `p99 < ${TARGETS.searchP99Ms} ms`, measured: `${p99.toFixed(2)} ms`, pass: p99 < TARGETS.searchP99Ms }, noErrors];
+  }
   const ratio = ratioOf(scenario);
   const minimum = scenario.baseline.id === 'raw-http' ? TARGETS.getThroughputRatio : TARGETS.listThroughputRatio;
   const checks: Check[] = [

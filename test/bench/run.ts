@@ -21,6 +21,7 @@ async function main(): Promise<number> {
     const passed = outcome.checks.every((check) => check.pass);
     process.stdout.write(`\n${reportText(outcome)}\n\nList page SQL: ${outcome.listPlan.pageSql}\n`);
     process.stdout.write(`  page plan: ${outcome.listPlan.page.join(' | ')}\n  count plan: ${outcome.listPlan.count.join(' | ')}\n`);
+    for (const search of outcome.searchPlans) process.stdout.write(`Search '${search.query}' plan: ${search.plan.join(' | ')}\n`);
     const file = writeResults(startedAt, config, outcome, passed);
     process.stdout.write(`\n${passed ? 'PASS' : 'FAIL'}: results written to ${file}\n`);
     return passed ? 0 : 1;

@@ -47,6 +47,17 @@ const ROUTES: Route[] = [
   { name: 'hierarchy node', kind: 'read', call: (r, p) => t.get(`/api/data/HierarchyNode/${nodePkid[p]}/`, as(r)) },
   { name: 'add form', kind: 'read', call: (r, p) => t.get(`/api/data/Countries/add/${q(path(p))}`, as(r)) },
   { name: 'help', kind: 'open', call: (r) => t.get('/api/data/Countries/help/', as(r)) },
+  { name: 'search', kind: 'read', call: (r, p) => t.get(`/api/tool/Search/?filter_hierarchy=${encodeURIComponent(path(p))}&query=data/Countries`, as(r)) },
+  {
+    name: 'search by POST',
+    kind: 'read',
+    call: (r, p) => t.call('POST', `/api/tool/Search/?filter_hierarchy=${encodeURIComponent(path(p))}`, { query: 'data/Countries with country_name like land' }, as(r)),
+  },
+  {
+    name: 'search up',
+    kind: 'read-up',
+    call: (r, p) => t.call('POST', `/api/tool/Search/?filter_hierarchy=${encodeURIComponent(path(p))}`, { query: 'data/Countries', hierarchy_paths: true }, as(r)),
+  },
   { name: 'transaction list', kind: 'read', call: (r, p) => t.get(`/api/tool/Transaction/${q(path(p))}`, as(r)) },
   { name: 'transaction', kind: 'read', call: (r, p) => t.get(`/api/tool/Transaction/${country[p].transactionId}/`, as(r)) },
   { name: 'transaction log entry', kind: 'read', call: (r, p) => t.get(`/api/tool/Transaction/${country[p].transactionId}/log/?log_id=${country[p].logId}`, as(r)) },

@@ -1,9 +1,19 @@
 import type { ApiResponse } from '../api-types';
-import { ApiError } from '../errors';
+import { assertRole } from '../auth/access';
+import { ApiError, notFound } from '../errors';
 import type { RequestContext } from '../request-context';
+import { JSON_TYPE } from '../responses';
+import { runSearch } from '../search/run-search';
+import { readSearchRequest } from '../search/search-request';
 import type { RouteDeps } from './deps';
 
-/** GET and POST /api/tool/Search/. STUB until search is implemented. */
-export async function routeSearch(_deps: RouteDeps, _ctx: RequestContext, _rest: string[]): Promise<ApiResponse> {
-  throw new ApiError(404, 'not-found', 'Search is not available yet.');
+/** GET and POST /api/tool/Search/: the query in the URL or in the body, the same answer. */
+export async function routeSearch(deps: RouteDeps, ctx: RequestContext, rest: string[]): Promise<ApiResponse> {
+  if (rest.length > 0) throw notFound(`No resource at ${ctx.path}: search is /api/tool/Search/.`);
+  if (ctx.method !== 'GET' && ctx.method !== 'POST') {
+    throw new ApiError(405, 'method-not-allowed', `${ctx.method} is not allowed on ${ctx.path}; use GET or POST.`);
+  }
+  assertRole(ctx.principal, 'search');
+  // The search writes its answer as JSON text itself (run-search.ts says why).
+  return { status: 200, headers: { 'content-type': JSON_TYPE }, body: runSearch(deps.store, ctx.principal, readSearchRequest(ctx)) };
 }

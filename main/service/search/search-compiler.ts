@@ -1,0 +1,179 @@
+import { ApiError } from '../errors';
+import { foldAscii } from '../list/list-sql';
+import { ALL_MODELS, findModel } from '../models/registry';
+import { modelKind, type ModelDef } from '../models/types';
+import { searchError } from './search-lexer';
+import { resolveField } from './search-fields';
+import { parseSearch, type Clause, type Condition, type SearchQuery } from './search-parser';
+import { scopeSql, type NodeScope } from './search-scope';
+
+/** decisions.md: at most 1,000 results, and no count beyond them. */
+export const SEARCH_LIMIT = 1000;
+
+/** One statement answering a search; its rows are `SearchRow`s, already ordered and capped. */
+export interface CompiledSearch {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * A result row, as an array (the columns every statement selects first, in this order):
+ * model type, pkid, hierarchy pkid, and the summary attributes as a JSON object in which an
+ * attribute the instance lacks is null.
+ */
+export type SearchRow = [modelType: string, pkid: string, hierarchyPkid: string, data: string];
+
+interface Fragment {
+  sql: string;
+  params: unknown[];
+}
+
+/** The highest code point: `prefix || MAX` bounds every string that starts with `prefix`. */
+const MAX_CHAR = '\u{10FFFF}';
+
+/**
+ * The exact expression of the per-model partial summary indexes (instance-source.ts), so that
+ * a summary attribute's range or equality uses its index; the model type is written as a
+ * literal in every query for the same reason (a partial index needs its WHERE implied).
+ */
+const folded = (jsonPath: string): string => `lower(json_extract(i.data, '${jsonPath}'))`;
+
+function searchableModel(modelType: string, position: number): ModelDef {
+  const model = findModel(modelType);
+  if (!model) {
+    const message = `Search query error at position ${position}: ${modelType} is not a model served here.`;
+    throw new ApiError(404, 'not-found', message, [{ field: 'query', message }]);
+  }
+  if (model.storage !== 'instances') {
+    throw searchError(position, `${modelType} holds no resources to search; search a data, device or relation model.`);
+  }
+  return model;
+}
+
+function booleanClause(jsonPath: string, clause: Clause): Fragment {
+  const value = clause.text.toLowerCase();
+  if ((clause.operator !== 'is' && clause.operator !== 'equals') || (value !== 'true' && value !== 'false')) {
+    throw searchError(clause.position, `${clause.field} is true or false: use '${clause.field} is true' or '${clause.field} is false'.`);
+  }
+  // JSON true and false read back from json_extract as 1 and 0.
+  return { sql: `json_extract(i.data, '${jsonPath}') = ?`, params: [value === 'true' ? 1 : 0] };
+}
+
+/**
+ * A text whose JSON encoding is itself: printable ASCII without a quote or a backslash (which
+ * JSON escapes) or a slash (which some writers escape).
+ */
+const ENCODES_AS_ITSELF = /^[\x20-\x7E]+$/;
+const ESCAPED_IN_JSON = /["\\/]/;
+
+/**
+ * Contains: instr on the folded value, so the text is matched literally. A contains cannot use
+ * an index, and parsing each row's JSON is most of its cost; when the text reads the same
+ * inside JSON, a LIKE on the raw row text (ASCII case-insensitive, no parse) first discards
+ * the rows that cannot match: a row whose field contains the text contains it in its JSON too.
+ * A % or _ in the text only widens that LIKE; the instr decides.
+ */
+function containsSql(target: string, text: string): Fragment {
+  const exact = { sql: `instr(${target}, ?) > 0`, params: [text] };
+  if (!ENCODES_AS_ITSELF.test(text) || ESCAPED_IN_JSON.test(text)) return exact;
+  return { sql: `i.data LIKE ? AND ${exact.sql}`, params: [`%${text}%`, text] };
+}
+
+/** One clause; matching is case-insensitive, on SQLite's ASCII fold like the list filters. */
+function clauseSql(model: ModelDef, clause: Clause): Fragment {
+  const field = resolveField(model, clause);
+  if (field.boolean) return booleanClause(field.jsonPath, clause);
+  const target = folded(field.jsonPath);
+  const text = foldAscii(clause.text);
+  switch (clause.operator) {
+    case 'is':
+    case 'equals':
+      return { sql: `${target} = ?`, params: [text] };
+    case 'like':
+    case 'contains':
+      return containsSql(target, text);
+    case 'startswith':
+      // A range, not a function of the column, so the summary index can seek to it.
+      return { sql: `${target} >= ? AND ${target} < ?`, params: [text, text + MAX_CHAR] };
+    case 'endswith':
+      return text === '' ? { sql: `${target} IS NOT NULL`, params: [] } : { sql: `substr(${target}, ?) = ?`, params: [-text.length, text] };
+  }
+}
+
+function conditionSql(model: ModelDef, condition: Condition): Fragment {
+  if (condition.kind === 'clause') return clauseSql(model, condition);
+  const parts = condition.operands.map((operand) => conditionSql(model, operand));
+  return {
+    sql: parts.map((part) => `(${part.sql})`).join(condition.kind === 'and' ? ' AND ' : ' OR '),
+    params: parts.flatMap((part) => part.params),
+  };
+}
+
+/**
+ * A row's summary attributes as the JSON object a result shows, built by SQLite: `->` keeps
+ * each value's JSON type (a boolean stays true, not 1), and the row's JSON is parsed once for
+ * all of them. Building it here saves a parse and a stringify per hit in JavaScript. An
+ * attribute the row lacks comes out as null; the caller drops those.
+ */
+function summaryObject(model: ModelDef): string {
+  return `json_object(${model.summaryAttrs.map((field) => `'${field}', i.data -> '$.${field}'`).join(', ')})`;
+}
+
+/**
+ * One model's rows matching `where`, within the scope. A merged search (bare text) also needs
+ * each row's order key as a column; a single model's search orders by the indexed expression
+ * itself and does not compute it a second time per row (a quarter of its SQL time on 1,000 hits).
+ */
+function modelSelect(model: ModelDef, scope: NodeScope, where: Fragment | null, withOrderKey: boolean): Fragment & { orderKey: string } {
+  const inScope = scopeSql(scope);
+  const orderKey = folded(`$.${model.summaryAttrs[0]}`);
+  const conditions = [`i.model_type = '${model.modelType}'`, inScope.sql, ...(where ? [`(${where.sql})`] : [])];
+  const columns = [
+    `'${model.modelType}' AS model_type`,
+    'i.pkid AS pkid',
+    'i.hierarchy_pkid AS hierarchy_pkid',
+    `${summaryObject(model)} AS data`,
+    ...(withOrderKey ? [`${orderKey} AS sort_key`, 'i.id AS id'] : []),
+  ];
+  return {
+    sql: `SELECT ${columns.join(', ')} FROM instances i WHERE ${conditions.join(' AND ')}`,
+    params: [...inScope.params, ...(where?.params ?? [])],
+    orderKey,
+  };
+}
+
+/** The models a bare text searches: data and device models that hold instances. */
+export const BARE_TEXT_MODELS: readonly ModelDef[] = ALL_MODELS.filter(
+  (model) => model.storage === 'instances' && ['data', 'device'].includes(modelKind(model.modelType)),
+).sort((a, b) => (a.modelType < b.modelType ? -1 : 1));
+
+/**
+ * Bare text: a prefix of any summary attribute, over every data and device model. Each model
+ * is one branch (its type a literal, so its summary indexes serve the prefix ranges); the
+ * branches are merged in the search order.
+ */
+function bareTextSearch(text: string, scope: NodeScope): CompiledSearch {
+  const prefix = foldAscii(text);
+  const branches = BARE_TEXT_MODELS.map((model) => {
+    const ranges = model.summaryAttrs.map((field) => `(${folded(`$.${field}`)} >= ? AND ${folded(`$.${field}`)} < ?)`);
+    const where = { sql: ranges.join(' OR '), params: model.summaryAttrs.flatMap(() => [prefix, prefix + MAX_CHAR]) };
+    return modelSelect(model, scope, where, true);
+  });
+  return {
+    sql: `${branches.map((branch) => branch.sql).join(' UNION ALL ')} ORDER BY model_type, sort_key, id LIMIT ${SEARCH_LIMIT}`,
+    params: branches.flatMap((branch) => branch.params),
+  };
+}
+
+/** Compiles a parsed search; every value is a bound parameter, every name comes from the registry. */
+export function compileSearch(query: SearchQuery, scope: NodeScope): CompiledSearch {
+  if (query.kind === 'text') return bareTextSearch(query.text, scope);
+  const model = searchableModel(query.modelType, query.position);
+  const select = modelSelect(model, scope, query.where ? conditionSql(model, query.where) : null, false);
+  return { sql: `${select.sql} ORDER BY ${select.orderKey}, i.id LIMIT ${SEARCH_LIMIT}`, params: select.params };
+}
+
+/** Parse and compile in one step: what the route runs, and what the bench's raw-SQL baseline reuses. */
+export function searchSql(query: string, scope: NodeScope): CompiledSearch {
+  return compileSearch(parseSearch(query), scope);
+}

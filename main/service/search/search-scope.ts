@@ -1,0 +1,67 @@
+import { assertReach, inReach } from '../auth/access';
+import type { Principal } from '../auth/principal';
+import type { NodeRow } from '../store/nodes-repo';
+
+/**
+ * Where a search looks (the spec's Search rules 1-2): down from the node (default), up
+ * (`hierarchy_paths`: the node and its ancestors), the node only (`hierarchy_shallow`), or up
+ * and down (`hierarchy_all`).
+ */
+export type SearchDirection = 'down' | 'up' | 'local' | 'all';
+
+/** The nodes searched: some nodes by exact path, plus at most one whole subtree. */
+export interface NodeScope {
+  exact: string[];
+  subtree: string | null;
+}
+
+/** The node's own path and its ancestors', from the root down; no look-up needed. */
+export function lineagePaths(path: string): string[] {
+  const parts = path.split('.');
+  return parts.map((_, index) => parts.slice(0, index + 1).join('.'));
+}
+
+/** The scope of a direction from a node, for a caller that may search anywhere (the bench, admin at the root). */
+export function directionScope(direction: SearchDirection, path: string): NodeScope {
+  switch (direction) {
+    case 'down':
+      return { exact: [], subtree: path };
+    case 'local':
+      return { exact: [path], subtree: null };
+    case 'up':
+      return { exact: lineagePaths(path), subtree: null };
+    case 'all':
+      return { exact: lineagePaths(path), subtree: path };
+  }
+}
+
+/**
+ * The scope a caller may search (the spec's rule 5 and decisions.md's reach): a node in the
+ * caller's subtree in any direction; an ancestor of the caller's node only when searching up,
+ * since a user may read its ancestors' resources but never its siblings'. Searching up and down
+ * from an ancestor keeps the "down" part inside what the caller reaches: the ancestors down to
+ * the caller's node, and the caller's subtree.
+ */
+export function callerScope(principal: Principal, callerPath: string, node: NodeRow, direction: SearchDirection): NodeScope {
+  const up = direction === 'up' || direction === 'all';
+  assertReach(principal, callerPath, node, { readUp: up });
+  if (direction === 'all' && !inReach(callerPath, node)) return directionScope('all', callerPath);
+  return directionScope(direction, node.path);
+}
+
+/** `i.hierarchy_pkid IN (...)` for a scope, with its parameters; paths are always bound. */
+export function scopeSql(scope: NodeScope): { sql: string; params: string[] } {
+  const terms: string[] = [];
+  const params: string[] = [];
+  if (scope.exact.length > 0) {
+    terms.push(`path IN (${scope.exact.map(() => '?').join(', ')})`);
+    params.push(...scope.exact);
+  }
+  if (scope.subtree !== null) {
+    // Every descendant of a.b sorts between 'a.b.' and 'a.b/' ('/' follows '.'): a range scan.
+    terms.push('path = ? OR (path >= ? AND path < ?)');
+    params.push(scope.subtree, `${scope.subtree}.`, `${scope.subtree}/`);
+  }
+  if (terms.length === 0) return { sql: '0', params: [] };
+  return { sql: `i.hierarchy_pkid IN (SELECT pkid FROM nodes WHERE ${terms.join(' OR ')})`, params };
+}

@@ -1,0 +1,47 @@
+import { performance } from 'node:perf_hooks';
+import { searchSql, type CompiledSearch } from '../../main/service/search/search-compiler';
+import { directionScope } from '../../main/service/search/search-scope';
+import { openDatabase } from '../../main/service/store/db';
+import { summarise, type LatencySummary } from './latency-stats';
+
+/** The SQL the search route runs for these queries from the customer down, through its own compiler. */
+export function compiledSearches(customerPath: string, queries: string[]): CompiledSearch[] {
+  return queries.map((query) => searchSql(query, directionScope('down', customerPath)));
+}
+
+/**
+ * The ceiling for a search scenario: the search's own statement in a loop on one
+ * better-sqlite3 connection, rotating the same queries. No HTTP, no JSON, no authentication.
+ */
+export function measureRawSearchSql(file: string, customerPath: string, queries: string[], warmupSeconds: number, seconds: number): LatencySummary {
+  const db = openDatabase(file);
+  try {
+    const statements = compiledSearches(customerPath, queries).map((compiled) => ({ compiled, statement: db.prepare(compiled.sql) }));
+    const latencies: number[] = [];
+    const from = performance.now() + warmupSeconds * 1000;
+    const end = from + seconds * 1000;
+    for (let iteration = 0; performance.now() < end; iteration += 1) {
+      const { compiled, statement } = statements[iteration % statements.length];
+      const began = performance.now();
+      statement.all(...compiled.params);
+      if (began >= from) latencies.push(performance.now() - began);
+    }
+    return summarise(latencies, seconds);
+  } finally {
+    db.close();
+  }
+}
+
+/** EXPLAIN QUERY PLAN of a search, so a slow run shows which index it walked. */
+export function explainSearch(file: string, customerPath: string, query: string): string[] {
+  const db = openDatabase(file);
+  try {
+    const [compiled] = compiledSearches(customerPath, [query]);
+    return db
+      .prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${compiled.sql}`)
+      .all(...compiled.params)
+      .map((row) => row.detail);
+  } finally {
+    db.close();
+  }
+}
