@@ -43,6 +43,10 @@ export interface ParsedRow {
   data: JsonObject;
   /** Field path or meta column name -> column letters, to place issues. */
   columns: Record<string, string>;
+  /** The Action cell's text when it is not add, modify or delete: the row must not run. */
+  badAction?: string;
+  /** Cells of this row that could not be read (their fields are left out): the row must not run. */
+  readErrors?: number;
 }
 
 export interface ParsedSheet {
@@ -50,7 +54,10 @@ export interface ParsedSheet {
   modelType: string;
   layout: 'directive' | 'compact';
   directive: SheetDirective;
+  /** Empty in the sheet event of streamWorkbook(): the rows follow it one by one. */
   rows: ParsedRow[];
+  /** The Excel row of the first data row (2 compact, 5 directive). */
+  firstDataRow?: number;
 }
 
 export interface ParsedWorkbook {

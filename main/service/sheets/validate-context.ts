@@ -1,0 +1,84 @@
+import type { Principal } from '../auth/principal';
+import type { Store } from '../domain/store';
+import type { FieldDef, ModelDef } from '../models/types';
+import type { NodeRow } from '../store/nodes-repo';
+import { issueAt } from './issue-text';
+import type { ParsedRow, ParsedSheet, SheetIssue } from './sheet-types';
+import type { RowRef, WorkbookOverlay } from './validate-overlay';
+
+/** Who validates: the same reach and role rules as the load that would follow. */
+export interface ValidationCaller {
+  principal: Principal;
+  /** Dot path of the caller's node. */
+  callerPath: string;
+}
+
+export interface PhoneInfo {
+  pkid: string;
+  path: string;
+  lines: number;
+}
+
+/** Look-ups many rows repeat, remembered for one validation. */
+export interface ValidationCache {
+  nodes: Map<string, NodeRow | null>;
+  phones: Map<string, PhoneInfo | null>;
+}
+
+/** One row under validation, and where its issues go. */
+export interface RowCheck {
+  store: Store;
+  caller: ValidationCaller;
+  overlay: WorkbookOverlay;
+  sheet: ParsedSheet;
+  model: ModelDef;
+  row: ParsedRow;
+  ref: RowRef;
+  /** The load's default hierarchy, for rows and directives that name none. */
+  defaultNode: NodeRow;
+  cache: ValidationCache;
+  issues: SheetIssue[];
+}
+
+/**
+ * A row's checks in progress: the node it runs at, the field paths already found wrong (checks
+ * that depend on them are skipped, so one mistake is reported once), and what the row will
+ * change, recorded in the overlay only if the row ends without errors.
+ */
+export interface RowPlan {
+  check: RowCheck;
+  node: NodeRow;
+  bad: Set<string>;
+  commits: (() => void)[];
+}
+
+/** The field at a dot path (`lines.0.pattern`), if there is one. */
+export function fieldAt(model: ModelDef, path: string): FieldDef | undefined {
+  let fields: Record<string, FieldDef> | undefined = model.fields;
+  let field: FieldDef | undefined;
+  for (const segment of path.split('.')) {
+    if (field?.type === 'array' && /^\d+$/.test(segment)) {
+      field = field.items;
+    } else {
+      field = fields && Object.hasOwn(fields, segment) ? fields[segment] : undefined;
+    }
+    if (!field) return undefined;
+    fields = field.properties;
+  }
+  return field;
+}
+
+/** How a message names a field: its title at the top level, its path when nested. */
+export function labelOf(model: ModelDef, path: string): string {
+  if (path.includes('.')) return path;
+  return fieldAt(model, path)?.title ?? path;
+}
+
+/** An issue at a field path or a meta column name, in its column when the sheet has one. */
+export function report(check: RowCheck, path: string, severity: SheetIssue['severity'], code: string, what: string): void {
+  const column = path ? (check.row.columns[path] ?? '') : '';
+  const label = path ? labelOf(check.model, path) : '';
+  check.issues.push(issueAt({ sheet: check.sheet.name, row: check.row.rowNumber, column, field: path, label }, severity, code, what));
+}
+
+export const hasErrors = (check: RowCheck): boolean => check.issues.some((issue) => issue.severity === 'error');

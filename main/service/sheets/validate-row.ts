@@ -1,0 +1,128 @@
+import type { JsonObject } from '../api-types';
+import { businessKeyOf } from '../domain/business-key';
+import { mergeData } from '../domain/instance-ops';
+import { ApiError } from '../errors';
+import { withDefaults } from '../schema/validate';
+import { applyConfigurationTemplate } from '../templates/configuration-template';
+import { META_NAMES } from './header-resolve';
+import { quoted } from './issue-text';
+import type { RowAction } from './sheet-types';
+import { apiProblems, requiredProblems, valueProblems, type ValueProblem } from './validate-cells';
+import { hasErrors, report, type RowCheck, type RowPlan } from './validate-context';
+import { keyTaken, ownKey, takeKey } from './validate-keys';
+import { MODEL_RULES } from './validate-rules';
+import { findTarget, mayChangeAt, rowNode, targetPath } from './validate-target';
+
+/**
+ * One row, as the load would run it: where (node, reach, role), with what data (the CFT
+ * template applied first, so the values it fills in are checked too), against what (the target
+ * of a modify or delete), and what it would take (keys, numbers, a line on a phone). Nothing is
+ * written: what the row would change goes to the overlay, and only when the row is clean.
+ */
+function templated(plan: RowPlan, payload: JsonObject, existing?: JsonObject): JsonObject {
+  const { check } = plan;
+  const name = check.row.template ?? check.sheet.directive.template;
+  if (name === undefined) return payload;
+  try {
+    return applyConfigurationTemplate(check.store, check.model, plan.node, new URLSearchParams({ template_name: name }), payload, existing);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const at = check.row.template !== undefined ? META_NAMES.template : '';
+    const where = at ? '' : ' (from the directive in cell A1)';
+    if (error.httpCode === 404) {
+      report(check, at, 'error', 'template-not-found', `CFT template ${quoted(name)}${where} was not found at ${plan.node.path} or above: check its name, or create it first`);
+    } else {
+      report(check, at, 'error', 'template-failed', `CFT template ${quoted(name)}${where} cannot be applied: ${error.message.replace(/\.$/, '')}`);
+    }
+    return payload;
+  }
+}
+
+const valueAt = (data: JsonObject, path: string): unknown =>
+  path.split('.').reduce<unknown>((value, segment) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[segment] : undefined), data);
+
+function reportProblems(plan: RowPlan, problems: ValueProblem[]): void {
+  const { check } = plan;
+  const template = check.row.template ?? check.sheet.directive.template;
+  // A field already reported (its cell could not be read, say) is not reported again as missing.
+  const known = new Set(plan.bad);
+  for (const problem of problems) {
+    if (known.has(problem.path)) continue;
+    const inSheet = check.row.columns[problem.path] !== undefined && valueAt(check.row.data, problem.path) !== undefined;
+    let what = problem.what;
+    if (problem.code === 'required') what += check.row.columns[problem.path] ? ' for this row' : ': add a column for it, or a CFT template that fills it in';
+    else if (!inSheet && template !== undefined) what += ` (the value comes from CFT template ${quoted(template)})`;
+    report(check, problem.path, 'error', problem.code, what);
+    plan.bad.add(problem.path).add(problem.path.split('.')[0]);
+  }
+}
+
+function checkValues(plan: RowPlan, payload: JsonObject, complete: JsonObject | undefined): void {
+  const { model } = plan.check;
+  const problems = [...valueProblems(model, payload), ...(complete ? requiredProblems(model, complete) : [])];
+  reportProblems(plan, [...problems, ...apiProblems(model, payload, complete, problems)]);
+}
+
+function validateAdd(plan: RowPlan): void {
+  const { check } = plan;
+  const payload = templated(plan, check.row.data);
+  const data = withDefaults(check.model, payload);
+  checkValues(plan, payload, data);
+  if (!check.model.businessKey.fields.some((field) => plan.bad.has(field))) {
+    const use = ownKey(check.model, data, plan.node);
+    if (keyTaken(check, plan.node, use)) check.model.businessKey.fields.forEach((field) => plan.bad.add(field));
+    else plan.commits.push(() => takeKey(check, plan.node, use));
+  }
+  MODEL_RULES[check.model.modelType]?.add?.(plan, data);
+}
+
+function validateModify(plan: RowPlan): void {
+  const { check } = plan;
+  const target = findTarget(check, plan.node);
+  if (!target) return checkValues(plan, check.row.data, undefined);
+  const record = target.kind === 'stored' ? target.record : undefined;
+  if (record) {
+    if (!mayChangeAt(check, targetPath(check.store, record), '')) return;
+    plan.node = check.store.nodes.get(record.hierarchyPkid) ?? plan.node;
+  }
+  const payload = templated(plan, check.row.data, record?.data);
+  const merged = record ? mergeData(record.data, payload) : undefined;
+  checkValues(plan, payload, merged);
+  if (record && merged && !check.model.businessKey.fields.some((field) => plan.bad.has(field))) {
+    const use = ownKey(check.model, merged, plan.node, record.pkid);
+    const keyChanged = use.key !== businessKeyOf(check.model, record.data, plan.node.pkid);
+    if (keyChanged && !keyTaken(check, plan.node, use)) plan.commits.push(() => takeKey(check, plan.node, use));
+  }
+  MODEL_RULES[check.model.modelType]?.modify?.(plan, record, merged ?? payload);
+}
+
+function validateDelete(plan: RowPlan): void {
+  const { check } = plan;
+  const target = findTarget(check, plan.node);
+  if (!target) return;
+  if (target.kind === 'stored' && !mayChangeAt(check, targetPath(check.store, target.record), '')) return;
+  MODEL_RULES[check.model.modelType]?.remove?.(plan, target);
+  plan.commits.push(() => {
+    check.overlay.deletes += 1;
+    if (target.kind === 'stored') check.overlay.markGone(target.record.pkid, check.ref);
+    else check.overlay.dropAdded(check.model.modelType, businessKeyOf(check.model, check.row.data, plan.node.pkid), check.ref);
+  });
+}
+
+/** Validates one row into `check.issues`; answers the action it would run, or null when it has none. */
+export function validateRow(check: RowCheck): RowAction | null {
+  const { row } = check;
+  const node = row.badAction === undefined ? rowNode(check) : undefined;
+  const reach = row.hierarchy !== undefined ? META_NAMES.hierarchy : '';
+  if (!node || !mayChangeAt(check, node.path, reach)) {
+    reportProblems({ check, node: check.defaultNode, bad: new Set(), commits: [] }, valueProblems(check.model, row.data));
+    return row.badAction === undefined ? row.action : null;
+  }
+  const unread = check.issues.filter((issue) => issue.severity === 'error' && issue.field !== '').map((issue) => issue.field);
+  const plan: RowPlan = { check, node, bad: new Set(unread), commits: [] };
+  if (row.action === 'add') validateAdd(plan);
+  else if (row.action === 'modify') validateModify(plan);
+  else validateDelete(plan);
+  if (!hasErrors(check)) plan.commits.forEach((commit) => commit());
+  return row.action;
+}

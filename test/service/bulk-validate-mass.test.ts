@@ -1,0 +1,100 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SpecCell } from '../fixtures/fixture-specs';
+import { ACME, openTestService, PARIS, type TestService } from './helpers';
+import { compactWorkbook, issuesOf, uploadAndValidate } from './bulk-validate-helpers';
+
+/** Many rows at once: every error found in one pass, and big workbooks validated in bounded time and memory. */
+let t: TestService;
+const temp = mkdtempSync(join(tmpdir(), 'bulk-validate-mass-'));
+beforeAll(async () => {
+  t = await openTestService({ demo: true });
+});
+afterAll(() => {
+  t.close();
+  rmSync(temp, { recursive: true, force: true });
+});
+
+const HEADER = ['Hierarchy Node', 'Action', 'Device', 'CFT Template', 'Directory Number', 'Alerting Name', 'routePartitionName', 'rejectAnonymousCall'];
+
+/** One row with exactly one error of each kind in turn; every fifth row is clean. */
+const KINDS: [string, (i: number) => SpecCell[]][] = [
+  ['bad-pattern', (i) => [PARIS, null, null, null, `+33 1 40 ${i}`, 'Spaces', null, null]],
+  ['too-long', (i) => [PARIS, null, null, null, `+3397${i}`, 'z'.repeat(51), null, null]],
+  ['number-not-available', (i) => [PARIS, null, null, null, `+331400010${85 + (i % 15)}`, 'Taken', null, null]],
+  ['device-not-found', (i) => [PARIS, null, `SEPNONE${i}`, null, `+3396${i}`, 'No phone', null, null]],
+  ['hierarchy-not-found', (i) => [`${ACME}.Nowhere${i}`, null, null, null, `+3395${i}`, 'Lost', null, null]],
+  ['template-not-found', (i) => [PARIS, null, null, `Missing ${i}`, `+3394${i}`, 'No template', null, null]],
+  ['duplicate-in-store', () => [PARIS, null, null, null, '+33140001007', 'Twice', 'Paris-PT', null]],
+  ['bad-action', (i) => [PARIS, 'replace', null, null, `+3393${i}`, 'Odd', null, null]],
+  ['wrong-type', (i) => [PARIS, null, null, null, `+3392${i}`, 'Flag', null, 'maybe']],
+  ['target-not-found', (i) => [PARIS, 'modify', null, null, `+3391${i}`, 'Ghost', 'X', null]],
+];
+
+describe('a workbook of many mistakes', () => {
+  it('reports all 200 errors in one pass, each on its row with its code', async () => {
+    const rows: SpecCell[][] = [];
+    const expected = new Map<number, string>();
+    for (let i = 0; i < 250; i += 1) {
+      const excelRow = i + 2;
+      if (i % 5 === 4) {
+        rows.push([PARIS, null, null, null, `+3398${i}`, `Clean ${i}`, null, null]);
+        continue;
+      }
+      const [code, make] = KINDS[expected.size % KINDS.length];
+      rows.push(make(i));
+      expected.set(excelRow, code);
+    }
+    const reply = await uploadAndValidate(t, 'mistakes.xlsx', await compactWorkbook('LineRelation', HEADER, rows), PARIS);
+    expect(reply.status).toBe(200);
+    const issues = issuesOf(reply.body);
+    expect(reply.body.summary.errors).toBe(200);
+    expect(issues).toHaveLength(200);
+    expect(new Map(issues.map((issue) => [issue.row, issue.code]))).toEqual(expected);
+    expect(issues.every((issue) => issue.message.startsWith(`Row ${issue.row}`))).toBe(true);
+    const statuses = reply.body.sheets[0].rows.map((row: { status: string }) => row.status);
+    expect(statuses.filter((status: string) => status === 'ok')).toHaveLength(50);
+  });
+
+  it('lists the first 10,000 issues and counts every one', async () => {
+    const rows = Array.from({ length: 10_050 }, (_, i): SpecCell[] => [PARIS, null, null, null, `bad number ${i}`, null, null, null]);
+    const reply = await uploadAndValidate(t, 'too-many.xlsx', await compactWorkbook('LineRelation', HEADER, rows), PARIS);
+    expect(reply.body.summary.errors).toBe(10_050);
+    const issues = reply.body.sheets[0].issues;
+    expect(issues).toHaveLength(10_001);
+    expect(issues[10_000]).toMatchObject({ row: 0, code: 'issues-not-listed', message: 'Only the first 10,000 of 10,050 issues are listed: correct these and validate again.' });
+  });
+});
+
+async function bigWorkbook(rows: number): Promise<string> {
+  const path = join(temp, `big-${rows}.xlsx`);
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path, useSharedStrings: true });
+  const sheet = workbook.addWorksheet('LineRelation');
+  sheet.addRow(HEADER.slice(0, 6)).commit();
+  for (let i = 0; i < rows; i += 1) sheet.addRow([PARIS, null, null, null, `+3390${String(i).padStart(7, '0')}`, `User ${i}`]).commit();
+  sheet.commit();
+  await workbook.commit();
+  return path;
+}
+
+describe('a big workbook', () => {
+  it('validates 100,000 rows in bounded time and memory', async () => {
+    const path = await bigWorkbook(100_000);
+    const before = process.memoryUsage().heapUsed;
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().heapUsed);
+    }, 25);
+    const started = Date.now();
+    const reply = await uploadAndValidate(t, 'big.xlsx', readFileSync(path), PARIS);
+    clearInterval(sampler);
+    expect(reply.status).toBe(200);
+    expect(reply.body.summary).toEqual({ errors: 0, warnings: 0, add: 100_000, modify: 0, delete: 0 });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    // Rows are not kept: what grows is the answer (a prediction per row) and the overlay of keys.
+    expect(peak - before).toBeLessThan(300 * 1024 * 1024);
+  }, 30_000);
+});
