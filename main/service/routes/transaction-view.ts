@@ -1,5 +1,6 @@
 import type { JsonObject } from '../api-types';
 import type { Store } from '../domain/store';
+import { EXPORT_MODEL_TYPE, exportDownloadHref } from '../sheets/export-download';
 import type { LogRow, TxRow } from '../store/transactions-repo';
 import { transactionHref } from './transaction-answer';
 
@@ -44,6 +45,8 @@ export function transactionData(store: Store, row: TxRow): JsonObject {
       model_type: row.model_type,
       current_state: row.current_state,
       pkid: row.resource_pkid ?? '',
+      // A nowait export's file is served here once its transaction has finished.
+      ...(row.model_type === EXPORT_MODEL_TYPE && row.resource_pkid ? { download_href: exportDownloadHref(row.resource_pkid) } : {}),
     },
     log: store.transactions.logs(row.transaction_id).map(logEntry),
     sub_transactions: store.transactions.children(row.transaction_id).map((child) => ({

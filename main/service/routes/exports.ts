@@ -1,0 +1,127 @@
+import type { ApiResponse, JsonObject } from '../api-types';
+import { assertRole } from '../auth/access';
+import { resolveHierarchy } from '../domain/hierarchy';
+import { requireInstance, requireNode } from '../domain/instance-ops';
+import { ApiError, notFound } from '../errors';
+import { parseBoolean } from '../list/list-params';
+import { exportData } from '../models/export-data';
+import type { ModelDef } from '../models/types';
+import { jsonBody, type RequestContext } from '../request-context';
+import { json } from '../responses';
+import { draft03Schema } from '../schema/draft03';
+import { schemaMeta } from '../schema/schema-meta';
+import { readSearchRequest } from '../search/search-request';
+import { exportDownloadHref, keepForDownload, keptExport } from '../sheets/export-download';
+import { checkExportFormat, exportFileName, fileResponse, xlsxFile } from '../sheets/export-file';
+import { hrefsOf, recordsByHrefs, recordsByList } from '../sheets/export-select';
+import { exportDataTypeOf, searchExportFile } from '../sheets/export-search';
+import { instancesSheet, lookOf, templateNameOf, templateSheet, type ExportRecord } from '../sheets/export-sheet';
+import { writeWorkbook } from '../sheets/write-workbook';
+import type { NodeRow } from '../store/nodes-repo';
+import type { RouteDeps } from './deps';
+import { guardInstance, guardNode, readsUp } from './guards';
+import { transactionHref } from './transaction-answer';
+
+/**
+ * Spreadsheet templates and exports (decisions.md, "Bulk load sheets" and "Exports"). Every one
+ * needs the `export` operation (operator and admin) on what it writes, the template included.
+ */
+const onlyMethod = (ctx: RequestContext, method: string): void => {
+  if (ctx.method !== method) throw new ApiError(405, 'method-not-allowed', `${ctx.method} is not allowed on ${ctx.path}; use ${method}.`);
+};
+
+/** The `hierarchy` named, else the caller's own node. */
+function nodeOrCaller(deps: RouteDeps, ctx: RequestContext): NodeRow {
+  const given = ctx.query.get('hierarchy');
+  return given ? resolveHierarchy(deps.store.nodes, given) : requireNode(deps.store, ctx.principal.hierarchyPkid);
+}
+
+/** `GET /api/<type>/<name>/export_bulkload_template/`: the directive layout with no data rows. */
+export async function exportTemplate(deps: RouteDeps, ctx: RequestContext, model: ModelDef): Promise<ApiResponse> {
+  onlyMethod(ctx, 'GET');
+  const node = nodeOrCaller(deps, ctx);
+  guardNode(ctx, node, 'export');
+  const template = templateNameOf(deps.store, model, node, ctx.query);
+  const sheet = templateSheet(model, lookOf(deps.store, model, node, ctx.query), { hierarchy: node.path, template, layout: 'directive' });
+  const fileName = exportFileName(model.modelType, 'bulkload_template', deps.store.now());
+  return fileResponse(ctx, xlsxFile(fileName, await writeWorkbook([sheet])));
+}
+
+/** The spec's export query; `schema` and `schema_rules` are accepted, the sheet's rows 2-4 already carry the schema. */
+function checkExportQuery(ctx: RequestContext): void {
+  checkExportFormat(ctx.query);
+  parseBoolean(ctx.query, 'schema', false);
+  parseBoolean(ctx.query, 'schema_rules', false);
+}
+
+async function instancesFile(deps: RouteDeps, ctx: RequestContext, model: ModelDef, node: NodeRow, records: ExportRecord[]): Promise<ApiResponse> {
+  const template = templateNameOf(deps.store, model, node, ctx.query);
+  const sheet = instancesSheet(model, lookOf(deps.store, model, node, ctx.query), records, { hierarchy: node.path, template, layout: 'directive' });
+  const fileName = exportFileName(model.modelType, 'exportedsheet_formatted', deps.store.now());
+  return fileResponse(ctx, xlsxFile(fileName, await writeWorkbook([sheet])));
+}
+
+/** `GET /api/<type>/<name>/<pkid>/export/`: one instance; A1 names its node unless `hierarchy` says otherwise. */
+export async function exportInstance(deps: RouteDeps, ctx: RequestContext, model: ModelDef, pkid: string): Promise<ApiResponse> {
+  onlyMethod(ctx, 'GET');
+  checkExportQuery(ctx);
+  const record = requireInstance(deps.store, pkid, model.modelType);
+  guardInstance(ctx, deps.store, record, 'export', readsUp(ctx));
+  const given = ctx.query.get('hierarchy');
+  const node = given ? resolveHierarchy(deps.store.nodes, given) : requireNode(deps.store, record.hierarchyPkid);
+  if (given) guardNode(ctx, node, 'export', readsUp(ctx));
+  return instancesFile(deps, ctx, model, node, [record]);
+}
+
+/** `POST /api/<type>/<name>/export/`: the body's `hrefs`, else what the list parameters select. */
+export async function exportMany(deps: RouteDeps, ctx: RequestContext, model: ModelDef): Promise<ApiResponse> {
+  onlyMethod(ctx, 'POST');
+  checkExportQuery(ctx);
+  const hrefs = hrefsOf(jsonBody(ctx));
+  if (hrefs === undefined) {
+    const node = resolveHierarchy(deps.store.nodes, ctx.query.get('hierarchy'));
+    return instancesFile(deps, ctx, model, node, recordsByList(deps.store, ctx, model, node));
+  }
+  const node = nodeOrCaller(deps, ctx);
+  guardNode(ctx, node, 'export', readsUp(ctx));
+  return instancesFile(deps, ctx, model, node, recordsByHrefs(deps.store, ctx, model, hrefs));
+}
+
+/** `view/ExportData`: `add/` is the form listing the `export_data_type` choices; help is served by dispatch. */
+export function routeExportDataView(ctx: RequestContext, rest: string[]): ApiResponse {
+  if (rest.length !== 1 || rest[0] !== 'add') throw notFound(`No resource at ${ctx.path}: view/ExportData has add/ and help/.`);
+  onlyMethod(ctx, 'GET');
+  const data: JsonObject = {};
+  for (const [name, field] of Object.entries(exportData.fields)) if (field.default !== undefined) data[name] = field.default;
+  const meta = { ...schemaMeta(exportData, ctx.deviceSchemaVersion), ...(ctx.query.get('hierarchy') ? { hierarchy: ctx.query.get('hierarchy') } : {}) };
+  return json(200, { data, schema: draft03Schema(exportData), meta });
+}
+
+/** `/api/export/export_data/?url=/api/tool/Search/` (POST) and `/api/export/download/<id>/` (GET). */
+export async function routeExportPath(deps: RouteDeps, ctx: RequestContext): Promise<ApiResponse> {
+  const segments = ctx.path.split('/').filter((segment) => segment !== '');
+  if (segments.length === 3 && segments[2] === 'export_data') return exportSearch(deps, ctx);
+  if (segments.length === 4 && segments[2] === 'download') {
+    onlyMethod(ctx, 'GET');
+    const { row, file } = keptExport(deps.store, segments[3], ctx.principal.username);
+    guardNode(ctx, requireNode(deps.store, row.hierarchy_pkid), 'export');
+    return fileResponse(ctx, file);
+  }
+  throw notFound(`No resource at ${ctx.path}: exports are /api/export/export_data/?url=/api/tool/Search/ and /api/export/download/<id>/.`);
+}
+
+async function exportSearch(deps: RouteDeps, ctx: RequestContext): Promise<ApiResponse> {
+  onlyMethod(ctx, 'POST');
+  const url = ctx.query.get('url') ?? '';
+  if (!/^\/api\/tool\/Search\/?$/.test(url)) throw new ApiError(400, 'bad-parameter', `url must be /api/tool/Search/, not '${url}'.`, [{ field: 'url', message: 'must be /api/tool/Search/' }]);
+  assertRole(ctx.principal, 'search');
+  assertRole(ctx.principal, 'export');
+  const type = exportDataTypeOf(jsonBody(ctx));
+  const request = readSearchRequest(ctx);
+  const node = request.hierarchy === null ? requireNode(deps.store, ctx.principal.hierarchyPkid) : resolveHierarchy(deps.store.nodes, request.hierarchy);
+  const file = await searchExportFile(deps.store, ctx.principal, request, type, node);
+  if (!parseBoolean(ctx.query, 'nowait', false)) return fileResponse(ctx, file);
+  const kept = keepForDownload(deps.store, deps.engine, ctx.principal, node, file);
+  const href = transactionHref(kept.transactionId);
+  return json(202, { href, success: true, transaction_id: kept.transactionId, download_href: exportDownloadHref(kept.id) });
+}

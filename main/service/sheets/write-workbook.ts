@@ -1,0 +1,144 @@
+import ExcelJS from 'exceljs';
+import { PassThrough } from 'node:stream';
+import { ApiError } from '../errors';
+import { SHEET_LIMITS } from './limits';
+import { looksLikeFormula, type CellValue } from './write-cells';
+import type { SheetColumn } from './write-columns';
+
+/**
+ * Writes workbooks with exceljs's streaming writer: each row is serialised and dropped as soon
+ * as it is committed, so a large export never holds a whole workbook model in memory.
+ * Every string is written as a string cell (exceljs makes a formula only from `{formula}`,
+ * never from text), so `=1+1` or `+33140001050` is read back exactly as it was.
+ */
+export interface SheetSpec {
+  name: string;
+  /** Cell A1 of the directive layout; absent for the compact layout (names in row 1). */
+  directive?: string;
+  columns: SheetColumn[];
+  /** Data rows, one cell per column, in column order. */
+  rows: Iterable<CellValue[]>;
+}
+
+export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** Where drop-down lists too long for a validation formula live; the reader skips `#` sheets. */
+export const CHOICES_SHEET = '#choices';
+const LAST_ROW = 1_048_576;
+/**
+ * Drop-down lists reach this many rows past the data, not to the sheet's last row: readers
+ * such as exceljs expand a validation range into one entry per cell when they load it.
+ */
+const SPARE_ROWS = 10_000;
+/** Excel refuses an inline list longer than 255 characters. */
+const INLINE_LIST_LIMIT = 255;
+/** Rows written between two yields, so a big export does not hold up other requests. */
+const ROWS_PER_YIELD = 2000;
+
+type Worksheet = ExcelJS.Worksheet;
+/** The streaming worksheet has `dataValidations`, which exceljs's typings leave out. */
+type WithValidations = Worksheet & { dataValidations: { add(range: string, validation: ExcelJS.DataValidation): void } };
+
+/** `A`, `B`, ... `Z`, `AA`... for a 1-based column number. */
+export function columnLetter(column: number): string {
+  let letters = '';
+  for (let rest = column; rest > 0; rest = Math.floor((rest - 1) / 26)) letters = String.fromCharCode(65 + ((rest - 1) % 26)) + letters;
+  return letters;
+}
+
+export async function writeWorkbook(sheets: SheetSpec[]): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  const stream = new PassThrough();
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise<void>((resolve, reject) => {
+    stream.on('end', resolve);
+    stream.on('error', reject);
+  });
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
+  const lists = new ChoiceLists();
+  for (const sheet of sheets) await writeSheet(workbook, sheet, lists);
+  lists.write(workbook);
+  await workbook.commit();
+  await ended;
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+async function writeSheet(workbook: ExcelJS.Workbook, sheet: SheetSpec, lists: ChoiceLists): Promise<void> {
+  if (sheet.columns.length > SHEET_LIMITS.columns) {
+    throw new ApiError(413, 'too-large', `Sheet ${sheet.name} would need ${sheet.columns.length} columns; a sheet holds at most ${SHEET_LIMITS.columns}.`);
+  }
+  const headerRows = sheet.directive === undefined ? 1 : 4;
+  const worksheet = workbook.addWorksheet(sheet.name, { views: [{ state: 'frozen', ySplit: headerRows }] });
+  // Column styles must be set before the first row is committed: the streaming writer writes them first.
+  worksheet.columns = sheet.columns.map((column) => ({ width: widthOf(column), style: column.text ? { numFmt: '@' } : {} }));
+  if (sheet.directive !== undefined) {
+    writeRow(worksheet, 1, [sheet.directive]);
+    writeRow(worksheet, 2, sheet.columns.map((column) => column.name));
+    writeRow(worksheet, 3, sheet.columns.map((column) => column.group || null));
+    writeRow(worksheet, 4, sheet.columns.map((column) => column.title), true);
+  } else {
+    writeRow(worksheet, 1, sheet.columns.map((column) => column.name), true);
+  }
+  let rowNumber = headerRows;
+  for (const cells of sheet.rows) {
+    rowNumber += 1;
+    writeRow(worksheet, rowNumber, cells);
+    if (rowNumber % ROWS_PER_YIELD === 0) await new Promise((resolve) => setImmediate(resolve));
+  }
+  // Validations are written when the sheet is committed, so they can cover the rows just written.
+  const rows = { first: headerRows + 1, last: Math.min(LAST_ROW, rowNumber + SPARE_ROWS) };
+  addValidations(worksheet as WithValidations, sheet.columns, rows, lists);
+  worksheet.commit();
+}
+
+function writeRow(worksheet: Worksheet, rowNumber: number, cells: CellValue[], bold = false): void {
+  const row = worksheet.getRow(rowNumber);
+  cells.forEach((value, index) => {
+    if (value === null) return;
+    const cell = row.getCell(index + 1);
+    cell.value = value;
+    // Text that Excel would evaluate if typed keeps the text format even outside text columns.
+    if (typeof value === 'string' && looksLikeFormula(value)) cell.numFmt = '@';
+    if (bold) cell.font = { bold: true };
+  });
+  row.commit();
+}
+
+const widthOf = (column: SheetColumn): number => Math.min(60, Math.max(12, column.name.length + 2, column.title.length + 2));
+
+function addValidations(worksheet: WithValidations, columns: SheetColumn[], rows: { first: number; last: number }, lists: ChoiceLists): void {
+  columns.forEach((column, index) => {
+    if (!column.choices || column.choices.length === 0) return;
+    const letter = columnLetter(index + 1);
+    worksheet.dataValidations.add(`${letter}${rows.first}:${letter}${rows.last}`, {
+      type: 'list',
+      allowBlank: true,
+      formulae: [lists.formula(column.choices)],
+      showErrorMessage: true,
+      errorTitle: column.title,
+      error: `Choose one of the listed values for ${column.name}.`,
+    });
+  });
+}
+
+/** Drop-down lists: inline when short, else a column of the hidden `#choices` sheet. */
+class ChoiceLists {
+  private readonly columns: string[][] = [];
+
+  formula(values: string[]): string {
+    const inline = values.join(',');
+    if (inline.length + 2 <= INLINE_LIST_LIMIT && !values.some((value) => /[,"]/.test(value))) return `"${inline}"`;
+    this.columns.push(values);
+    const letter = columnLetter(this.columns.length);
+    return `'${CHOICES_SHEET}'!$${letter}$1:$${letter}$${values.length}`;
+  }
+
+  write(workbook: ExcelJS.Workbook): void {
+    if (this.columns.length === 0) return;
+    const worksheet = workbook.addWorksheet(CHOICES_SHEET, { state: 'hidden' });
+    worksheet.columns = this.columns.map(() => ({ width: 30, style: { numFmt: '@' } }));
+    const height = Math.max(...this.columns.map((values) => values.length));
+    for (let index = 0; index < height; index += 1) writeRow(worksheet, index + 1, this.columns.map((values) => values[index] ?? null));
+    worksheet.commit();
+  }
+}
