@@ -53,6 +53,12 @@ export function rowTransaction(source: RowSource): TxSpec {
 
 function runRow(steps: StepContext, source: RowSource, model: ModelDef, path: string, pkid: string | null): TxResult {
   const { store, caller, sheet, row } = source;
+  if (row.badAction !== undefined) {
+    throw new ApiError(400, 'bad-action', `Row ${row.rowNumber}: Action '${row.badAction}' is not add, modify or delete; the row was not run.`);
+  }
+  if (row.readErrors) {
+    throw new ApiError(400, 'validation-failed', `Row ${row.rowNumber}: ${row.readErrors} cell(s) could not be read (see the validation of this workbook); the row was not run.`);
+  }
   const node = resolveHierarchy(store.nodes, path);
   const template = row.template ?? sheet.directive.template;
   const query = new URLSearchParams(template ? { template_name: template } : {});

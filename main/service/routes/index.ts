@@ -6,9 +6,11 @@ import type { RequestContext } from '../request-context';
 import type { RouteDeps } from './deps';
 import { listInstances } from './resource-list';
 import { addForm, getInstance, helpPage } from './resource-read';
+import { exportInstance, exportMany, exportTemplate, routeExportDataView, routeExportPath } from './exports';
 import { createResource, deleteMany, deleteResource, updateResource } from './resource-write';
 import { parseRoutePath } from './route-path';
 import { routeSearch } from './search';
+import { routeBulkLoad } from './bulk-load';
 import { routeTags } from './tags';
 import { routeUpload } from './uploads';
 import { routeTransactions } from './transactions';
@@ -19,6 +21,7 @@ const methodNotAllowed = (ctx: RequestContext, allowed: string): ApiError =>
 /** Dispatches `/api/<type>/<name>/...` to the handler of its endpoint family. */
 export async function dispatch(deps: RouteDeps, ctx: RequestContext): Promise<ApiResponse> {
   if (/^\/api\/uploadfiles\/?$/.test(ctx.path)) return routeUpload(deps, ctx);
+  if (ctx.path.startsWith('/api/export/')) return routeExportPath(deps, ctx);
   const route = parseRoutePath(ctx.path);
   if (!route) throw notFound(`No resource at ${ctx.path}: paths look like /api/<model_type>/<model_name>/.`);
   const model = requireModel(route.modelType);
@@ -29,6 +32,8 @@ export async function dispatch(deps: RouteDeps, ctx: RequestContext): Promise<Ap
   }
   if (model.modelType === 'tool/Transaction') return routeTransactions(deps, ctx, model, rest);
   if (model.modelType === 'tool/Search') return routeSearch(deps, ctx, rest);
+  if (model.modelType === 'tool/BulkLoad') return routeBulkLoad(deps, ctx, rest);
+  if (model.modelType === 'view/ExportData') return routeExportDataView(ctx, rest);
   if (model.storage !== 'instances') {
     throw new ApiError(404, 'not-found', `${model.modelType} ${rest.join('/')} is not available in this version of the workstation.`);
   }
@@ -47,6 +52,9 @@ async function routeInstances(deps: RouteDeps, ctx: RequestContext, model: Model
     if (ctx.method !== 'GET') throw methodNotAllowed(ctx, 'GET');
     return addForm(store, ctx, model);
   }
+  if (rest.length === 1 && rest[0] === 'export_bulkload_template') return exportTemplate(deps, ctx, model);
+  if (rest.length === 1 && rest[0] === 'export') return exportMany(deps, ctx, model);
+  if (rest.length === 2 && rest[1] === 'export') return exportInstance(deps, ctx, model, rest[0]);
   if (rest.length === 1) {
     const pkid = rest[0];
     if (ctx.method === 'GET') return getInstance(deps, ctx, model, pkid);

@@ -1,0 +1,54 @@
+import { isJsonObject, type ApiResponse } from '../api-types';
+import { isWithin, resolveHierarchy } from '../domain/hierarchy';
+import { ApiError, badParameter, notFound } from '../errors';
+import { jsonBody, type RequestContext } from '../request-context';
+import { json } from '../responses';
+import { validateWorkbookFile } from '../sheets/validate-workbook';
+import type { UploadRow } from '../store/uploads-repo';
+import type { RouteDeps } from './deps';
+import { startBulkLoad } from './bulk-load-start';
+import { guardNode } from './guards';
+
+/**
+ * `POST /api/tool/BulkLoad/?method=validate&hierarchy=...` with `{"bulkload_file": "<name>"}`:
+ * validates the newest upload of that name without loading it. Problems of rows are data (200,
+ * the validation shape of decisions.md); problems of the whole file (not an .xlsx, encrypted,
+ * unsafe, over a limit, a header that names no field) are faults.
+ */
+function fileNameOf(ctx: RequestContext): string {
+  const body = jsonBody(ctx);
+  const name = isJsonObject(body) ? body.bulkload_file : undefined;
+  if (typeof name !== 'string' || name.trim() === '' || name.length > 255) {
+    throw new ApiError(400, 'validation-failed', 'The body must be {"bulkload_file": "<name of an uploaded file>"}.', [
+      { field: 'bulkload_file', message: 'is required: the name the file was uploaded under' },
+    ]);
+  }
+  return name;
+}
+
+/** The newest upload of that name the caller may see: its own subtree's uploads only. */
+function uploadNamed(deps: RouteDeps, ctx: RequestContext, name: string): UploadRow {
+  const upload = deps.store.uploads.newestNamed(name);
+  const path = upload ? deps.store.nodes.get(upload.hierarchy_pkid)?.path : undefined;
+  if (!upload || path === undefined || !isWithin(path, ctx.callerPath)) {
+    throw notFound(`No uploaded file is named '${name}': upload it with POST /api/uploadfiles/ first, then give the same name.`);
+  }
+  return upload;
+}
+
+async function validateUpload(deps: RouteDeps, ctx: RequestContext): Promise<ApiResponse> {
+  const node = resolveHierarchy(deps.store.nodes, ctx.query.get('hierarchy'));
+  guardNode(ctx, node, 'bulkload');
+  const upload = uploadNamed(deps, ctx, fileNameOf(ctx));
+  const result = await validateWorkbookFile(deps.store, ctx, node, deps.store.uploads.pathOf(upload.id), upload.name);
+  return json(200, result);
+}
+
+export async function routeBulkLoad(deps: RouteDeps, ctx: RequestContext, rest: string[]): Promise<ApiResponse> {
+  if (rest.length > 0) throw notFound(`No resource at ${ctx.path}: bulk load is POST /api/tool/BulkLoad/.`);
+  if (ctx.method !== 'POST') throw new ApiError(405, 'method-not-allowed', `${ctx.method} is not allowed on ${ctx.path}; use POST.`);
+  const method = ctx.query.get('method');
+  if (method === 'validate') return validateUpload(deps, ctx);
+  if (method === 'bulkload_spreadsheet') return startBulkLoad(deps, ctx, (name) => uploadNamed(deps, ctx, name), fileNameOf(ctx));
+  throw badParameter(`method must be bulkload_spreadsheet (load) or validate (check without loading), not '${method ?? ''}'.`, 'method');
+}
