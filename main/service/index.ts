@@ -4,6 +4,7 @@ import type { ApiRequest, ApiResponse } from './api-types';
 import { Authenticator } from './auth/authenticator';
 import type { Principal } from './auth/principal';
 import { Sessions } from './auth/sessions';
+import { BulkLoadScheduler } from './bulkload/scheduler';
 import { bootstrapStore } from './bootstrap';
 import { createPipeline } from './request-pipeline';
 import { createStore, type Store } from './domain/store';
@@ -70,7 +71,8 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     store.nodes.clearCache();
     readCache.invalidate();
   });
-  const recoveredTransactions = engine.recoverInterrupted();
+  const scheduler = new BulkLoadScheduler(store, engine, clock);
+  const recoveredTransactions = engine.recoverInterrupted((transactionId) => scheduler.isWaiting(transactionId));
   const { generatedPassword } = await bootstrapStore(store, options.adminPassword ?? process.env.WORKSTATION_ADMIN_PASSWORD);
   const authenticator = new Authenticator(store);
   const sessions = new Sessions();
@@ -86,9 +88,11 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     authenticator,
     sessions,
     readCache,
+    scheduler,
     release: options.release ?? DEFAULT_RELEASE,
     internalError,
   });
+  scheduler.armAll();
   return {
     handle: pipeline.handle,
     handleAs: pipeline.handleAs,
@@ -99,6 +103,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     engine,
     idle: () => engine.idle(),
     close() {
+      scheduler.close();
       engine.close();
       db.close();
     },

@@ -2,7 +2,7 @@ import type { Store } from '../domain/store';
 import type { Caller } from '../routes/guards';
 import type { ParsedWorkbook } from '../sheets/sheet-types';
 import type { NodeRow } from '../store/nodes-repo';
-import type { Submitted, TransactionEngine } from '../transactions/engine';
+import type { Submitted, TransactionEngine, TxSpec } from '../transactions/engine';
 import { rowTransaction } from './row-transaction';
 
 /**
@@ -18,22 +18,22 @@ export function submitBulkLoad(
   workbook: ParsedWorkbook,
   node: NodeRow,
 ): Submitted {
-  const children = workbook.sheets.flatMap((sheet) =>
-    sheet.rows.map((row) => rowTransaction({ store, caller, sheet, row, defaultPath: node.path })),
-  );
-  const total = children.length;
-  const sheets = workbook.sheets.length;
-  return engine.submitGroup(
-    {
-      username: caller.principal.username,
-      action: 'Execute Bulk Load',
-      detail: `[ 0/${total} ] succeeded from [ ${sheets} ] sheet in ${workbook.fileName}`,
-      modelType: 'tool/BulkLoad',
-      hierarchyPkid: node.pkid,
-      hierarchyPath: node.path,
-      resourcePkid: null,
-    },
-    children,
-    'Success With Async Failures',
-  );
+  const children = rowTransactions(store, caller, workbook, node);
+  return engine.submitGroup(loadParent(caller, node, workbook.fileName, children.length, workbook.sheets.length), children, 'Success With Async Failures');
+}
+
+export function rowTransactions(store: Store, caller: Caller, workbook: ParsedWorkbook, node: NodeRow): TxSpec[] {
+  return workbook.sheets.flatMap((sheet) => sheet.rows.map((row) => rowTransaction({ store, caller, sheet, row, defaultPath: node.path })));
+}
+
+export function loadParent(caller: Caller, node: NodeRow, fileName: string, rows: number, sheets: number): Omit<TxSpec, 'run'> {
+  return {
+    username: caller.principal.username,
+    action: 'Execute Bulk Load',
+    detail: `[ 0/${rows} ] succeeded from [ ${sheets} ] sheet in ${fileName}`,
+    modelType: 'tool/BulkLoad',
+    hierarchyPkid: node.pkid,
+    hierarchyPath: node.path,
+    resourcePkid: null,
+  };
 }

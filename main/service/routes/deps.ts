@@ -1,6 +1,7 @@
 import type { Authenticator } from '../auth/authenticator';
 import type { Store } from '../domain/store';
 import type { TransactionEngine } from '../transactions/engine';
+import type { BulkLoadScheduler } from '../bulkload/scheduler';
 import type { ReadCache } from './read-cache';
 
 /** What every route handler may use: one workspace's store and transaction engine. */
@@ -10,4 +11,5 @@ export interface RouteDeps {
   authenticator: Authenticator;
   release: string;
   readCache: ReadCache;
+  scheduler: BulkLoadScheduler;
 }

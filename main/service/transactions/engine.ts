@@ -102,7 +102,8 @@ export class TransactionEngine {
     // One commit for the parent and every child's Queued row: a 20,000-row load must not make
     // 20,000 separate commits before its first row runs.
     const submitted = this.db.transaction(() => {
-      this.insertParent(transactionId, parent);
+      this.insertParent(transactionId, parent, 'Processing');
+      this.repo.start(transactionId, 'Processing', this.now());
       return children.map((child) => this.submit(child, transactionId).done);
     })();
     this.emit(transactionId, 'Processing', null, parent.modelType, null);
@@ -110,11 +111,41 @@ export class TransactionEngine {
     return { transactionId, done };
   }
 
-  private insertParent(transactionId: string, parent: Omit<TxSpec, 'run'>): void {
+  /**
+   * A parent that waits (a scheduled bulk load): Queued now, its children attached by
+   * `startWaitingGroup` when the time comes. Recovery leaves it alone while `isWaiting` says so.
+   */
+  createWaitingGroup(parent: Omit<TxSpec, 'run'>): string {
+    const transactionId = newTransactionId();
+    this.insertParent(transactionId, parent, 'Queued');
+    this.emit(transactionId, 'Queued', null, parent.modelType, null);
+    return transactionId;
+  }
+
+  startWaitingGroup(transactionId: string, parent: Omit<TxSpec, 'run'>, children: TxSpec[], partialStatus: TxStatus = 'Fail'): Submitted {
+    const submitted = this.db.transaction(() => {
+      this.repo.start(transactionId, 'Processing', this.now());
+      return children.map((child) => this.submit(child, transactionId).done);
+    })();
+    this.emit(transactionId, 'Processing', null, parent.modelType, null);
+    const done = Promise.all(submitted).then((outcomes) => this.finishGroup(transactionId, parent, outcomes, partialStatus));
+    return { transactionId, done };
+  }
+
+  /** Ends a waiting parent that can no longer run (its file or its user is gone). */
+  failWaitingGroup(transactionId: string, message: string): void {
+    this.db.transaction(() => {
+      this.repo.log(transactionId, 'error', this.now(), message);
+      this.repo.finish(transactionId, { status: 'Fail', rolled_back: 'No', message, resource_pkid: null, current_state: '', completed_time: this.now() });
+    })();
+    this.emit(transactionId, 'Fail', null, 'tool/BulkLoad', null);
+  }
+
+  private insertParent(transactionId: string, parent: Omit<TxSpec, 'run'>, status: TxStatus): void {
     this.repo.insert({
       transaction_id: transactionId,
       parent_id: null,
-      status: 'Processing',
+      status,
       action: parent.action,
       detail: parent.detail,
       username: parent.username,
@@ -125,7 +156,6 @@ export class TransactionEngine {
       current_state: '',
       submitted_time: this.now(),
     });
-    this.repo.start(transactionId, 'Processing', this.now());
   }
 
   /**
@@ -156,8 +186,8 @@ export class TransactionEngine {
    * data and its Success commit together), so it is Fail and rolled back. A group parent is then
    * settled from its children: the ones that finished are kept, as when a group ends normally.
    */
-  recoverInterrupted(): number {
-    const rows = this.repo.unfinished();
+  recoverInterrupted(isWaiting: (transactionId: string) => boolean = () => false): number {
+    const rows = this.repo.unfinished().filter((row) => !isWaiting(row.transaction_id));
     const recover = this.db.transaction((unfinished: TxRow[]) => {
       for (const row of unfinished.filter((tx) => tx.status !== 'Processing')) {
         const message =

@@ -1,6 +1,7 @@
 import { sql as initial } from './0001-initial';
 import { sql as deviceCopy } from './0002-device-copy';
 import { sql as uploads } from './0003-uploads';
+import { sql as scheduledLoads } from './0004-scheduled-loads';
 
 /**
  * Numbered migrations, applied in order at open. Append a new file `NNNN-name.ts` exporting
@@ -17,4 +18,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'initial', sql: initial },
   { version: 2, name: 'device-copy', sql: deviceCopy },
   { version: 3, name: 'uploads', sql: uploads },
+  { version: 4, name: 'scheduled-loads', sql: scheduledLoads },
 ];

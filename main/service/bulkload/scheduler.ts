@@ -1,0 +1,106 @@
+import type { Principal } from '../auth/principal';
+import type { Store } from '../domain/store';
+import type { Caller } from '../routes/guards';
+import { readWorkbook } from '../sheets/read-workbook';
+import type { UploadRow } from '../store/uploads-repo';
+import type { NodeRow } from '../store/nodes-repo';
+import type { TransactionEngine } from '../transactions/engine';
+import { loadParent, rowTransactions } from './submit-bulk-load';
+
+interface ScheduledRow {
+  transaction_id: string;
+  upload_id: string;
+  hierarchy_pkid: string;
+  user_pkid: string;
+  run_at: string;
+  state: string;
+}
+
+/** setTimeout takes at most about 24.8 days; a later load is re-armed when that wait ends. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Bulk loads queued for a moment. The parent transaction is Queued from the start; at the
+ * moment, the workbook is read again and its rows attached and run with the rights its user
+ * has then. Waiting loads are re-armed at every start.
+ */
+export class BulkLoadScheduler {
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly engine: TransactionEngine,
+    private readonly clock: () => Date,
+  ) {}
+
+  isWaiting(transactionId: string): boolean {
+    return this.store.db.prepare("SELECT 1 FROM scheduled_loads WHERE transaction_id = ? AND state = 'waiting'").get(transactionId) !== undefined;
+  }
+
+  schedule(caller: Caller, upload: UploadRow, node: NodeRow, runAt: Date): string {
+    const transactionId = this.store.db.transaction(() => {
+      const id = this.engine.createWaitingGroup(loadParent(caller, node, upload.name, 0, 0));
+      this.store.db
+        .prepare("INSERT INTO scheduled_loads (transaction_id, upload_id, hierarchy_pkid, user_pkid, run_at, state) VALUES (?, ?, ?, ?, ?, 'waiting')")
+        .run(id, upload.id, node.pkid, caller.principal.pkid, runAt.toISOString());
+      return id;
+    })();
+    this.armAll();
+    return transactionId;
+  }
+
+  /** Arms a timer for every waiting load (at start, and after each new one). */
+  armAll(): void {
+    this.close();
+    const rows = this.store.db.prepare<[], ScheduledRow>("SELECT * FROM scheduled_loads WHERE state = 'waiting'").all();
+    for (const row of rows) {
+      const wait = Math.max(0, new Date(row.run_at).getTime() - this.clock().getTime());
+      const timer = setTimeout(() => (wait > MAX_TIMER_MS ? this.armAll() : void this.fire(row)), Math.min(wait, MAX_TIMER_MS));
+      // A waiting load alone does not keep a process (a test, the CLI) alive.
+      timer.unref();
+      this.timers.add(timer);
+    }
+  }
+
+  close(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private async fire(row: ScheduledRow): Promise<void> {
+    if (!this.isWaiting(row.transaction_id)) return;
+    this.store.db.prepare("UPDATE scheduled_loads SET state = 'started' WHERE transaction_id = ?").run(row.transaction_id);
+    const caller = this.callerOf(row.user_pkid);
+    const node = this.store.nodes.get(row.hierarchy_pkid);
+    const upload = this.store.uploads.get(row.upload_id);
+    if (!caller || !node || !upload) {
+      const gone = !caller ? 'its user no longer exists' : !node ? 'its hierarchy node no longer exists' : 'its file is gone';
+      this.engine.failWaitingGroup(row.transaction_id, `The scheduled bulk load did not run: ${gone}.`);
+      return;
+    }
+    try {
+      const workbook = await readWorkbook(this.store.uploads.pathOf(upload.id), upload.name);
+      const children = rowTransactions(this.store, caller, workbook, node);
+      const parent = loadParent(caller, node, upload.name, children.length, workbook.sheets.length);
+      this.store.db.prepare('UPDATE transactions SET detail = ? WHERE transaction_id = ?').run(parent.detail, row.transaction_id);
+      this.engine.startWaitingGroup(row.transaction_id, parent, children, 'Success With Async Failures');
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.engine.failWaitingGroup(row.transaction_id, `The scheduled bulk load did not run: ${reason}`);
+    }
+  }
+
+  /** The load runs with the rights its user has when it runs, not when it was scheduled. */
+  private callerOf(userPkid: string): Caller | undefined {
+    const user = this.store.instances.get(userPkid);
+    const node = user && this.store.nodes.get(user.hierarchyPkid);
+    if (!user || !node) return undefined;
+    const principal: Principal = {
+      pkid: user.pkid,
+      username: String(user.data.username),
+      role: (user.data.role as Principal['role'] | undefined) ?? 'readonly',
+      hierarchyPkid: user.hierarchyPkid,
+    };
+    return { principal, callerPath: node.path };
+  }
+}
