@@ -47,8 +47,17 @@ export function createPipeline(deps: PipelineDeps) {
   const idPrefix = randomBytes(4).toString('hex');
   const tokenKey = randomBytes(32);
   let requestCount = 0;
-  // Basic callers have no session; their token is stable per user and process.
-  const basicToken = (principal: Principal): string => createHmac('sha256', tokenKey).update(principal.pkid).digest('base64url');
+  // Basic callers have no session; their token is stable per user and process, so made once.
+  const basicTokens = new Map<string, string>();
+  const basicToken = (principal: Principal): string => {
+    let token = basicTokens.get(principal.pkid);
+    if (token === undefined) {
+      token = createHmac('sha256', tokenKey).update(principal.pkid).digest('base64url');
+      if (basicTokens.size > 10_000) basicTokens.clear();
+      basicTokens.set(principal.pkid, token);
+    }
+    return token;
+  };
 
   async function callerOf(request: ApiRequest): Promise<Caller> {
     const authorization = request.headers?.authorization;

@@ -18,9 +18,20 @@ function releaseAtLeast(release: string, minimum: string): boolean {
  * `X-Version` pick one from the spec's mapping (latest when absent); from 21.1 on, sending
  * either is refused, as backward compatibility is gone.
  */
+/** The release is one setting for the life of a service: compare it once. */
+const modernReleases = new Map<string, boolean>();
+const isModern = (release: string): boolean => {
+  let modern = modernReleases.get(release);
+  if (modern === undefined) {
+    modern = releaseAtLeast(release, '21.1');
+    modernReleases.set(release, modern);
+  }
+  return modern;
+};
+
 export function deviceSchemaVersionFor(release: string, apiVersion: string | null, headerVersion: string | undefined): string {
   const asked = apiVersion ?? headerVersion ?? null;
-  if (releaseAtLeast(release, '21.1')) {
+  if (isModern(release)) {
     if (asked !== null) {
       throw new ApiError(400, 'api-version-not-supported', `Release ${release} does not take api_version or X-Version: send requests without them.`, [
         { field: apiVersion !== null ? 'api_version' : 'X-Version', message: 'not supported from release 21.1' },
