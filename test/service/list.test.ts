@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { workspaceFile } from '../../main/service';
+import { openDatabase } from '../../main/service/store/db';
 import { ACME, LONDON, openTestService, PARIS, q, type TestService } from './helpers';
 
 let t: TestService;
@@ -132,5 +134,20 @@ describe('list filters', () => {
     const acmeUp = await t.get(`/api/relation/Subscriber/${q(ACME, '&traversal=up')}`);
     expect(acmeUp.body.pagination.total).toBe(20);
     expect((await t.get(`/api/relation/Subscriber/${q(ACME, filter('userid', 'startswith', 'paris.'))}`)).body.pagination.total).toBe(10);
+  });
+});
+
+describe('list totals', () => {
+  it('follow every change, by this service at once and by another connection within 100 ms', async () => {
+    const total = async (): Promise<number> => (await t.get(`/api/data/Countries/${q('sys')}`)).body.pagination.total;
+    const before = await total();
+    expect(await total()).toBe(before);
+    const made = await t.call('POST', `/api/data/Countries/${q('sys')}`, { data: { country_name: 'Counted', iso_code: 'CX' } });
+    expect(await total()).toBe(before + 1);
+    const other = openDatabase(workspaceFile(t.dataDir));
+    other.prepare('DELETE FROM instances WHERE pkid = ?').run(made.body.pkid);
+    other.close();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(await total()).toBe(before);
   });
 });

@@ -43,7 +43,7 @@ export async function dispatch(deps: RouteDeps, ctx: RequestContext): Promise<Ap
 async function routeInstances(deps: RouteDeps, ctx: RequestContext, model: ModelDef, rest: string[]): Promise<ApiResponse> {
   const { store } = deps;
   if (rest.length === 0) {
-    if (ctx.method === 'GET') return listInstances(store, ctx, model);
+    if (ctx.method === 'GET') return listInstances(deps, ctx, model);
     if (ctx.method === 'POST') return createResource(deps, ctx, model);
     if (ctx.method === 'DELETE') return deleteMany(deps, ctx, model);
     throw methodNotAllowed(ctx, 'GET, POST or DELETE');

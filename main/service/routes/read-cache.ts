@@ -12,6 +12,8 @@ const CHECK_INTERVAL_MS = 100;
 
 export class ReadCache {
   private readonly entries = new Map<string, string>();
+  /** A list's total, per count query and parameters: paging through a list counts it once. */
+  private readonly totals = new Map<string, number>();
   private readonly dataVersion;
   private seenVersion = -1;
   private checkedAt = 0;
@@ -45,6 +47,18 @@ export class ReadCache {
 
   invalidate(): void {
     this.entries.clear();
+    this.totals.clear();
+  }
+
+  total(key: string, count: () => number): number {
+    this.dropIfChangedElsewhere();
+    let total = this.totals.get(key);
+    if (total === undefined) {
+      total = count();
+      if (this.totals.size >= this.maxEntries) this.totals.clear();
+      this.totals.set(key, total);
+    }
+    return total;
   }
 
   private dropIfChangedElsewhere(): void {
@@ -54,6 +68,7 @@ export class ReadCache {
     const version = this.dataVersion.get()?.data_version ?? 0;
     if (version !== this.seenVersion) {
       this.entries.clear();
+      this.totals.clear();
       this.seenVersion = version;
     }
   }

@@ -12,6 +12,7 @@ import { header, type RequestContext } from '../request-context';
 import { json } from '../responses';
 import { instanceHref, visibleData } from './resource-view';
 import { guardNode } from './guards';
+import type { RouteDeps } from './deps';
 import { schemaRulesMeta } from './schema-rules';
 
 interface InstanceRow {
@@ -24,7 +25,8 @@ interface InstanceRow {
   version_tag: string | null;
 }
 
-export function listInstances(store: Store, ctx: RequestContext, model: ModelDef): ApiResponse {
+export function listInstances(deps: RouteDeps, ctx: RequestContext, model: ModelDef): ApiResponse {
+  const { store } = deps;
   const node = resolveHierarchy(store.nodes, ctx.query.get('hierarchy'));
   const params = parseListParams(model, ctx.query, header(ctx, 'range'));
   guardNode(ctx, node, 'read', params.traversal === 'up');
@@ -33,7 +35,9 @@ export function listInstances(store: Store, ctx: RequestContext, model: ModelDef
   const { rows, total } = store.db.transaction(() => {
     return {
       rows: store.statement(sql.page).all(...sql.pageParams) as InstanceRow[],
-      total: params.count ? (store.statement(sql.count).get(...sql.countParams) as { total: number }).total : 0,
+      total: params.count
+        ? deps.readCache.total(`${sql.count} ${JSON.stringify(sql.countParams)}`, () => (store.statement(sql.count).get(...sql.countParams) as { total: number }).total)
+        : 0,
     };
   })();
   const resources = rows.map((row) => {
