@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /**
- * Finds the Electron executable without `require('electron')`, which tries to download the
+ * Finds the Electron executable without requiring the electron package, whose entry tries to download the
  * binary when it is missing: machines without network access must fall back at once.
  */
 export function electronBinary(): string | undefined {

@@ -15,14 +15,8 @@ import { validateRow } from './validate-row';
  * and, per row, the change the load would make. Rows are taken one at a time from the streaming
  * reader; what is kept is the answer itself and the overlay of keys, never the rows.
  */
-export interface ValidationIssue {
-  row: number;
-  column: string;
-  field: string;
-  severity: 'error' | 'warning';
-  code: string;
-  message: string;
-}
+/** An issue in the answer: its sheet is the entry it is listed under. */
+export type ValidationIssue = Omit<SheetIssue, 'sheet'>;
 
 export interface RowPrediction {
   row: number;
