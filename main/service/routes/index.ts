@@ -35,7 +35,7 @@ export async function dispatch(deps: RouteDeps, ctx: RequestContext): Promise<Ap
   if (model.modelType === 'tool/BulkLoad') return routeBulkLoad(deps, ctx, rest);
   if (model.modelType === 'view/ExportData') return routeExportDataView(ctx, rest);
   if (model.storage !== 'instances') {
-    throw new ApiError(404, 'not-found', `${model.modelType} ${rest.join('/')} is not available in this version of the workstation.`);
+    throw new ApiError(404, 'not-found', `${model.modelType} has no resource at ${ctx.path}.`);
   }
   return routeInstances(deps, ctx, model, rest);
 }
