@@ -1,4 +1,5 @@
 import type { JsonObject } from '../api-types';
+import type Database from 'better-sqlite3';
 import type { Db } from './db';
 
 /** One linked instance; its model type is kept so references need no look-up. */
@@ -66,7 +67,7 @@ export function toRecord(row: Row): InstanceRecord {
 
 export class InstancesRepo {
   private readonly byPkid;
-  private readonly byBkey;
+  private readonly byKeyOf = new Map<string, Database.Statement<[string], Row>>();
   private readonly insertRow;
   private readonly updateRow;
   private readonly deleteRow;
@@ -77,11 +78,10 @@ export class InstancesRepo {
   private readonly refreshRow;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly now: () => string,
   ) {
     this.byPkid = db.prepare<[string], Row>(`${SELECT} WHERE i.pkid = ?`);
-    this.byBkey = db.prepare<[string, string], Row>(`${SELECT} WHERE i.model_type = ? AND i.bkey = ?`);
     this.insertRow = db.prepare(
       // A device write reaches the device too: both copies start equal.
       `INSERT INTO instances (pkid, model_type, hierarchy_pkid, data, bkey, links, created_at, updated_at, device_data)
@@ -108,9 +108,20 @@ export class InstancesRepo {
     return row && toRecord(row);
   }
 
-  /** Every instance of a model carrying this business key (several only for scoped keys). */
+  /**
+   * Every instance of a model carrying this business key (several only for scoped keys). One
+   * statement per model with its type written in: bound, SQLite re-plans the query against the
+   * partial summary indexes on every call (about 30 µs instead of 5).
+   */
   findByKey(modelType: string, bkey: string): InstanceRecord[] {
-    return this.byBkey.all(modelType, bkey).map(toRecord);
+    let statement = this.byKeyOf.get(modelType);
+    if (!statement) {
+      // The type goes into SQL text, so it must be one the registry declares.
+      if (!/^[a-z]+(\/[A-Za-z]+)+$/.test(modelType)) throw new Error(`not a model type: ${modelType}`);
+      statement = this.db.prepare<[string], Row>(`${SELECT} WHERE i.model_type = '${modelType}' AND i.bkey = ?`);
+      this.byKeyOf.set(modelType, statement);
+    }
+    return statement.all(bkey).map(toRecord);
   }
 
   insert(instance: NewInstance): void {
