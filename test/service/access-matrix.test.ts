@@ -136,7 +136,8 @@ describe('access matrix', () => {
     }
     console.log(`[access-matrix] ${ROUTES.length} routes x ${ROLES.length} roles x ${Object.keys(PLACES).length} places = ${cells} cells`);
     expect(failures).toEqual([]);
-  });
+    // 207 calls, each with two fingerprints of the whole store: slow machines need the room.
+  }, 120_000);
 
   it('never lets a user make or raise a user above its own role', async () => {
     const helperAdmin = await t.call('POST', `/api/data/User/${q(PARIS)}`, { data: { username: 'matrix-site-admin', role: 'admin', password: PASSWORD } });
