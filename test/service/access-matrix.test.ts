@@ -1,4 +1,6 @@
+import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compactWorkbook, upload } from './bulk-validate-helpers';
 import { ACME, LONDON, openTestService, PARIS, q, type Reply, type TestService } from './helpers';
 
 /**
@@ -8,7 +10,7 @@ import { ACME, LONDON, openTestService, PARIS, q, type Reply, type TestService }
  */
 type Role = 'admin' | 'operator' | 'readonly';
 type Place = 'inside' | 'above' | 'beside';
-type Kind = 'open' | 'read' | 'read-up' | 'write';
+type Kind = 'open' | 'read' | 'read-up' | 'write' | 'export';
 
 const ROLES: Role[] = ['admin', 'operator', 'readonly'];
 const PLACES: Record<Place, string> = { inside: PARIS, above: ACME, beside: LONDON };
@@ -58,6 +60,27 @@ const ROUTES: Route[] = [
     kind: 'read-up',
     call: (r, p) => t.call('POST', `/api/tool/Search/?filter_hierarchy=${encodeURIComponent(path(p))}`, { query: 'data/Countries', hierarchy_paths: true }, as(r)),
   },
+  { name: 'upload', kind: 'write', call: (r, p) => upload(t, `matrix-${(serial += 1)}.xlsx`, Buffer.from('not looked at yet'), path(p), as(r)) },
+  {
+    name: 'validate a workbook',
+    kind: 'write',
+    call: (r, p) => t.call('POST', `/api/tool/BulkLoad/${q(path(p), '&method=validate')}`, { bulkload_file: 'matrix.xlsx' }, as(r)),
+  },
+  {
+    name: 'bulk load',
+    kind: 'write',
+    call: (r, p) => t.call('POST', `/api/tool/BulkLoad/${q(path(p), '&method=bulkload_spreadsheet')}`, { bulkload_file: 'matrix.xlsx', execute_immediately: true }, as(r)),
+  },
+  { name: 'bulk-load template', kind: 'export', call: (r, p) => t.get(`/api/data/Countries/export_bulkload_template/${q(path(p))}`, as(r)) },
+  { name: 'export one', kind: 'export', call: (r, p) => t.get(`/api/data/Countries/${country[p].pkid}/export/?export_format=xlsx`, as(r)) },
+  { name: 'export many', kind: 'export', call: (r, p) => t.call('POST', `/api/data/Countries/export/${q(path(p))}`, {}, as(r)) },
+  {
+    name: 'export a search',
+    kind: 'export',
+    call: (r, p) =>
+      t.call('POST', `/api/export/export_data/?url=/api/tool/Search/&filter_hierarchy=${encodeURIComponent(path(p))}`, { query: 'data/Countries', export_data_type: 'json' }, as(r)),
+  },
+  { name: 'export data types', kind: 'open', call: (r) => t.get('/api/view/ExportData/add', as(r)) },
   { name: 'transaction list', kind: 'read', call: (r, p) => t.get(`/api/tool/Transaction/${q(path(p))}`, as(r)) },
   { name: 'transaction', kind: 'read', call: (r, p) => t.get(`/api/tool/Transaction/${country[p].transactionId}/`, as(r)) },
   { name: 'transaction log entry', kind: 'read', call: (r, p) => t.get(`/api/tool/Transaction/${country[p].transactionId}/log/?log_id=${country[p].logId}`, as(r)) },
@@ -88,8 +111,13 @@ const ROUTES: Route[] = [
   },
 ];
 
+/** Everything a call could store: resources, transactions, and uploaded files and their rows. */
+const storeState = (): string =>
+  `${t.snapshot({ withTransactions: true })} ${JSON.stringify(t.service.store.db.prepare('SELECT id FROM uploads ORDER BY id').all())} ${readdirSync(t.service.store.uploads.folder).length}`;
+
 function expected(kind: Kind, role: Role, place: Place): number {
   if (kind === 'open') return 200;
+  if (kind === 'export') return role !== 'readonly' && place === 'inside' ? 200 : 403;
   if (kind === 'read') return place === 'inside' ? 200 : 403;
   if (kind === 'read-up') return place === 'beside' ? 403 : 200;
   return role === 'admin' && place === 'inside' ? 200 : 403;
@@ -101,6 +129,9 @@ beforeAll(async () => {
     const made = await t.call('POST', `/api/data/User/${q(PARIS)}`, { data: { username: `matrix-${role}`, role, password: PASSWORD } });
     if (made.status !== 200) throw new Error(`setup: ${made.text}`);
   }
+  // One workbook at Paris, visible to the Paris users: one line the admin inside may load.
+  const workbook = await compactWorkbook('LineRelation', ['# Hierarchy Node', '# Directory Number'], [[PARIS, '+33140001077']]);
+  if ((await upload(t, 'matrix.xlsx', workbook, PARIS)).status !== 200) throw new Error('setup: upload');
   for (const [place, hierarchy] of Object.entries(PLACES) as [Place, string][]) {
     const made = await t.call('POST', `/api/data/Countries/${q(hierarchy)}`, { data: { country_name: `Land of ${place}`, iso_code: place.slice(0, 2).toUpperCase() } });
     const tx = await t.get(`/api/tool/Transaction/${made.body.transaction_id}/`);
@@ -122,14 +153,14 @@ describe('access matrix', () => {
         for (const place of Object.keys(PLACES) as Place[]) {
           cells += 1;
           const prepared = route.prepare ? await route.prepare(place) : '';
-          const before = t.snapshot({ withTransactions: true });
+          const before = storeState();
           const reply = await route.call(role, place, prepared);
           await t.service.idle();
           const want = expected(route.kind, role, place);
           if (reply.status !== want) failures.push(`${route.name} as ${role} ${place}: ${reply.status}, expected ${want}: ${reply.text.slice(0, 160)}`);
           if (want === 403) {
             if (!/^Permission Denied/.test(reply.body?.message ?? '')) failures.push(`${route.name} as ${role} ${place}: message ${reply.body?.message}`);
-            if (t.snapshot({ withTransactions: true }) !== before) failures.push(`${route.name} as ${role} ${place}: the store changed`);
+            if (storeState() !== before) failures.push(`${route.name} as ${role} ${place}: the store changed`);
           }
         }
       }
