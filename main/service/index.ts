@@ -5,6 +5,7 @@ import { Authenticator } from './auth/authenticator';
 import type { Principal } from './auth/principal';
 import { Sessions } from './auth/sessions';
 import { BulkLoadScheduler } from './bulkload/scheduler';
+import { SearchPool } from './search/search-pool';
 import { bootstrapStore } from './bootstrap';
 import { createPipeline } from './request-pipeline';
 import { createStore, type Store } from './domain/store';
@@ -72,6 +73,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     readCache.invalidate();
   });
   const scheduler = new BulkLoadScheduler(store, engine, clock);
+  const searchPool = new SearchPool(workspaceFile(options.dataDir, options.workspace));
   const recoveredTransactions = engine.recoverInterrupted((transactionId) => scheduler.isWaiting(transactionId));
   const { generatedPassword } = await bootstrapStore(store, options.adminPassword ?? process.env.WORKSTATION_ADMIN_PASSWORD);
   const authenticator = new Authenticator(store);
@@ -89,6 +91,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     sessions,
     readCache,
     scheduler,
+    searchPool,
     release: options.release ?? DEFAULT_RELEASE,
     internalError,
   });
@@ -103,6 +106,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     engine,
     idle: () => engine.idle(),
     close() {
+      searchPool.close();
       scheduler.close();
       engine.close();
       db.close();

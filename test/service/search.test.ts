@@ -259,3 +259,15 @@ describe('search errors', () => {
     expect(unknownNode.body).toMatchObject({ http_code: 404, code: 'hierarchy-not-found' });
   });
 });
+
+describe('search and writes', () => {
+  it('finds what was written just before, and no longer finds what was deleted (searches run on their own connections)', async () => {
+    const query = `/api/tool/Search/${q(PARIS, `&query=${encodeURIComponent('relation/LineRelation with alertingName is "Fresh Write"')}`)}`;
+    expect((await t.get(query)).body.pagination.total).toBe(0);
+    const made = await t.call('POST', `/api/relation/LineRelation/${q(PARIS)}`, { data: { pattern: '+33140001079', alertingName: 'Fresh Write' } });
+    expect(made.status).toBe(200);
+    expect((await t.get(query)).body.resources.map((r: { meta: { pkid: string } }) => r.meta.pkid)).toEqual([made.body.pkid]);
+    await t.call('DELETE', made.body.href);
+    expect((await t.get(query)).body.pagination.total).toBe(0);
+  });
+});

@@ -14,35 +14,34 @@ export function instanceSource(model: ModelDef, summary = false): ListSource {
     valueExpr: (field) => `json_extract(i.data, '$.${field}')`,
     foldedExpr: (field) => `lower(json_extract(i.data, '$.${field}'))`,
     idColumn: 'i.id',
-    columns: `i.pkid, i.hierarchy_pkid, ${summary ? `${summaryValues(model)} AS summary` : 'i.data'}, i.tags, i.version_tag`,
+    columns: `i.pkid, i.hierarchy_pkid, ${summary ? `${summaryObject(model)} AS summary` : 'i.data'}, i.tags, i.version_tag`,
   };
 }
 
 /**
- * A summary list needs a few fields of each row, not its whole JSON: one multi-path
- * json_extract reads them in a single parse as an array, in `summaryAttrs` order (an absent
- * field is null), and the page never parses a full instance in JavaScript.
+ * A row's summary attributes as a JSON object built by SQLite (`->` keeps each value's JSON
+ * type; an absent attribute is null). Lists and searches select exactly this expression, and
+ * the model's first summary index holds it, so a page or a search answers from the index.
  */
-function summaryValues(model: ModelDef): string {
-  // With a single path json_extract returns a bare SQL value; a second path keeps it an array.
-  const paths = model.summaryAttrs.map((field) => `'$.${field}'`);
-  return `json_extract(i.data, ${(paths.length === 1 ? [paths[0], paths[0]] : paths).join(', ')})`;
+export function summaryObject(model: ModelDef, alias = 'i.'): string {
+  return `json_object(${model.summaryAttrs.map((field) => `'${field}', ${alias}data -> '$.${field}'`).join(', ')})`;
 }
+
+const foldedColumn = (field: string): string => `lower(json_extract(data, '$.${field}'))`;
 
 /**
  * The index each summary attribute of a model needs. Its column order serves a list in one
  * range scan: the folded value (filter and order), the row id (the order's tie-breaker), and
- * the hierarchy (so the count never reads the table).
+ * the hierarchy (so the count never reads the table). The first attribute's index, the one
+ * lists and searches walk by default, also holds the other attributes' folded values and the
+ * summary object: a `like` on any summary attribute and the hits' answer never read the table.
  */
 export function summaryIndexes(model: ModelDef): { name: string; sql: string }[] {
   const table = model.modelType.replace(/\//g, '_');
-  return model.summaryAttrs.map((field) => {
+  return model.summaryAttrs.map((field, position) => {
     const name = `summary_${table}_${field}`;
-    return {
-      name,
-      sql:
-        `CREATE INDEX IF NOT EXISTS "${name}" ON instances (lower(json_extract(data, '$.${field}')), id, hierarchy_pkid) ` +
-        `WHERE model_type = '${model.modelType}'`,
-    };
+    const extra = position === 0 ? [...model.summaryAttrs.slice(1).map(foldedColumn), summaryObject(model, '')] : [];
+    const columns = [foldedColumn(field), 'id', 'hierarchy_pkid', ...extra].join(', ');
+    return { name, sql: `CREATE INDEX "${name}" ON instances (${columns}) WHERE model_type = '${model.modelType}'` };
   });
 }

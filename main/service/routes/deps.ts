@@ -2,6 +2,7 @@ import type { Authenticator } from '../auth/authenticator';
 import type { Store } from '../domain/store';
 import type { TransactionEngine } from '../transactions/engine';
 import type { BulkLoadScheduler } from '../bulkload/scheduler';
+import type { SearchPool } from '../search/search-pool';
 import type { ReadCache } from './read-cache';
 
 /** What every route handler may use: one workspace's store and transaction engine. */
@@ -12,4 +13,6 @@ export interface RouteDeps {
   release: string;
   readCache: ReadCache;
   scheduler: BulkLoadScheduler;
+  /** Search workers, started on the first search. */
+  searchPool: SearchPool;
 }

@@ -1,4 +1,4 @@
-import type { ApiResponse, Json, JsonObject } from '../api-types';
+import type { ApiResponse, JsonObject } from '../api-types';
 import { nodeHref, resolveHierarchy } from '../domain/hierarchy';
 import type { Store } from '../domain/store';
 import { instanceSource } from '../list/instance-source';
@@ -43,7 +43,7 @@ export function listInstances(deps: RouteDeps, ctx: RequestContext, model: Model
   const resources = rows.map((row) => {
     const hierarchy = store.nodes.get(row.hierarchy_pkid)?.path ?? '';
     return {
-      data: row.summary === undefined ? visibleData(model, JSON.parse(row.data ?? '{}') as JsonObject, hierarchy) : summaryData(model, row.summary),
+      data: row.summary === undefined ? visibleData(model, JSON.parse(row.data ?? '{}') as JsonObject, hierarchy) : summaryData(row.summary),
       meta: {
         model_type: model.modelType,
         pkid: row.pkid,
@@ -58,14 +58,10 @@ export function listInstances(deps: RouteDeps, ctx: RequestContext, model: Model
   return listResponse(store, ctx, model, node, params, { resources, total });
 }
 
-/** The summary values from SQL (in summaryAttrs order), without the fields the instance lacks. */
-function summaryData(model: ModelDef, summary: string): JsonObject {
-  const values = JSON.parse(summary) as Json[];
-  const data: JsonObject = {};
-  model.summaryAttrs.forEach((name, index) => {
-    const value = values[index];
-    if (value !== null && value !== undefined) data[name] = value;
-  });
+/** The summary object from SQL, without the fields the instance lacks (null there). */
+function summaryData(summary: string): JsonObject {
+  const data = JSON.parse(summary) as JsonObject;
+  for (const [name, value] of Object.entries(data)) if (value === null) delete data[name];
   return data;
 }
 

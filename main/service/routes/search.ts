@@ -15,5 +15,6 @@ export async function routeSearch(deps: RouteDeps, ctx: RequestContext, rest: st
   }
   assertRole(ctx.principal, 'search');
   // The search writes its answer as JSON text itself (run-search.ts says why).
-  return { status: 200, headers: { 'content-type': JSON_TYPE }, body: runSearch(deps.store, ctx.principal, readSearchRequest(ctx)) };
+  const body = await runSearch(deps.store, ctx.principal, readSearchRequest(ctx), deps.searchPool);
+  return { status: 200, headers: { 'content-type': JSON_TYPE }, body };
 }

@@ -1,3 +1,4 @@
+import { summaryObject } from '../list/instance-source';
 import { ApiError } from '../errors';
 import { foldAscii } from '../list/list-sql';
 import { ALL_MODELS, findModel } from '../models/registry';
@@ -73,9 +74,10 @@ const ESCAPED_IN_JSON = /["\\/]/;
  * the rows that cannot match: a row whose field contains the text contains it in its JSON too.
  * A % or _ in the text only widens that LIKE; the instr decides.
  */
-function containsSql(target: string, text: string): Fragment {
+function containsSql(target: string, text: string, indexed: boolean): Fragment {
   const exact = { sql: `instr(${target}, ?) > 0`, params: [text] };
-  if (!ENCODES_AS_ITSELF.test(text) || ESCAPED_IN_JSON.test(text)) return exact;
+  // A summary attribute's folded value is in the model's first summary index: no row to read.
+  if (indexed || !ENCODES_AS_ITSELF.test(text) || ESCAPED_IN_JSON.test(text)) return exact;
   return { sql: `i.data LIKE ? AND ${exact.sql}`, params: [`%${text}%`, text] };
 }
 
@@ -91,7 +93,7 @@ function clauseSql(model: ModelDef, clause: Clause): Fragment {
       return { sql: `${target} = ?`, params: [text] };
     case 'like':
     case 'contains':
-      return containsSql(target, text);
+      return containsSql(target, text, model.summaryAttrs.includes(field.jsonPath.slice(2)));
     case 'startswith':
       // A range, not a function of the column, so the summary index can seek to it.
       return { sql: `${target} >= ? AND ${target} < ?`, params: [text, text + MAX_CHAR] };
@@ -107,16 +109,6 @@ function conditionSql(model: ModelDef, condition: Condition): Fragment {
     sql: parts.map((part) => `(${part.sql})`).join(condition.kind === 'and' ? ' AND ' : ' OR '),
     params: parts.flatMap((part) => part.params),
   };
-}
-
-/**
- * A row's summary attributes as the JSON object a result shows, built by SQLite: `->` keeps
- * each value's JSON type (a boolean stays true, not 1), and the row's JSON is parsed once for
- * all of them. Building it here saves a parse and a stringify per hit in JavaScript. An
- * attribute the row lacks comes out as null; the caller drops those.
- */
-function summaryObject(model: ModelDef): string {
-  return `json_object(${model.summaryAttrs.map((field) => `'${field}', i.data -> '$.${field}'`).join(', ')})`;
 }
 
 /**

@@ -6,7 +6,7 @@ import { exportData } from '../models/export-data';
 import { findModel } from '../models/registry';
 import type { ModelDef } from '../models/types';
 import { instanceHref, visibleData } from '../routes/resource-view';
-import { runSearch } from '../search/run-search';
+import { searchRows } from '../search/run-search';
 import type { SearchRequest } from '../search/search-request';
 import type { InstanceRecord } from '../store/instances-repo';
 import type { NodeRow } from '../store/nodes-repo';
@@ -41,10 +41,9 @@ interface Found {
 
 /** The search's hits, read again whole from the store, in the search's order. */
 function searchHits(store: Store, principal: Principal, request: SearchRequest): Found[] {
-  const answer = JSON.parse(runSearch(store, principal, request)) as { resources: { meta: { model_type: string; pkid: string } }[] };
-  return answer.resources.flatMap(({ meta }) => {
-    const model = findModel(meta.model_type);
-    const record = store.instances.get(meta.pkid);
+  return searchRows(store, principal, request).flatMap(([modelType, pkid]) => {
+    const model = findModel(modelType);
+    const record = store.instances.get(pkid);
     return model && record && model.storage === 'instances' ? [{ model, record }] : [];
   });
 }

@@ -10,9 +10,19 @@ import type { Db } from './db';
 export function syncSummaryIndexes(db: Db, models: readonly ModelDef[]): void {
   const wanted = models.filter((model) => model.storage === 'instances').flatMap(summaryIndexes);
   const names = new Set(wanted.map((index) => index.name));
-  const existing = db
-    .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'summary\\_%' ESCAPE '\\'")
-    .all();
-  for (const { name } of existing) if (!names.has(name)) db.exec(`DROP INDEX "${name}"`);
-  for (const index of wanted) db.exec(index.sql);
+  const existing = new Map(
+    db
+      .prepare<[], { name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name LIKE 'summary\\_%' ESCAPE '\\'")
+      .all()
+      .map((row) => [row.name, row.sql]),
+  );
+  // An index no model asks for goes; one whose definition changed is made again.
+  for (const [name, sql] of existing) {
+    const want = wanted.find((index) => index.name === name);
+    if (!names.has(name) || want?.sql !== sql) {
+      db.exec(`DROP INDEX "${name}"`);
+      existing.delete(name);
+    }
+  }
+  for (const index of wanted) if (!existing.has(index.name)) db.exec(index.sql);
 }
