@@ -127,5 +127,11 @@ describe('device models: cached and device copies', () => {
     expect(fromDevice.body.meta.cached).toBe(false);
     expect(fromDevice.body.data.description).toBe('changed on the device');
     expect((await t.get(href)).body.data.description).toBe('changed on the device');
+    // A second change on the device: the same cached=false read must reach the device again.
+    const again = openDatabase(workspaceFile(t.dataDir));
+    again.prepare("UPDATE instances SET device_data = json_set(device_data, '$.description', 'changed again') WHERE pkid = ?").run(pkid);
+    again.close();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect((await t.get(`${href}?cached=false`)).body.data.description).toBe('changed again');
   });
 });

@@ -10,6 +10,9 @@ import type { Db } from '../store/db';
  */
 const CHECK_INTERVAL_MS = 100;
 
+/** What an instance answer depends on: the caller, the whole URL, and the version header. */
+export const readKey = (principalPkid: string, xVersion: string | undefined, url: string): string => `${principalPkid} ${xVersion ?? ''} ${url}`;
+
 export class ReadCache {
   private readonly entries = new Map<string, string>();
   /** A list's total, per count query and parameters: paging through a list counts it once. */

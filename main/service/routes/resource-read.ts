@@ -13,13 +13,13 @@ import type { RouteDeps } from './deps';
 import { html, json, JSON_TYPE } from '../responses';
 import { formView } from '../templates/field-display-policy';
 import { guardInstance, guardNode, readsUp } from './guards';
+import { readKey } from './read-cache';
 import { instanceEnvelope } from './resource-view';
 import { schemaRulesMeta } from './schema-rules';
 
 export function getInstance(deps: RouteDeps, ctx: RequestContext, model: ModelDef, pkid: string): ApiResponse {
   const fromCache = parseBoolean(ctx.query, 'cached', true);
-  // Everything the answer depends on: the caller, the whole URL, and the version header.
-  const key = `${ctx.principal.pkid} ${header(ctx, 'x-version') ?? ''} ${ctx.request.url}`;
+  const key = readKey(ctx.principal.pkid, header(ctx, 'x-version'), ctx.request.url);
   const hit = fromCache ? deps.readCache.get(key) : undefined;
   if (hit !== undefined) return { status: 200, headers: { 'content-type': JSON_TYPE }, body: hit };
   const { store } = deps;
@@ -33,7 +33,8 @@ export function getInstance(deps: RouteDeps, ctx: RequestContext, model: ModelDe
     Object.assign(envelope.meta as JsonObject, { ...schemaMeta(model, ctx.deviceSchemaVersion), pkid: record.pkid, hierarchy: record.hierarchyPath });
   }
   const response = json(200, envelope);
-  deps.readCache.set(key, response.body as string);
+  // A cached=false read must reach the device every time: never remembered.
+  if (fromCache) deps.readCache.set(key, response.body as string);
   return response;
 }
 

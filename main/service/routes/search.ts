@@ -14,7 +14,7 @@ export async function routeSearch(deps: RouteDeps, ctx: RequestContext, rest: st
     throw new ApiError(405, 'method-not-allowed', `${ctx.method} is not allowed on ${ctx.path}; use GET or POST.`);
   }
   assertRole(ctx.principal, 'search');
-  // The search writes its answer as JSON text itself (run-search.ts says why).
+  // The search writes its answer's JSON bytes itself (run-search.ts says why).
   const body = await runSearch(deps.store, ctx.principal, readSearchRequest(ctx), deps.searchPool);
   return { status: 200, headers: { 'content-type': JSON_TYPE }, body };
 }

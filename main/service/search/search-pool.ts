@@ -13,7 +13,7 @@ import type { SearchJob, SearchJobResult } from './search-worker';
  */
 interface Slot {
   worker: Worker;
-  pending: Map<number, { resolve: (result: { json: string; count: number }) => void; reject: (error: Error) => void }>;
+  pending: Map<number, { resolve: (result: { bytes: Uint8Array; count: number }) => void; reject: (error: Error) => void }>;
 }
 
 /** The compiled worker beside this file, or, from the TypeScript sources, in dist/. */
@@ -38,7 +38,7 @@ export class SearchPool {
     return this.script !== undefined;
   }
 
-  run(compiled: CompiledSearch): Promise<{ json: string; count: number }> {
+  run(compiled: CompiledSearch): Promise<{ bytes: Uint8Array; count: number }> {
     const slot = this.leastBusy();
     const id = (this.nextId += 1);
     const job: SearchJob = { id, sql: compiled.sql, params: compiled.params };

@@ -14,7 +14,8 @@ export interface SearchJob {
   params: unknown[];
 }
 
-export type SearchJobResult = { id: number; json: string; count: number } | { id: number; error: string };
+/** The resources' JSON as UTF-8 bytes, handed over (not copied) to the main thread. */
+export type SearchJobResult = { id: number; bytes: Uint8Array; count: number } | { id: number; error: string };
 
 const db = new Database((workerData as { file: string }).file, { readonly: true, fileMustExist: true });
 db.pragma('mmap_size = 1073741824');
@@ -36,12 +37,13 @@ function run(job: SearchJob): SearchJobResult {
     if (path === undefined) paths.set(pkid, (path = pathOf.get(pkid)?.path ?? ''));
     return path;
   });
-  return { id: job.id, json, count: rows.length };
+  return { id: job.id, bytes: new Uint8Array(Buffer.from(json)), count: rows.length };
 }
 
 parentPort?.on('message', (job: SearchJob) => {
   try {
-    parentPort?.postMessage(run(job));
+    const result = run(job);
+    parentPort?.postMessage(result, 'bytes' in result ? [result.bytes.buffer as ArrayBuffer] : []);
   } catch (error) {
     parentPort?.postMessage({ id: job.id, error: error instanceof Error ? error.message : String(error) });
   }
