@@ -107,3 +107,18 @@ describe('running a bulk load', () => {
     expect(t.snapshot()).toBe(before);
   });
 });
+
+describe('users from a sheet', () => {
+  it('hashes a row password like the API does: the user signs in, the password is never data', async () => {
+    const parent = await load({
+      fileName: 'users.xlsx',
+      issues: [],
+      sheets: [sheet('Users', 'data/User', [row(5, 'add', { username: 'sheet.user', role: 'readonly', password: 'from-a-sheet-1' })], PARIS)],
+    });
+    expect(parent.detail).toBe('[ 1/1 ] succeeded from [ 1 ] sheet in users.xlsx');
+    const asUser = { authorization: `Basic ${Buffer.from('sheet.user:from-a-sheet-1').toString('base64')}` };
+    expect((await t.get(`/api/relation/LineRelation/${q(PARIS)}`, asUser)).status).toBe(200);
+    const stored = await t.get(`/api/data/User/${q(PARIS, '&filter_field=username&filter_condition=equals&filter_text=sheet.user&summary=false')}`);
+    expect(stored.body.resources[0].data).toEqual({ username: 'sheet.user', role: 'readonly' });
+  });
+});

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { exceljsWorkbook } from '../fixtures/fixture-exceljs';
 import type { SheetSpec, SpecCell } from '../fixtures/fixture-specs';
-import { ACME, PARIS, q, type Reply, type TestService } from './helpers';
+import { ACME, openTestService, PARIS, q, type Reply, type TestService } from './helpers';
 
 /** Uploading a workbook and validating it through the real routes, as the renderer does. */
 export const FIXTURES = join(__dirname, '..', 'fixtures');
@@ -121,4 +121,11 @@ export function issue(body: any, row: number, code: string): IssueLike & { sheet
   const found = issuesOf(body).filter((entry) => entry.row === row && entry.code === code);
   expect(found, JSON.stringify(issuesOf(body), null, 1)).toHaveLength(1);
   return found[0];
+}
+
+/** The demo world with the rule tests' additions, its fingerprint, and a validator over it. */
+export async function openValidationWorld(): Promise<{ t: TestService; storeBefore: string; check: ReturnType<typeof validator> }> {
+  const t = await openTestService({ demo: true });
+  await seedValidationWorld(t);
+  return { t, storeBefore: t.snapshot({ withTransactions: true }), check: validator(t) };
 }

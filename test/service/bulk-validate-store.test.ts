@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACME, LONDON, openTestService, PARIS, q, type TestService } from './helpers';
-import { compactWorkbook, issue, issuesOf, line, seedValidationWorld, uploadsIn, validate, validator } from './bulk-validate-helpers';
+import { ACME, LONDON, PARIS, q, type TestService } from './helpers';
+import { compactWorkbook, issue, issuesOf, line, openValidationWorld, uploadsIn, validate, validator } from './bulk-validate-helpers';
 
 /**
  * The validation rules of what a row changes (its target) and of what it takes from the store
@@ -12,10 +12,7 @@ let storeBefore: string;
 let check: ReturnType<typeof validator>;
 
 beforeAll(async () => {
-  t = await openTestService({ demo: true });
-  await seedValidationWorld(t);
-  storeBefore = t.snapshot({ withTransactions: true });
-  check = validator(t);
+  ({ t, storeBefore, check } = await openValidationWorld());
 });
 afterAll(() => t.close());
 

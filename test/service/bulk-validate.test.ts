@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readWorkbook } from '../../main/service/sheets/read-workbook';
 import { validateWorkbook } from '../../main/service/sheets/validate-workbook';
-import { ACME, LONDON, openTestService, PARIS, type TestService } from './helpers';
-import { basicAuth, compactWorkbook, fixture, FIXTURES, issue, issuesOf, line, LINE_HEADER, seedValidationWorld, upload, uploadsIn, validate, validator, workbookOf } from './bulk-validate-helpers';
+import { ACME, LONDON, PARIS, type TestService } from './helpers';
+import { basicAuth, compactWorkbook, fixture, FIXTURES, issue, issuesOf, line, LINE_HEADER, openValidationWorld, upload, uploadsIn, validate, validator, workbookOf } from './bulk-validate-helpers';
 
 /**
  * The validation rules of a row's values and of where it runs, each with the message a field
@@ -15,10 +15,7 @@ let storeBefore: string;
 let check: ReturnType<typeof validator>;
 
 beforeAll(async () => {
-  t = await openTestService({ demo: true });
-  await seedValidationWorld(t);
-  storeBefore = t.snapshot({ withTransactions: true });
-  check = validator(t);
+  ({ t, storeBefore, check } = await openValidationWorld());
 });
 afterAll(() => t.close());
 

@@ -13,7 +13,10 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
 /** `scrypt$N$r$p$salt$hash`, so the cost can be raised later without breaking old hashes. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS);
+  return encoded(salt, await derive(password, salt, PARAMS));
+}
+
+function encoded(salt: Buffer, key: Buffer): string {
   return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
@@ -35,6 +38,5 @@ export function randomPassword(): string {
  */
 export function hashPasswordSync(password: string): string {
   const salt = randomBytes(16);
-  const key = scryptSync(password, salt, KEY_LENGTH, PARAMS);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
+  return encoded(salt, scryptSync(password, salt, KEY_LENGTH, PARAMS));
 }

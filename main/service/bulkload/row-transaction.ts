@@ -8,7 +8,7 @@ import { ApiError, notFound } from '../errors';
 import { requireModel } from '../models/registry';
 import type { ModelDef } from '../models/types';
 import { guardInstance, guardNode, type Caller } from '../routes/guards';
-import { prepareCreate, prepareModify } from '../routes/prepare-change';
+import { prepareCreate, prepareModify, takeWriteOnly } from '../routes/prepare-change';
 import type { ParsedRow, ParsedSheet } from '../sheets/sheet-types';
 import { newPkid } from '../store/ids';
 import type { InstanceRecord } from '../store/instances-repo';
@@ -96,13 +96,9 @@ function targetOf(store: Store, model: ModelDef, node: NodeRow, row: ParsedRow):
   return found;
 }
 
+/** A row runs inside its synchronous transaction, so its password is hashed there. */
 function secretsOf(model: ModelDef, data: JsonObject): Record<string, string> {
-  const secrets: Record<string, string> = {};
-  for (const [name, field] of Object.entries(model.fields)) {
-    const value = data[name];
-    if (!field.writeOnly || value === undefined) continue;
-    delete data[name];
-    if (typeof value === 'string' && value !== '') secrets[`${name}Hash`] = hashPasswordSync(value);
-  }
+  const secrets = takeWriteOnly(model, data);
+  for (const [name, value] of Object.entries(secrets)) secrets[name] = hashPasswordSync(value);
   return secrets;
 }

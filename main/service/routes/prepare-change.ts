@@ -45,14 +45,24 @@ export function prepareModify(
   return data;
 }
 
-/** Secrets are taken out of the data before the transaction: a password becomes a hash. */
-export async function extractSecrets(model: ModelDef, data: JsonObject): Promise<Record<string, string>> {
-  const secrets: Record<string, string> = {};
+/**
+ * Takes the write-only fields (passwords) out of the data, so they are never stored as data:
+ * what was given, by the secret's name (`passwordHash` once hashed).
+ */
+export function takeWriteOnly(model: ModelDef, data: JsonObject): Record<string, string> {
+  const given: Record<string, string> = {};
   for (const [name, field] of Object.entries(model.fields)) {
     if (!field.writeOnly || data[name] === undefined) continue;
     const value = data[name];
     delete data[name];
-    if (typeof value === 'string' && value !== '') secrets[`${name}Hash`] = await hashPassword(value);
+    if (typeof value === 'string' && value !== '') given[`${name}Hash`] = value;
   }
+  return given;
+}
+
+/** Before a transaction: a password becomes a hash (scrypt, on the thread pool). */
+export async function extractSecrets(model: ModelDef, data: JsonObject): Promise<Record<string, string>> {
+  const secrets = takeWriteOnly(model, data);
+  for (const [name, value] of Object.entries(secrets)) secrets[name] = await hashPassword(value);
   return secrets;
 }

@@ -1,7 +1,6 @@
 import type { JsonObject } from '../api-types';
 import { nodeHref } from '../domain/hierarchy';
 import type { Store } from '../domain/store';
-import { findModel } from '../models/registry';
 import type { ModelDef } from '../models/types';
 import { schemaVersionOf } from '../schema/schema-meta';
 import type { InstanceRecord, LinkRef } from '../store/instances-repo';
@@ -66,8 +65,4 @@ export function nodePath(store: Store, node: NodeRow): JsonObject {
     pkid: node.pkid,
     nodes: store.nodes.lineage(node).map((row) => ({ name: row.name, pkid: row.pkid })),
   };
-}
-
-export function modelOfRecord(record: InstanceRecord): ModelDef | undefined {
-  return findModel(record.modelType);
 }

@@ -26,9 +26,6 @@ export function issueAt(place: IssuePlace, severity: SheetIssue['severity'], cod
   return { sheet: place.sheet, row: place.row, column: place.column, field: place.field, severity, code, message: `${placeText(place)}: ${what}.` };
 }
 
-/** The place of a whole row. */
-export const rowPlace = (sheet: string, row: number): IssuePlace => ({ sheet, row, column: '', field: '', label: '' });
-
 /** Quotes a cell value in a message, shortened so a message stays one readable line. */
 export function quoted(value: unknown): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value);

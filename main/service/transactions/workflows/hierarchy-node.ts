@@ -1,4 +1,3 @@
-import type { JsonObject } from '../../api-types';
 import { ApiError, conflict } from '../../errors';
 import { isWithin } from '../../domain/hierarchy';
 import { insertInstance, replaceInstance, requireNode } from '../../domain/instance-ops';
@@ -75,8 +74,4 @@ function assertEmpty(store: Store, node: NodeRow): void {
     parts.push(`${total} resource${total === 1 ? '' : 's'} (${byModel})`);
   }
   throw conflict(`Hierarchy node ${node.path} still holds ${parts.join(' and ')}; delete or move them first.`);
-}
-
-export function nodeDataOf(name: string, nodeType: string, description = ''): JsonObject {
-  return { name, node_type: nodeType, description };
 }
