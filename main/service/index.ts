@@ -93,6 +93,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     scheduler,
     searchPool,
     release: options.release ?? DEFAULT_RELEASE,
+    workspace: options.workspace ?? 'Local',
     internalError,
   });
   scheduler.armAll();

@@ -1,13 +1,21 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { createStores, StoresContext } from './store/stores';
+import { chooseTransport } from './transport/choose-transport';
+import type { BridgeLike } from './transport/transport';
+import './styles.css';
+
+// The transport is chosen here, once: the shell's bridge when present, else HTTP.
+const stores = createStores(chooseTransport(window as unknown as { workstation?: BridgeLike }));
 
 const container = document.getElementById('root');
 if (container) {
   createRoot(container).render(
     <StrictMode>
-      <App />
+      <StoresContext.Provider value={stores}>
+        <App />
+      </StoresContext.Provider>
     </StrictMode>,
   );
-  container.dataset.appState = 'ready';
 }

@@ -81,6 +81,7 @@ const ROUTES: Route[] = [
       t.call('POST', `/api/export/export_data/?url=/api/tool/Search/&filter_hierarchy=${encodeURIComponent(path(p))}`, { query: 'data/Countries', export_data_type: 'json' }, as(r)),
   },
   { name: 'export data types', kind: 'open', call: (r) => t.get('/api/view/ExportData/add', as(r)) },
+  { name: 'who am I', kind: 'open', call: (r) => t.get('/api/whoami/', as(r)) },
   { name: 'transaction list', kind: 'read', call: (r, p) => t.get(`/api/tool/Transaction/${q(path(p))}`, as(r)) },
   { name: 'transaction', kind: 'read', call: (r, p) => t.get(`/api/tool/Transaction/${country[p].transactionId}/`, as(r)) },
   { name: 'transaction log entry', kind: 'read', call: (r, p) => t.get(`/api/tool/Transaction/${country[p].transactionId}/log/?log_id=${country[p].logId}`, as(r)) },

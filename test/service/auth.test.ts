@@ -101,3 +101,16 @@ describe('the first admin', () => {
     }
   });
 });
+
+describe('who am I', () => {
+  it('tells the caller its user name, role, node and workspace, and needs authentication', async () => {
+    const created = await t.call('POST', `/api/data/User/${q('sys')}`, { data: { username: 'who.ami', role: 'readonly', password: 'Who-am-i-pw-1' } });
+    expect(created.status).toBe(200);
+    const reply = await t.get('/api/whoami/', { authorization: basic('who.ami', 'Who-am-i-pw-1') });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ username: 'who.ami', role: 'readonly', hierarchy: 'sys', workspace: 'Local' });
+    expect(reply.body.hierarchy_pkid).toMatch(/^[0-9a-f]{24}$/);
+    expect((await t.service.handle({ method: 'GET', url: '/api/whoami/' })).status).toBe(401);
+    expect((await t.call('POST', '/api/whoami/', {})).status).toBe(405);
+  });
+});

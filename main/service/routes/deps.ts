@@ -11,6 +11,8 @@ export interface RouteDeps {
   engine: TransactionEngine;
   authenticator: Authenticator;
   release: string;
+  /** The workspace this service serves (`Local`, or a remote profile's mirror). */
+  workspace: string;
   readCache: ReadCache;
   scheduler: BulkLoadScheduler;
   /** Search workers, started on the first search. */

@@ -14,6 +14,7 @@ import { routeBulkLoad } from './bulk-load';
 import { routeTags } from './tags';
 import { routeUpload } from './uploads';
 import { routeTransactions } from './transactions';
+import { whoAmI } from './whoami';
 
 const methodNotAllowed = (ctx: RequestContext, allowed: string): ApiError =>
   new ApiError(405, 'method-not-allowed', `${ctx.method} is not allowed on ${ctx.path}; use ${allowed}.`);
@@ -21,6 +22,7 @@ const methodNotAllowed = (ctx: RequestContext, allowed: string): ApiError =>
 /** Dispatches `/api/<type>/<name>/...` to the handler of its endpoint family. */
 export async function dispatch(deps: RouteDeps, ctx: RequestContext): Promise<ApiResponse> {
   if (/^\/api\/uploadfiles\/?$/.test(ctx.path)) return routeUpload(deps, ctx);
+  if (/^\/api\/whoami\/?$/.test(ctx.path)) return whoAmI(deps, ctx);
   if (ctx.path.startsWith('/api/export/')) return routeExportPath(deps, ctx);
   const route = parseRoutePath(ctx.path);
   if (!route) throw notFound(`No resource at ${ctx.path}: paths look like /api/<model_type>/<model_name>/.`);

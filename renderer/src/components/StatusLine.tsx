@@ -1,0 +1,24 @@
+import { useSlice, useStores } from '../store/stores';
+
+/** Connection state and the transactions this window started that are still running. */
+export function StatusLine() {
+  const { nav } = useStores();
+  const connection = useSlice('status', (s) => s.connection);
+  const running = useSlice('status', (s) => s.running);
+  const last = useSlice('status', (s) => s.lastFinished);
+  const list = Object.values(running);
+  const label = { unknown: 'Connecting…', connected: 'Connected to the local service', unreachable: 'Service unreachable' }[connection];
+  return (
+    <footer className="status-line" role="status" aria-live="polite">
+      <span className={`connection ${connection}`}>● {label}</span>
+      <span data-testid="running-transactions">
+        {list.length === 0 ? 'No transaction running' : `${list.length} running: ${list.map((t) => `${t.label} (${t.status})`).join(', ')}`}
+      </span>
+      {last && (
+        <button type="button" className="link" onClick={() => nav.getState().go({ view: 'transaction', transactionId: last.id })}>
+          Last: {last.label}, {last.status}
+        </button>
+      )}
+    </footer>
+  );
+}

@@ -1,0 +1,51 @@
+import { useState } from 'react';
+import { useSlice, useStores } from '../store/stores';
+
+/** Workspace, the signed-in user and role, the search box and the main views. */
+export function TopBar() {
+  const { nav, session } = useStores();
+  const user = useSlice('session', (s) => s.user);
+  const canSignOut = useSlice('session', (s) => s.canSignOut);
+  const view = useSlice('nav', (s) => s.place.view);
+  const [query, setQuery] = useState('');
+  const tab = (name: 'resources' | 'transactions' | 'search', label: string) => (
+    <button type="button" className={`tab${view === name || (name === 'transactions' && view === 'transaction') ? ' current' : ''}`} onClick={() => nav.getState().go({ ...nav.getState().place, view: name })}>
+      {label}
+    </button>
+  );
+  return (
+    <header className="top-bar">
+      <span className="brand">Provisioning Workstation</span>
+      <span className="workspace" title="Workspace: the store this window works on">
+        {user?.workspace ?? '…'}
+      </span>
+      <nav className="tabs" aria-label="Views">
+        {tab('resources', 'Resources')}
+        {tab('transactions', 'Transactions')}
+        {tab('search', 'Search')}
+      </nav>
+      <form
+        className="top-search"
+        role="search"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (query.trim()) nav.getState().go({ view: 'search', query: query.trim() });
+        }}
+      >
+        <input type="search" aria-label="Search" placeholder="Search: relation/LineRelation with pattern startswith +33…" value={query} onChange={(event) => setQuery(event.target.value)} />
+      </form>
+      <span className="user" data-testid="signed-in-user">
+        {user ? (
+          <>
+            {user.username} <span className={`role role-${user.role}`}>{user.role}</span> <span className="muted">at {user.hierarchy}</span>
+          </>
+        ) : null}
+      </span>
+      {canSignOut && (
+        <button type="button" onClick={() => void session.getState().signOut()}>
+          Sign out
+        </button>
+      )}
+    </header>
+  );
+}

@@ -1,0 +1,15 @@
+import { lowerCaseHeaders, urlOf, type BridgeLike, type Transport } from './transport';
+
+/**
+ * The Electron window's transport: every call goes through the preload's one `request`
+ * function to the shell, which signs the local user in. No port, no cookie, no CSRF token.
+ */
+export function createIpcTransport(bridge: BridgeLike): Transport {
+  return {
+    signIn: 'local',
+    async request(method, path, options = {}) {
+      const answer = await bridge.request({ method: method.toUpperCase(), url: urlOf(path, options.query), headers: options.headers, body: options.body });
+      return { status: answer.status, headers: lowerCaseHeaders(answer.headers), body: answer.body };
+    },
+  };
+}

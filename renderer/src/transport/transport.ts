@@ -1,0 +1,50 @@
+/**
+ * The renderer's one way to reach the service (architecture: "one Transport chosen at start").
+ * It carries plain requests and answers; it knows nothing of models, faults or views.
+ */
+export interface TransportRequestOptions {
+  query?: Record<string, string | number | boolean | undefined> | URLSearchParams;
+  headers?: Record<string, string>;
+  /** JSON text, or bytes for uploads. */
+  body?: string | Uint8Array;
+}
+
+export interface TransportAnswer {
+  status: number;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+  /** Text for JSON and HTML answers, bytes for files (exports). */
+  body: string | Uint8Array;
+}
+
+export interface Transport {
+  /** 'session': the user signs in with a name and password; 'local': the shell signs the local user in. */
+  readonly signIn: 'session' | 'local';
+  request(method: string, path: string, options?: TransportRequestOptions): Promise<TransportAnswer>;
+}
+
+/** The shape the preload exposes as `window.workstation` (kept in step with preload/). */
+export interface BridgeLike {
+  request(request: { method: string; url: string; headers?: Record<string, string>; body?: string | Uint8Array }): Promise<{
+    status: number;
+    headers: Record<string, string | string[]>;
+    body: string | Uint8Array;
+  }>;
+}
+
+/** Path plus query string, with undefined values left out. */
+export function urlOf(path: string, query?: TransportRequestOptions['query']): string {
+  if (!query) return path;
+  const params = query instanceof URLSearchParams ? query : new URLSearchParams();
+  if (!(query instanceof URLSearchParams)) {
+    for (const [key, value] of Object.entries(query)) if (value !== undefined) params.append(key, String(value));
+  }
+  const text = params.toString();
+  return text === '' ? path : `${path}${path.includes('?') ? '&' : '?'}${text}`;
+}
+
+export function lowerCaseHeaders(headers: Record<string, string | string[]>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  return out;
+}

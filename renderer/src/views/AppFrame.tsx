@@ -1,0 +1,44 @@
+import { useEffect } from 'react';
+import { Breadcrumb } from '../components/Breadcrumb';
+import { StatusLine } from '../components/StatusLine';
+import { TopBar } from '../components/TopBar';
+import { TreePanel } from '../components/TreePanel';
+import { useSlice, useStores } from '../store/stores';
+import { useReadyMarker } from './use-ready-marker';
+import { ViewSwitch } from './ViewSwitch';
+
+/** The signed-in window: top bar, the tree on the left, the current view, the status line. */
+export function AppFrame() {
+  const { hierarchy, nav } = useStores();
+  const user = useSlice('session', (s) => s.user);
+  const rootPkid = useSlice('hierarchy', (s) => s.rootPkid);
+  const rootFault = useSlice('hierarchy', (s) => s.rootFault);
+  useReadyMarker(Boolean(rootPkid || rootFault));
+
+  useEffect(() => {
+    if (user) void hierarchy.getState().loadRoot(user.hierarchy_pkid);
+  }, [user, hierarchy]);
+
+  // Choosing a node in the tree shows its resources, whatever view was open.
+  useEffect(
+    () =>
+      hierarchy.subscribe((state, previous) => {
+        if (state.selected === previous.selected || !previous.selected) return;
+        const place = nav.getState().place;
+        if (place.view !== 'resources') nav.getState().go({ view: 'resources', modelType: place.modelType });
+      }),
+    [hierarchy, nav],
+  );
+
+  return (
+    <div className="frame">
+      <TopBar />
+      <TreePanel />
+      <main className="content">
+        <Breadcrumb />
+        <ViewSwitch />
+      </main>
+      <StatusLine />
+    </div>
+  );
+}

@@ -1,0 +1,6 @@
+import { Empty } from '../components/States';
+
+/** Placeholder while this view is written. */
+export function SearchView() {
+  return <Empty title="SearchView is being built." />;
+}

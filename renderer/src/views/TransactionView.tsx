@@ -1,0 +1,6 @@
+import { Empty } from '../components/States';
+
+/** Placeholder while this view is written. */
+export function TransactionView() {
+  return <Empty title="TransactionView is being built." />;
+}

@@ -1,0 +1,26 @@
+import { useSlice } from '../store/stores';
+import { FormView } from './FormView';
+import { InstanceView } from './InstanceView';
+import { ResourcesView } from './ResourcesView';
+import { SearchView } from './SearchView';
+import { TransactionsView } from './TransactionsView';
+import { TransactionView } from './TransactionView';
+
+/** The main area shows one view, named by the navigation store. */
+export function ViewSwitch() {
+  const view = useSlice('nav', (s) => s.place.view);
+  switch (view) {
+    case 'resources':
+      return <ResourcesView />;
+    case 'instance':
+      return <InstanceView />;
+    case 'form':
+      return <FormView />;
+    case 'transactions':
+      return <TransactionsView />;
+    case 'transaction':
+      return <TransactionView />;
+    case 'search':
+      return <SearchView />;
+  }
+}
