@@ -13,8 +13,14 @@ export function useVirtualWindow(scroller: RefObject<HTMLElement | null>, count:
   useEffect(() => {
     const element = scroller.current;
     if (!element) return undefined;
-    setHeight(element.clientHeight || 600);
-    const observer = new ResizeObserver(() => setHeight(element.clientHeight || 600));
+    const measure = (): void => setHeight(element.clientHeight || 600);
+    measure();
+    // Where ResizeObserver is missing (test DOMs), a window resize is the next best signal.
+    if (typeof ResizeObserver === 'undefined') {
+      window.addEventListener('resize', measure);
+      return () => window.removeEventListener('resize', measure);
+    }
+    const observer = new ResizeObserver(measure);
     observer.observe(element);
     return () => observer.disconnect();
   }, [scroller]);

@@ -1,0 +1,62 @@
+import type { Transport, TransportAnswer, TransportRequestOptions } from '../../renderer/src/transport/transport';
+import { urlOf } from '../../renderer/src/transport/transport';
+
+export interface RecordedCall {
+  method: string;
+  /** Path and query string as the transport would send it. */
+  url: string;
+  body?: unknown;
+}
+
+type Reply = { status?: number; body: unknown; headers?: Record<string, string> } | ((call: RecordedCall) => { status?: number; body: unknown; headers?: Record<string, string> });
+
+/**
+ * A transport for store and component tests: answers are given per "METHOD path" (the path
+ * without its query), every call is recorded. It stands in for the service only; the stores and
+ * components under test are the real ones.
+ */
+export class FakeTransport implements Transport {
+  readonly calls: RecordedCall[] = [];
+  private readonly replies = new Map<string, Reply>();
+
+  constructor(readonly signIn: 'session' | 'local' = 'session') {}
+
+  on(method: string, path: string, reply: Reply): this {
+    this.replies.set(`${method.toUpperCase()} ${path}`, reply);
+    return this;
+  }
+
+  async request(method: string, path: string, options: TransportRequestOptions = {}): Promise<TransportAnswer> {
+    const call: RecordedCall = { method: method.toUpperCase(), url: urlOf(path, options.query), body: typeof options.body === 'string' ? JSON.parse(options.body) : options.body };
+    this.calls.push(call);
+    const reply = this.replies.get(`${call.method} ${path}`);
+    if (!reply) {
+      return { status: 404, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ success: false, http_code: 404, code: 'not-found', message: `No fake answer for ${call.method} ${path}` }) };
+    }
+    const answer = typeof reply === 'function' ? reply(call) : reply;
+    return { status: answer.status ?? 200, headers: { 'content-type': 'application/json', ...answer.headers }, body: JSON.stringify(answer.body) };
+  }
+
+  /** The query parameters of the last call to a path. */
+  lastQuery(path: string): URLSearchParams {
+    const call = [...this.calls].reverse().find((c) => c.url.split('?')[0] === path);
+    return new URLSearchParams(call?.url.split('?')[1] ?? '');
+  }
+}
+
+export function fault(status: number, code: string, message: string): { status: number; body: unknown } {
+  return { status, body: { success: false, http_code: status, code, message } };
+}
+
+/** A HierarchyNode as the list answers it. */
+export function nodeInstance(pkid: string, name: string, hierarchy: string, nodeType = 'Site') {
+  return { data: { name, node_type: nodeType }, meta: { model_type: 'data/HierarchyNode', pkid, hierarchy, href: `/api/data/HierarchyNode/${pkid}/` } };
+}
+
+export function listOf(resources: unknown[], total = resources.length, skip = 0) {
+  return {
+    pagination: { skip, limit: 2000, total, maximum_limit: 2000, order_by: 'name', direction: 'asc' },
+    meta: { model_type: 'data/HierarchyNode', summary_attrs: [{ name: 'name', title: 'Name' }], actions: {} },
+    resources,
+  };
+}
