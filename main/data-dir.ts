@@ -1,12 +1,15 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-/** The app's folder name; Electron derives `userData` from the package name the same way. */
+/** The app's folder name under the per-user config folder (the package name). */
 export const APP_FOLDER = 'provisioning-workstation';
 
 /**
- * Where data lives when no `--data` is given: WORKSTATION_DATA, else the same folder Electron's
- * `app.getPath('userData')` gives, so the desktop app and server mode share their workspaces.
+ * Where data lives when no `--data` is given: WORKSTATION_DATA, else `<per-user config folder>/
+ * provisioning-workstation`. The one rule for every door: browser mode, the CLI and the desktop
+ * shell all call this, and the shell makes it Electron's `userData` too (rather than trusting
+ * Electron's own guess, which follows the product name in a packaged build and "Electron" in a
+ * dev run), so the desktop app and server mode always share their workspaces.
  */
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
   if (env.WORKSTATION_DATA) return env.WORKSTATION_DATA;

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { defaultDataDir } from './data-dir';
-import { electronBinary } from './electron-binary';
+import { findElectron } from './electron-binary';
 import { startHttpServer } from './host/http-server';
 import { openInBrowser } from './open-browser';
 import { createService } from './service';
@@ -30,10 +30,15 @@ async function browserMode(reason: string): Promise<void> {
 }
 
 function desktopMode(binary: string): void {
-  const child = spawn(binary, [join(__dirname, 'shell', 'main.js')], { stdio: 'inherit' });
+  // The project folder, not the script: Electron then takes the app's name and version from
+  // package.json (and its entry from "main"), as in a packaged build.
+  const projectDir = join(__dirname, '..', '..');
+  const env = { ...process.env };
+  delete env.ELECTRON_RUN_AS_NODE;
+  const child = spawn(binary, [projectDir], { stdio: 'inherit', env });
   child.on('exit', (code) => process.exit(code ?? 0));
 }
 
-const binary = electronBinary();
-if (binary) desktopMode(binary);
-else void browserMode('Electron is not installed on this machine (its binary could not be downloaded)');
+const electron = findElectron();
+if (electron.binary !== undefined) desktopMode(electron.binary);
+else void browserMode(`No desktop window: ${electron.reason}`);

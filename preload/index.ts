@@ -1,26 +1,31 @@
 import { contextBridge, ipcRenderer } from 'electron';
+import type { ApiChannel, BridgeRequest, BridgeResponse, EventChannel, ServiceEvent, WorkstationBridge as BridgeContract } from './bridge-types';
 
 /**
- * The renderer's only door: named functions, never a generic invoke(channel). Its type is
- * derived from this object (`WorkstationBridge`), so the renderer cannot drift from it.
+ * The renderer's only door: named functions, never a generic invoke(channel). A sandboxed
+ * preload cannot require local files, so this file imports types only besides electron.
  */
-interface BridgeRequest {
-  method: string;
-  url: string;
-  headers?: Record<string, string>;
-  body?: string;
-}
-
-interface BridgeResponse {
-  status: number;
-  headers: Record<string, string | string[]>;
-  body: string | Uint8Array;
-}
+const API_CHANNEL: ApiChannel = 'api:request';
+const EVENT_CHANNEL: EventChannel = 'service:event';
 
 const bridge = {
-  request: (request: BridgeRequest): Promise<BridgeResponse> => ipcRenderer.invoke('api:request', request),
+  request: (request: BridgeRequest): Promise<BridgeResponse> => ipcRenderer.invoke(API_CHANNEL, request),
+  onEvent: (listener: (event: ServiceEvent) => void): (() => void) => {
+    // The IPC event (and its sender) never reaches the page: only the payload does.
+    const relay = (_event: unknown, payload: ServiceEvent): void => listener(payload);
+    ipcRenderer.on(EVENT_CHANNEL, relay);
+    return () => {
+      ipcRenderer.removeListener(EVENT_CHANNEL, relay);
+    };
+  },
 };
 
+/** Derived from the implementation above. */
 export type WorkstationBridge = typeof bridge;
+
+// Fails to compile when the implementation and the renderer's contract drift apart.
+type Exactly<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type Assert<Condition extends true> = Condition;
+export type BridgeMatchesContract = Assert<Exactly<WorkstationBridge, BridgeContract>>;
 
 contextBridge.exposeInMainWorld('workstation', bridge);

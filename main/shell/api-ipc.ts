@@ -1,3 +1,4 @@
+import type { ApiChannel } from '../../preload/bridge-types';
 import type { ApiRequest, ApiResponse } from '../service/api-types';
 
 /** The part of ipcMain this handler needs, so it can be tested without Electron. */
@@ -9,15 +10,21 @@ export interface IpcEventLike {
   senderFrame: { url: string } | null;
 }
 
-export const API_CHANNEL = 'api:request';
+export const API_CHANNEL: ApiChannel = 'api:request';
+
+function isStringRecord(value: unknown): value is Record<string, string> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string');
+}
 
 function asRequest(value: unknown): ApiRequest | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const { method, url, headers, body } = value as Record<string, unknown>;
   if (typeof method !== 'string' || typeof url !== 'string' || !url.startsWith('/api/')) return undefined;
   if (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array)) return undefined;
-  if (headers !== undefined && (typeof headers !== 'object' || headers === null)) return undefined;
-  return { method, url, headers: headers as Record<string, string> | undefined, body };
+  if (headers !== undefined && !isStringRecord(headers)) return undefined;
+  // The service reads header names in lower case, as node:http gives them.
+  const lowered = headers && Object.fromEntries(Object.entries(headers).map(([name, v]) => [name.toLowerCase(), v]));
+  return { method, url, headers: lowered, body };
 }
 
 const refusal = (status: number, code: string, message: string): ApiResponse => ({
@@ -40,6 +47,11 @@ export function registerApiHandler(
     if (!isAppPage(sender)) return refusal(403, 'permission-denied', 'Permission Denied: the request did not come from the workstation window.');
     const request = asRequest(raw);
     if (!request) return refusal(400, 'bad-request', 'An API request needs a method, a /api/ url, and optional headers and body.');
-    return handle(request);
+    try {
+      return await handle(request);
+    } catch {
+      // handle() answers faults itself; this only keeps a crash from becoming a rejected invoke.
+      return refusal(500, 'internal-error', 'The workstation could not answer the request.');
+    }
   });
 }

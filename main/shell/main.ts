@@ -1,16 +1,32 @@
-import { app, BrowserWindow, ipcMain, session } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, session } from 'electron';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { defaultDataDir } from '../data-dir';
 import { createService, type Service } from '../service';
 import type { Principal } from '../service/auth/principal';
 import { registerApiHandler } from './api-ipc';
-import { hardenSession, hardenWindow } from './window-security';
+import { aboutDialogOptions, buildAppMenu, type MenuContext } from './app-menu';
+import { forwardServiceEvents } from './service-events';
+import { hardenApp, hardenSession, hardenWindow, isAppPage, secureWebPreferences } from './window-security';
 
 /**
- * The desktop shell: app lifecycle, one hardened window, and the IPC door to the service.
- * No business logic lives here; no port is opened.
+ * The desktop shell: app lifecycle, one hardened window, the menu, and the IPC door to the
+ * service. No business logic lives here; no port is opened.
  */
+const PRODUCT_NAME = 'Provisioning Workstation';
 const APP_PAGE = pathToFileURL(join(__dirname, '..', '..', 'renderer', 'index.html')).toString();
+const PRELOAD = join(__dirname, '..', '..', 'preload', 'index.js');
+
+// One data folder for every door: defaultDataDir() (WORKSTATION_DATA, else the per-user config
+// folder), made Electron's userData as well. The single-instance lock is taken in userData, so
+// it guards exactly one writer per data folder; Chromium's own files go to a subfolder.
+const dataDir = defaultDataDir();
+mkdirSync(dataDir, { recursive: true });
+app.setName(PRODUCT_NAME);
+app.setPath('userData', dataDir);
+app.setPath('sessionData', join(dataDir, 'chromium'));
+hardenApp(app);
 
 function localPrincipal(service: Service): Principal {
   const admin = service.store.instances.findByKey('data/User', JSON.stringify(['admin']))[0];
@@ -18,33 +34,50 @@ function localPrincipal(service: Service): Principal {
   return { pkid: admin.pkid, username: 'admin', role: 'admin', hierarchyPkid: admin.hierarchyPkid };
 }
 
+function installMenu(window: BrowserWindow): void {
+  const context: MenuContext = { isMac: process.platform === 'darwin', isPackaged: app.isPackaged, appName: PRODUCT_NAME, version: app.getVersion() };
+  const showAbout = (): void => void dialog.showMessageBox(window, aboutDialogOptions(context, dataDir));
+  Menu.setApplicationMenu(Menu.buildFromTemplate(buildAppMenu(context, { showAbout })));
+}
+
+async function openWindow(service: Service): Promise<void> {
+  const window = new BrowserWindow({ width: 1440, height: 900, title: PRODUCT_NAME, show: false, webPreferences: secureWebPreferences(PRELOAD) });
+  hardenWindow(window, APP_PAGE);
+  installMenu(window);
+  window.on('closed', forwardServiceEvents(service.events, window.webContents));
+  window.once('ready-to-show', () => window.show());
+  await window.loadURL(APP_PAGE);
+}
+
 async function start(): Promise<void> {
-  const dataDir = process.env.WORKSTATION_DATA ?? app.getPath('userData');
   const service = await createService({ dataDir });
+  app.on('will-quit', () => service.close());
+  if (service.generatedAdminPassword) {
+    // The window needs no password; server mode on the same folder does.
+    process.stdout.write(`created user admin at sys with password ${service.generatedAdminPassword} (shown once: keep it)\n`);
+  }
   const principal = localPrincipal(service);
   hardenSession(session.defaultSession);
-  registerApiHandler(ipcMain, (request) => service.handleAs(principal, request), (url) => url === APP_PAGE);
-  const window = new BrowserWindow({
-    width: 1440,
-    height: 900,
-    title: 'Provisioning Workstation',
-    webPreferences: {
-      preload: join(__dirname, '..', '..', 'preload', 'index.js'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-    },
-  });
-  hardenWindow(window, APP_PAGE);
-  await window.loadURL(APP_PAGE);
-  app.on('will-quit', () => service.close());
+  registerApiHandler(ipcMain, (request) => service.handleAs(principal, request), (url) => isAppPage(APP_PAGE, url));
+  await openWindow(service);
+}
+
+function fail(error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  // The usual cause in a dev run: better-sqlite3 built for Node rather than for Electron.
+  const hint = /NODE_MODULE_VERSION/.test(message) ? '\n\nRebuild native modules for Electron: npx electron-builder install-app-deps' : '';
+  dialog.showErrorBox(`${PRODUCT_NAME} could not start`, `${message}${hint}\n\nData folder: ${dataDir}`);
+  app.exit(1);
 }
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('second-instance', () => BrowserWindow.getAllWindows()[0]?.focus());
+  app.on('second-instance', () => {
+    const window = BrowserWindow.getAllWindows()[0];
+    if (window?.isMinimized()) window.restore();
+    window?.focus();
+  });
   app.on('window-all-closed', () => app.quit());
-  void app.whenReady().then(start);
+  app.whenReady().then(start).catch(fail);
 }

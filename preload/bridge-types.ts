@@ -1,0 +1,44 @@
+/**
+ * The bridge's contract as plain types, importable type-only by the renderer (whose tsconfig
+ * has neither Node nor Electron types) and by the shell. preload/index.ts implements it and
+ * checks at compile time that its derived type is exactly this one.
+ */
+export interface BridgeRequest {
+  method: string;
+  /** Path and query under /api/, e.g. `/api/data/Countries/?hierarchy=sys`. */
+  url: string;
+  /** Header names in lower case. */
+  headers?: Record<string, string>;
+  /** JSON text, or bytes for uploads. */
+  body?: string | Uint8Array;
+}
+
+export interface BridgeResponse {
+  status: number;
+  headers: Record<string, string | string[]>;
+  /** JSON text, or bytes (spreadsheets, exports). Faults arrive here too, as data. */
+  body: string | Uint8Array;
+}
+
+/** A transaction changed state in the service (queued, started, finished). */
+export interface TransactionUpdate {
+  type: 'transaction';
+  transaction_id: string;
+  status: string;
+  parent_id: string | null;
+  model_type: string;
+  resource_pkid: string | null;
+}
+
+export type ServiceEvent = TransactionUpdate;
+
+export interface WorkstationBridge {
+  /** One API call, answered by the same `handle()` as HTTP. */
+  request(request: BridgeRequest): Promise<BridgeResponse>;
+  /** Service events as they happen; the returned function unsubscribes. */
+  onEvent(listener: (event: ServiceEvent) => void): () => void;
+}
+
+/** The IPC channels, as types: the preload (which may not import at run time) and the shell both check their literals against these. */
+export type ApiChannel = 'api:request';
+export type EventChannel = 'service:event';

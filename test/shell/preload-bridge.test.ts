@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EventEmitter } from 'node:events';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import type { ServiceEvent, WorkstationBridge } from '../../preload/bridge-types';
+import { EVENT_CHANNEL, forwardServiceEvents } from '../../main/shell/service-events';
+import type { TransactionEvent } from '../../main/service/transactions/engine';
+
+/** Electron's preload side, as the bridge uses it: an exposed-world registry and ipcRenderer. */
+const fake = vi.hoisted(() => ({ exposed: new Map<string, unknown>(), ipcRenderer: undefined as EventEmitter | undefined }));
+vi.mock('electron', async () => {
+  const { EventEmitter: Emitter } = await import('node:events');
+  // A plain emitter stands in for ipcRenderer's events; invoke answers with what it was asked.
+  const ipcRenderer = Object.assign(new Emitter(), { invoke: (channel: string, request: unknown) => Promise.resolve({ channel, request }) });
+  fake.ipcRenderer = ipcRenderer;
+  return { contextBridge: { exposeInMainWorld: (key: string, api: unknown) => fake.exposed.set(key, api) }, ipcRenderer };
+});
+const exposed = fake.exposed;
+const ipc = (): EventEmitter => fake.ipcRenderer as EventEmitter;
+
+let bridge: WorkstationBridge;
+beforeAll(async () => {
+  await import('../../preload/index');
+  bridge = exposed.get('workstation') as WorkstationBridge;
+});
+
+const update: TransactionEvent = { transaction_id: 't-1', status: 'Success', parent_id: null, model_type: 'data/Countries', resource_pkid: 'p-1' };
+
+describe('the preload bridge', () => {
+  it('exposes named functions only, as window.workstation', () => {
+    expect([...exposed.keys()]).toEqual(['workstation']);
+    expect(Object.keys(bridge).sort()).toEqual(['onEvent', 'request']);
+  });
+
+  it('sends every request on the one api:request channel', async () => {
+    const request = { method: 'GET', url: '/api/whoami/' };
+    await expect(bridge.request(request)).resolves.toEqual({ channel: 'api:request', request });
+  });
+
+  it('hands listeners the event payload only, and unsubscribes', () => {
+    const received: ServiceEvent[] = [];
+    const unsubscribe = bridge.onEvent((event) => received.push(event));
+    const payload: ServiceEvent = { type: 'transaction', ...update };
+    ipc().emit(EVENT_CHANNEL, { sender: 'the IPC event' }, payload);
+    expect(received).toEqual([payload]);
+    unsubscribe();
+    ipc().emit(EVENT_CHANNEL, {}, payload);
+    expect(received).toHaveLength(1);
+    expect(ipc().listenerCount(EVENT_CHANNEL)).toBe(0);
+  });
+
+  it('requires nothing but electron at run time, as a sandboxed preload must', () => {
+    const source = readFileSync(join(__dirname, '..', '..', 'preload', 'index.ts'), 'utf8');
+    const runtimeImports = [...source.matchAll(/^import (?!type\b).*from '([^']+)'/gm)].map((match) => match[1]);
+    expect(runtimeImports).toEqual(['electron']);
+  });
+});
+
+describe('service events to the window', () => {
+  it('forwards transaction events on the fixed channel until unsubscribed', () => {
+    const events = new EventEmitter();
+    const sent: unknown[][] = [];
+    let destroyed = false;
+    const stop = forwardServiceEvents(events, { send: (...args) => sent.push(args), isDestroyed: () => destroyed });
+    events.emit('transaction', update);
+    expect(sent).toEqual([['service:event', { type: 'transaction', ...update }]]);
+    destroyed = true;
+    events.emit('transaction', update);
+    expect(sent).toHaveLength(1);
+    stop();
+    expect(events.listenerCount('transaction')).toBe(0);
+  });
+});
