@@ -18,7 +18,9 @@ interface Slot {
 
 /** The compiled worker beside this file, or, from the TypeScript sources, in dist/. */
 function workerScript(): string | undefined {
-  const here = join(__dirname, 'search-worker.js');
+  // Worker threads cannot load scripts from inside an asar archive; packaged builds unpack the
+  // worker (electron-builder.yml asarUnpack) and it is started from the unpacked copy.
+  const here = join(__dirname, 'search-worker.js').replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2');
   if (existsSync(here)) return here;
   const built = join(__dirname, '..', '..', '..', 'dist', 'main', 'service', 'search', 'search-worker.js');
   return existsSync(built) ? built : undefined;

@@ -1,10 +1,142 @@
 import { createStore } from 'zustand/vanilla';
 import type { ApiClient } from '../api/api-client';
+import { asFault, faultFrom, type ApiFault } from '../api/fault';
+import type { AsyncAnswer, Instance, SchemaProperty } from '../api/types';
+import { titlesOf } from './resources-store';
 
-// Placeholder: the instance view's store is being written.
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface InstanceState {}
-
-export function createInstanceStore(_client: ApiClient) {
-  return createStore<InstanceState>()(() => ({}));
+export interface ExportedFile {
+  fileName: string;
+  type: string;
+  bytes: Uint8Array;
 }
+
+export interface InstanceState {
+  href?: string;
+  loadState: 'idle' | 'loading' | 'ready' | 'error';
+  instance?: Instance;
+  fault?: ApiFault;
+  /** Field titles of the model's form, for the data list; empty until known. */
+  titles: Record<string, string>;
+  /** A failed action, shown above the instance without hiding it. */
+  actionFault?: ApiFault;
+  /** What the service warned about in the last tag call (e.g. a tag with capitals). */
+  warnings: string[];
+  busy: boolean;
+  load(href: string): Promise<void>;
+  addTag(tag: string): Promise<void>;
+  removeTag(tag: string): Promise<void>;
+  setVersionTag(versionTag: string): Promise<void>;
+  /** Starts the delete as a transaction; resolves with its id, or undefined when it was refused. */
+  remove(): Promise<string | undefined>;
+  exportSheet(): Promise<ExportedFile | undefined>;
+}
+
+/** `/api/relation/LineRelation/<pkid>/` → `relation/LineRelation`; device models have three parts. */
+export function modelTypeOfHref(href: string): string {
+  const parts = href.replace(/^\/api\//, '').split('?')[0].split('/').filter(Boolean);
+  return parts.slice(0, -1).join('/');
+}
+
+/** The file name of a Content-Disposition header, or a fallback. */
+export function fileNameOf(disposition: string | undefined, fallback: string): string {
+  const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition ?? '');
+  return match?.[1] ? decodeURIComponent(match[1]) : fallback;
+}
+
+export function createInstanceStore(client: ApiClient) {
+  let ticket = 0;
+  return createStore<InstanceState>()((set, get) => {
+    /** Runs a PATCH on the instance, keeps the service's warnings, then reads the instance again. */
+    const patch = async (suffix: string, query: Record<string, string>): Promise<void> => {
+      const href = get().href;
+      if (!href) return;
+      set({ busy: true, actionFault: undefined, warnings: [] });
+      try {
+        const reply = await client.send<{ warnings?: string[] }>('PATCH', `${href}${suffix}`, undefined, query);
+        set({ warnings: reply?.warnings ?? [] });
+        await refresh(href);
+      } catch (error) {
+        set({ actionFault: asFault(error) });
+      } finally {
+        set({ busy: false });
+      }
+    };
+
+    const refresh = async (href: string): Promise<void> => {
+      const instance = await client.get<Instance>(href);
+      if (get().href === href) set({ instance });
+    };
+
+    const loadTitles = async (instance: Instance): Promise<void> => {
+      try {
+        const form = await client.get<{ schema?: { properties?: Record<string, SchemaProperty> } }>(`/api/${instance.meta.model_type}/add/`, { hierarchy: instance.meta.hierarchy });
+        if (get().instance?.meta.pkid === instance.meta.pkid) set({ titles: titlesOf(form.schema?.properties) });
+      } catch {
+        // Field names stand in for titles when the form cannot be read.
+      }
+    };
+
+    return {
+      loadState: 'idle',
+      titles: {},
+      warnings: [],
+      busy: false,
+      async load(href) {
+        const mine = ++ticket;
+        set({ href, loadState: 'loading', fault: undefined, actionFault: undefined, warnings: [], instance: undefined, titles: {} });
+        try {
+          const instance = await client.get<Instance>(href);
+          if (mine !== ticket) return;
+          set({ instance, loadState: 'ready' });
+          void loadTitles(instance);
+        } catch (error) {
+          if (mine === ticket) set({ loadState: 'error', fault: asFault(error) });
+        }
+      },
+      addTag: (tag) => patch('+tag/', { tag }),
+      removeTag: (tag) => patch('+tag/', { tag: `__CLEAR_TAG__${tag}` }),
+      setVersionTag: (versionTag) => patch('+tag_version/', { version_tag: versionTag }),
+      async remove() {
+        const href = get().href;
+        if (!href) return undefined;
+        set({ busy: true, actionFault: undefined });
+        try {
+          const reply = await client.send<AsyncAnswer>('DELETE', href, undefined, { nowait: true });
+          return reply.transaction_id;
+        } catch (error) {
+          set({ actionFault: asFault(error) });
+          return undefined;
+        } finally {
+          set({ busy: false });
+        }
+      },
+      async exportSheet() {
+        const { href, instance } = get();
+        if (!href || !instance) return undefined;
+        set({ busy: true, actionFault: undefined });
+        try {
+          const answer = await client.raw('GET', `${href}export/`, { query: { export_format: 'xlsx', hierarchy: instance.meta.hierarchy } });
+          if (answer.status < 200 || answer.status >= 300) throw faultFrom(answer.status, parseJson(answer.body));
+          const bytes = typeof answer.body === 'string' ? new TextEncoder().encode(answer.body) : answer.body;
+          const fallback = `${instance.meta.model_type.replace(/\//g, '_')}_${instance.meta.pkid}.xlsx`;
+          return { bytes, type: answer.headers['content-type'] ?? 'application/octet-stream', fileName: fileNameOf(answer.headers['content-disposition'], fallback) };
+        } catch (error) {
+          set({ actionFault: asFault(error) });
+          return undefined;
+        } finally {
+          set({ busy: false });
+        }
+      },
+    };
+  });
+}
+
+function parseJson(body: string | Uint8Array): unknown {
+  try {
+    return JSON.parse(typeof body === 'string' ? body : new TextDecoder().decode(body)) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export type InstanceStore = ReturnType<typeof createInstanceStore>;

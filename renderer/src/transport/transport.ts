@@ -1,3 +1,5 @@
+import type { WorkstationBridge } from '../../../preload/bridge-types';
+
 /**
  * The renderer's one way to reach the service (architecture: "one Transport chosen at start").
  * It carries plain requests and answers; it knows nothing of models, faults or views.
@@ -23,14 +25,8 @@ export interface Transport {
   request(method: string, path: string, options?: TransportRequestOptions): Promise<TransportAnswer>;
 }
 
-/** The shape the preload exposes as `window.workstation` (kept in step with preload/). */
-export interface BridgeLike {
-  request(request: { method: string; url: string; headers?: Record<string, string>; body?: string | Uint8Array }): Promise<{
-    status: number;
-    headers: Record<string, string | string[]>;
-    body: string | Uint8Array;
-  }>;
-}
+/** What the renderer uses of the preload's bridge; the contract itself is declared once, in preload/. */
+export type BridgeLike = Pick<WorkstationBridge, 'request'>;
 
 /** Path plus query string, with undefined values left out. */
 export function urlOf(path: string, query?: TransportRequestOptions['query']): string {

@@ -1,0 +1,108 @@
+import { useState } from 'react';
+import type { TagOutcome } from '../../store/resources-store';
+
+interface ListActionsProps {
+  modelTitle: string;
+  selected: number;
+  busy: boolean;
+  canWrite: boolean;
+  why?: string;
+  onAdd(): void;
+  onDelete(): void;
+  onTag(tag: string): Promise<TagOutcome>;
+  onRefresh(): void;
+}
+
+type Mode = { kind: 'idle' } | { kind: 'confirm-delete' } | { kind: 'tag' } | { kind: 'tagged'; outcome: TagOutcome };
+
+/** Add, and what can be done to the checked rows: delete (confirmed first) and tag (typed inline). */
+export function ListActions(props: ListActionsProps) {
+  const { selected, busy, canWrite, why } = props;
+  const [mode, setMode] = useState<Mode>({ kind: 'idle' });
+  const [tag, setTag] = useState('');
+  const none = selected === 0;
+  const denied = canWrite ? undefined : why;
+  return (
+    <div className="res-actions">
+      <div className="toolbar">
+        <button type="button" className="primary" disabled={!canWrite} title={denied ?? `Add a new instance of ${props.modelTitle}`} onClick={props.onAdd}>
+          Add
+        </button>
+        <span className="res-sep" />
+        <span className="muted" aria-live="polite">
+          {none ? 'No rows selected' : `${selected} selected`}
+        </span>
+        <button type="button" className="danger" disabled={none || busy || !canWrite} title={denied ?? (none ? 'Check rows to delete them' : undefined)} onClick={() => setMode({ kind: 'confirm-delete' })}>
+          Delete selected
+        </button>
+        <button type="button" disabled={none || busy || !canWrite} title={denied ?? (none ? 'Check rows to tag them' : undefined)} onClick={() => setMode({ kind: 'tag' })}>
+          Tag selected
+        </button>
+        <span className="spacer" />
+        <button type="button" onClick={props.onRefresh} disabled={busy} title="Read the list again">
+          ↻ Refresh
+        </button>
+      </div>
+      {mode.kind === 'confirm-delete' && !none && (
+        <div className="res-inline danger-zone" role="alertdialog" aria-label="Confirm delete">
+          <span>
+            Delete {selected} selected {selected === 1 ? 'row' : 'rows'} ({props.modelTitle})? This runs as one transaction; a row that fails does not undo the others.
+          </span>
+          <button
+            type="button"
+            className="danger"
+            autoFocus
+            onClick={() => {
+              setMode({ kind: 'idle' });
+              props.onDelete();
+            }}
+          >
+            Delete {selected}
+          </button>
+          <button type="button" onClick={() => setMode({ kind: 'idle' })}>
+            Cancel
+          </button>
+        </div>
+      )}
+      {mode.kind === 'tag' && (
+        <form
+          className="res-inline"
+          aria-label="Tag selected"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (tag.trim() === '') return;
+            void props.onTag(tag.trim()).then((outcome) => setMode({ kind: 'tagged', outcome }));
+          }}
+        >
+          <label>
+            Tag for {selected} {selected === 1 ? 'row' : 'rows'}{' '}
+            <input autoFocus value={tag} onChange={(event) => setTag(event.target.value)} placeholder="e.g. migrated" />
+          </label>
+          <button type="submit" className="primary" disabled={busy || tag.trim() === ''}>
+            {busy ? 'Tagging…' : 'Apply tag'}
+          </button>
+          <button type="button" onClick={() => setMode({ kind: 'idle' })}>
+            Cancel
+          </button>
+          {/[A-Z]/.test(tag) && <span className="res-hint">Tags with capitals are stored but search will not find them.</span>}
+        </form>
+      )}
+      {mode.kind === 'tagged' && (
+        <div className="res-inline" role="status">
+          <span>
+            Tagged {mode.outcome.tagged} {mode.outcome.tagged === 1 ? 'row' : 'rows'}
+            {mode.outcome.faults.length > 0 ? `; ${mode.outcome.faults.length} failed (see below)` : ''}.
+          </span>
+          {mode.outcome.warnings.map((warning) => (
+            <span key={warning} className="res-warning">
+              {warning}
+            </span>
+          ))}
+          <button type="button" onClick={() => setMode({ kind: 'idle' })}>
+            OK
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

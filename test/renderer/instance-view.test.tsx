@@ -1,0 +1,90 @@
+// @vitest-environment jsdom
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createStores, StoresContext } from '../../renderer/src/store/stores';
+import { InstanceView } from '../../renderer/src/views/InstanceView';
+import { fault } from './fake-transport';
+import { ExportingTransport, LINE, lineRelation } from './instance-fixtures';
+
+afterEach(cleanup);
+
+function renderInstance(transport: ExportingTransport, role: 'admin' | 'readonly' = 'admin') {
+  const stores = createStores(transport);
+  stores.session.setState({ state: 'signed-in', user: { username: 'u', role, hierarchy: 'sys', hierarchy_pkid: 'r'.repeat(24), workspace: 'Local', release: '20.1.1' } });
+  stores.nav.setState({ place: { view: 'instance', modelType: 'relation/LineRelation', href: LINE } });
+  render(
+    <StoresContext.Provider value={stores}>
+      <InstanceView />
+    </StoresContext.Provider>,
+  );
+  return stores;
+}
+
+describe('instance view', () => {
+  it('shows data with nested call-forward settings, meta, tags and references', async () => {
+    const transport = new ExportingTransport().on('GET', LINE, { body: lineRelation() });
+    const stores = renderInstance(transport);
+    const view = screen.getByTestId('instance-view');
+    await waitFor(() => expect(view.dataset.loadState).toBe('ready'));
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toContain('+33140001000');
+    expect(within(view).getByText('callForwardNoAnswer').closest('.inst-field')?.textContent).toContain('Paris-CSS');
+    const meta = screen.getByTestId('instance-meta');
+    expect(meta.textContent).toContain('sys.hcs.Telco.Acme.Paris');
+    expect((within(meta).getByLabelText('Version tag') as HTMLInputElement).value).toBe('1.2');
+    expect(within(screen.getByRole('list', { name: 'Tags' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['vip×', 'migrated×']);
+    fireEvent.click(within(meta).getByRole('button', { name: 'device/cucm/Line' }));
+    expect(stores.nav.getState().place).toEqual({ view: 'instance', modelType: 'device/cucm/Line', href: `/api/device/cucm/Line/${'d'.repeat(24)}/` });
+  });
+
+  it('clears a tag with its × and shows the chips the service then holds', async () => {
+    let tags = ['vip', 'migrated'];
+    const transport = new ExportingTransport().on('GET', LINE, () => ({ body: lineRelation(tags) }));
+    transport.on('PATCH', `${LINE}+tag/`, () => {
+      tags = ['migrated'];
+      return { body: { success: true, tags } };
+    });
+    renderInstance(transport);
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove tag vip' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Remove tag vip' })).toBeNull());
+    const patch = transport.calls.find((c) => c.method === 'PATCH');
+    expect(decodeURIComponent(patch?.url ?? '')).toBe(`${LINE}+tag/?tag=__CLEAR_TAG__vip`);
+  });
+
+  it('shows the service warning about a tag with capitals', async () => {
+    const transport = new ExportingTransport().on('GET', LINE, { body: lineRelation([]) });
+    transport.on('PATCH', `${LINE}+tag/`, { body: { success: true, tags: ['Gold'], warnings: ["Tag 'Gold' has capital letters: it is stored, but search will not find it; use lower case."] } });
+    renderInstance(transport);
+    fireEvent.change(await screen.findByLabelText('New tag'), { target: { value: 'Gold' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add tag' }));
+    expect((await screen.findByRole('status')).textContent).toMatch(/capital letters/);
+  });
+
+  it('deletes after a confirmation and goes to the transaction', async () => {
+    const transport = new ExportingTransport().on('GET', LINE, { body: lineRelation() });
+    transport.on('DELETE', LINE, { status: 202, body: { href: '/api/tool/Transaction/t-5/', success: true, transaction_id: 't-5' } });
+    transport.on('GET', '/api/tool/Transaction/t-5/poll/', { body: { 't-5': { status: 'Success', href: '/api/tool/Transaction/t-5/' } } });
+    const stores = renderInstance(transport);
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete' }));
+    expect(transport.calls.some((c) => c.method === 'DELETE')).toBe(false);
+    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(stores.nav.getState().place).toEqual({ view: 'transaction', transactionId: 't-5' }));
+    expect(transport.calls.find((c) => c.method === 'DELETE')?.url).toBe(`${LINE}?nowait=true`);
+  });
+
+  it('keeps write actions from a readonly user and says why', async () => {
+    const transport = new ExportingTransport().on('GET', LINE, { body: lineRelation() });
+    renderInstance(transport, 'readonly');
+    const edit = (await screen.findByRole('button', { name: 'Edit' })) as HTMLButtonElement;
+    expect(edit.disabled).toBe(true);
+    expect(edit.title).toMatch(/readonly/);
+    expect(screen.queryByRole('button', { name: 'Remove tag vip' })).toBeNull();
+  });
+
+  it('shows a missing instance as a fault with a retry', async () => {
+    const transport = new ExportingTransport().on('GET', LINE, fault(404, 'not-found', 'No relation/LineRelation with pkid aaaa.'));
+    renderInstance(transport);
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toMatch(/No relation\/LineRelation.*deleted or moved/);
+    expect(within(alert).getByRole('button', { name: 'Try again' })).toBeTruthy();
+  });
+});

@@ -1,0 +1,107 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createStores, StoresContext } from '../../renderer/src/store/stores';
+import { ResourcesView } from '../../renderer/src/views/ResourcesView';
+import { fault, FakeTransport } from './fake-transport';
+import { LINES, PARIS, pagedLines } from './resources-fixtures';
+
+afterEach(cleanup);
+
+function renderAt(transport: FakeTransport, role: 'admin' | 'operator' | 'readonly' = 'admin') {
+  const stores = createStores(transport);
+  stores.session.setState({ state: 'signed-in', user: { username: 'u', role, hierarchy: 'sys', hierarchy_pkid: 'r'.repeat(24), workspace: 'Local', release: '20.1.1' } });
+  stores.hierarchy.setState({ nodes: { [PARIS]: { pkid: PARIS, name: 'Paris', path: 'sys.Acme.Paris', nodeType: 'Site', childState: 'loaded' } }, rootPkid: PARIS, selected: PARIS });
+  render(
+    <StoresContext.Provider value={stores}>
+      <ResourcesView />
+    </StoresContext.Provider>,
+  );
+  return stores;
+}
+
+async function readyTable(): Promise<HTMLElement> {
+  const table = screen.getByTestId('resource-table');
+  await waitFor(() => expect(table.dataset.listState).toBe('ready'));
+  return table;
+}
+
+describe('resources view', () => {
+  it('shows a page of 250 out of 1,000,000 lines with only the rows in view rendered, and pages to the last', async () => {
+    const transport = new FakeTransport().on('GET', LINES, pagedLines(1_000_000));
+    renderAt(transport);
+    await readyTable();
+    fireEvent.change(screen.getByLabelText('Rows per page'), { target: { value: '250' } });
+    await readyTable();
+    const rows = screen.getAllByRole('row').filter((row) => row.dataset.pkid);
+    expect(rows[0].textContent).toContain('+33140000000');
+    expect(rows.length).toBeGreaterThan(10);
+    expect(rows.length).toBeLessThan(100);
+    expect(screen.getByTestId('page-indicator').textContent).toContain('Page 1 of 4,000');
+    fireEvent.click(screen.getByLabelText('Last page'));
+    await readyTable();
+    expect(transport.lastQuery(LINES).get('skip')).toBe('999750');
+    expect(screen.getByTestId('page-range').textContent).toBe('999,751–1,000,000 of 1,000,000');
+  });
+
+  it('asks the service for the order of a clicked header and marks it with aria-sort', async () => {
+    const transport = new FakeTransport().on('GET', LINES, pagedLines(120));
+    renderAt(transport);
+    await readyTable();
+    const header = screen.getByRole('columnheader', { name: /Alerting Name/ });
+    expect(header.getAttribute('aria-sort')).toBe('none');
+    fireEvent.click(within(header).getByRole('button'));
+    await readyTable();
+    expect(transport.lastQuery(LINES).get('order_by')).toBe('alertingName');
+    expect(transport.lastQuery(LINES).get('direction')).toBe('asc');
+    expect(screen.getByRole('columnheader', { name: /Alerting Name/ }).getAttribute('aria-sort')).toBe('ascending');
+  });
+
+  it('checks rows, shift-clicks a range, and deletes them after a confirmation', async () => {
+    const transport = new FakeTransport().on('GET', LINES, pagedLines(120));
+    transport.on('DELETE', LINES, { status: 202, body: { href: '/api/tool/Transaction/t-1/', success: true, transaction_id: 't-1' } });
+    transport.on('GET', '/api/tool/Transaction/t-1/poll/', { body: { 't-1': { status: 'Success', href: '/api/tool/Transaction/t-1/' } } });
+    renderAt(transport);
+    await readyTable();
+    fireEvent.click(screen.getByLabelText('Select row 2'));
+    fireEvent.click(screen.getByLabelText('Select row 5'), { shiftKey: true });
+    expect(screen.getByText('4 selected')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Delete selected' }));
+    expect(transport.calls.some((c) => c.method === 'DELETE')).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Delete 4' }));
+    await waitFor(() => expect(transport.calls.some((c) => c.method === 'DELETE')).toBe(true));
+    const body = transport.calls.find((c) => c.method === 'DELETE')?.body as { hrefs: string[] };
+    expect(body.hrefs).toHaveLength(4);
+    await waitFor(() => expect(screen.getByText('No rows selected')).toBeTruthy());
+  });
+
+  it('shows a Permission Denied list as a fault with what to do', async () => {
+    const transport = new FakeTransport().on('GET', LINES, fault(403, 'permission-denied', 'Permission Denied: sys.Acme.Paris is outside your hierarchy.'));
+    renderAt(transport);
+    const table = screen.getByTestId('resource-table');
+    await waitFor(() => expect(table.dataset.listState).toBe('error'));
+    expect(within(table).getByRole('alert').textContent).toMatch(/Permission Denied.*ask an administrator/);
+  });
+
+  it('offers Add in the empty state, and not to a readonly user', async () => {
+    const transport = new FakeTransport().on('GET', LINES, pagedLines(0));
+    const stores = renderAt(transport, 'readonly');
+    const table = screen.getByTestId('resource-table');
+    await waitFor(() => expect(table.dataset.listState).toBe('empty'));
+    expect(table.textContent).toContain('No lines at Paris');
+    const add = within(table).getByRole('button', { name: 'Add lines' }) as HTMLButtonElement;
+    expect(add.disabled).toBe(true);
+    expect(add.title).toMatch(/readonly/);
+    act(() => stores.session.setState({ user: { ...stores.session.getState().user!, role: 'admin' } }));
+    fireEvent.click(within(table).getByRole('button', { name: 'Add lines' }));
+    expect(stores.nav.getState().place).toEqual({ view: 'form', modelType: 'relation/LineRelation' });
+  });
+
+  it('opens a row in the instance view', async () => {
+    const transport = new FakeTransport().on('GET', LINES, pagedLines(5));
+    const stores = renderAt(transport);
+    await readyTable();
+    fireEvent.click(screen.getByText('User 3'));
+    expect(stores.nav.getState().place).toEqual({ view: 'instance', modelType: 'relation/LineRelation', href: `${LINES}l${'3'.padStart(23, '0')}/` });
+  });
+});
