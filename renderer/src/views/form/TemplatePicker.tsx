@@ -1,0 +1,62 @@
+import { FaultNotice } from '../../components/FaultNotice';
+import { useSlice, useStores } from '../../store/stores';
+
+/**
+ * Picks the Configuration Template applied when saving: those made for this model at the node
+ * and up the tree. Once picked, it lists the fields the template fills and with what.
+ */
+export function TemplatePicker() {
+  const { form } = useStores();
+  const templates = useSlice('form', (s) => s.templates);
+  const state = useSlice('form', (s) => s.templatesState);
+  const fault = useSlice('form', (s) => s.templateFault);
+  const picked = useSlice('form', (s) => s.templatePkid);
+  const fills = useSlice('form', (s) => s.fills);
+  const mode = useSlice('form', (s) => s.mode);
+  const choice = templates.find((t) => t.pkid === picked);
+
+  return (
+    <section className="template-picker card">
+      <div className="template-row">
+        <label htmlFor="form-template">Configuration template</label>
+        <select id="form-template" name="template" value={picked ?? ''} onChange={(e) => form.getState().pickTemplate(e.target.value || undefined)} disabled={state === 'loading'}>
+          <option value="">None</option>
+          {templates.map((t) => (
+            <option key={t.pkid} value={t.pkid}>
+              {t.name} ({t.hierarchy})
+            </option>
+          ))}
+        </select>
+        {state === 'loading' && <span className="muted">Loading templates…</span>}
+        {state === 'ready' && templates.length === 0 && <span className="muted">No template for this model at this node or above.</span>}
+      </div>
+      {fault && <FaultNotice fault={fault} />}
+      {choice && (
+        <div className="template-fills">
+          {choice.description && <p className="muted">{choice.description}</p>}
+          {fills.length === 0 ? (
+            <p>This template sets no fields.</p>
+          ) : (
+            <>
+              <p>
+                This template fills {fills.length} field{fills.length === 1 ? '' : 's'} (marked <span className="template-badge">from template</span> below):
+              </p>
+              <ul>
+                {fills.map((fill) => (
+                  <li key={fill.path}>
+                    {fill.title} <code className="muted">{fill.path}</code> ← <code className="macro">{fill.text}</code>
+                    {fill.perItem && <span className="muted"> (for each item)</span>}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+          <p className="field-help">
+            Values you type win: the service applies the template first and keeps every value you enter.
+            {mode === 'add' ? ' Fields you leave as they are get the template’s value.' : ' On save, the fields it fills are computed again from this instance’s values.'}
+          </p>
+        </div>
+      )}
+    </section>
+  );
+}
