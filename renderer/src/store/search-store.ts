@@ -1,10 +1,194 @@
 import { createStore } from 'zustand/vanilla';
 import type { ApiClient } from '../api/api-client';
+import { ApiFault, asFault, faultFrom } from '../api/fault';
+import type { Instance, ListAnswer, Pagination, SummaryAttr } from '../api/types';
 
-// Placeholder: the search view's store is being written.
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface SearchState {}
+const SEARCH = '/api/tool/Search/';
+const EXPORT = '/api/export/export_data/?url=/api/tool/Search/';
 
-export function createSearchStore(_client: ApiClient) {
-  return createStore<SearchState>()(() => ({}));
+/** Spec "Search rules": down by default; the flags search this node only, up, or both ways. */
+export type SearchDirection = 'down' | 'local' | 'up' | 'all';
+
+export interface SearchScope {
+  /** Node pkid to search from; undefined: the caller's own node (rule 4). */
+  node?: string;
+  direction: SearchDirection;
 }
+
+export interface SearchGroup {
+  modelType: string;
+  hits: Instance[];
+}
+
+export type ExportDataType = 'formatted' | 'raw' | 'json';
+
+export interface ExportedFile {
+  fileName: string;
+  contentType: string;
+  bytes: Uint8Array;
+}
+
+export type FieldsEntry = { state: 'loading' } | { state: 'ready'; attrs: SummaryAttr[] } | { state: 'error'; fault: ApiFault };
+
+export interface SearchState {
+  query: string;
+  scope: SearchScope;
+  state: 'idle' | 'loading' | 'ready' | 'empty' | 'error';
+  groups: SearchGroup[];
+  total: number;
+  limit: number;
+  fault?: ApiFault;
+  /** The 1-based position in `sent.query` a malformed query's fault names. */
+  faultPosition?: number;
+  /** What the shown results (or fault) answer: the export exports this. */
+  sent?: { query: string; scope: SearchScope };
+  exportHref: string;
+  /** The last query handed over by the top bar, so that coming back to the view does not run it again. */
+  navQuery?: string;
+  fields: Record<string, FieldsEntry>;
+  exporting: boolean;
+  exportFault?: ApiFault;
+  setQuery(query: string): void;
+  setScope(change: Partial<SearchScope>): void;
+  search(): Promise<void>;
+  /** Runs a query typed in the top bar's search box, once per hand-over. */
+  searchFromNav(query: string): Promise<void>;
+  /** Reads a model's summary attributes (for the query helper's field select). */
+  loadFields(modelType: string, hierarchy: string): Promise<void>;
+  exportResults(type: ExportDataType): Promise<ExportedFile | undefined>;
+}
+
+const FLAGS: Record<SearchDirection, string | undefined> = { down: undefined, local: 'hierarchy_shallow', up: 'hierarchy_paths', all: 'hierarchy_all' };
+
+/** Query parameters of a search (or its export) besides the query itself. */
+export function scopeParams(scope: SearchScope): Record<string, string> {
+  const params: Record<string, string> = {};
+  if (scope.node) params.hierarchy = scope.node;
+  const flag = FLAGS[scope.direction];
+  if (flag) params[flag] = 'true';
+  return params;
+}
+
+/** Hits per model type, the models in the order the service answered them (by model type). */
+export function groupByModel(resources: Instance[]): SearchGroup[] {
+  const groups = new Map<string, SearchGroup>();
+  for (const hit of resources) {
+    const modelType = hit.meta.model_type;
+    let group = groups.get(modelType);
+    if (!group) groups.set(modelType, (group = { modelType, hits: [] }));
+    group.hits.push(hit);
+  }
+  return [...groups.values()];
+}
+
+/** The 1-based position a search fault names ("Search query error at position 12: ..."). */
+export function positionOf(fault: ApiFault): number | undefined {
+  const text = [fault.message, ...fault.details.map((detail) => detail.message)].join(' ');
+  const match = /at position (\d+)/i.exec(text);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** `attachment; filename="x.xlsx"` → x.xlsx; a plain name when the header is missing. */
+export function fileNameOf(disposition: string | undefined, fallback: string): string {
+  const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition ?? '');
+  return match ? decodeURIComponent(match[1]) : fallback;
+}
+
+interface SearchAnswer {
+  pagination: Pagination;
+  meta?: { actions?: { export?: { href: string } } };
+  resources: Instance[];
+}
+
+export function createSearchStore(client: ApiClient) {
+  let generation = 0;
+  return createStore<SearchState>()((set, get) => ({
+    query: '',
+    scope: { direction: 'down' },
+    state: 'idle',
+    groups: [],
+    total: 0,
+    limit: 1000,
+    exportHref: EXPORT,
+    fields: {},
+    exporting: false,
+    setQuery: (query) => set({ query }),
+    setScope: (change) => set({ scope: { ...get().scope, ...change } }),
+    async search() {
+      const { query, scope } = get();
+      if (query.trim() === '') return;
+      const mine = ++generation;
+      set({ state: 'loading', fault: undefined, faultPosition: undefined, exportFault: undefined, sent: { query, scope } });
+      try {
+        const answer = await client.get<SearchAnswer>(SEARCH, { query, ...scopeParams(scope) });
+        if (mine !== generation) return;
+        const groups = groupByModel(answer.resources);
+        set({
+          state: groups.length === 0 ? 'empty' : 'ready',
+          groups,
+          total: answer.pagination.total,
+          limit: answer.pagination.maximum_limit || answer.pagination.limit,
+          exportHref: answer.meta?.actions?.export?.href ?? EXPORT,
+        });
+      } catch (error) {
+        if (mine !== generation) return;
+        const fault = withoutEcho(asFault(error));
+        set({ state: 'error', groups: [], total: 0, fault, faultPosition: fault.status === 400 ? positionOf(fault) : undefined });
+      }
+    },
+    async searchFromNav(query) {
+      if (query === get().navQuery) return;
+      set({ navQuery: query, query });
+      await get().search();
+    },
+    async loadFields(modelType, hierarchy) {
+      const known = get().fields[modelType];
+      if (known && known.state !== 'error') return;
+      const put = (entry: FieldsEntry) => set({ fields: { ...get().fields, [modelType]: entry } });
+      put({ state: 'loading' });
+      try {
+        const answer = await client.get<ListAnswer>(`/api/${modelType}/`, { hierarchy, limit: 1, count: false });
+        put({ state: 'ready', attrs: answer.meta.summary_attrs });
+      } catch (error) {
+        put({ state: 'error', fault: asFault(error) });
+      }
+    },
+    async exportResults(type) {
+      const sent = get().sent;
+      if (!sent) return undefined;
+      set({ exporting: true, exportFault: undefined });
+      try {
+        const answer = await client.raw('POST', get().exportHref, {
+          query: scopeParams(sent.scope),
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: sent.query, export_data_type: type }),
+        });
+        const bytes = typeof answer.body === 'string' ? new TextEncoder().encode(answer.body) : answer.body;
+        if (answer.status < 200 || answer.status >= 300) throw faultFrom(answer.status, parseJson(bytes));
+        const contentType = answer.headers['content-type'] ?? 'application/octet-stream';
+        return { fileName: fileNameOf(answer.headers['content-disposition'], `search-export.${type === 'json' ? 'json' : 'xlsx'}`), contentType, bytes };
+      } catch (error) {
+        set({ exportFault: asFault(error) });
+        return undefined;
+      } finally {
+        set({ exporting: false });
+      }
+    },
+  }));
+}
+
+/** A search fault repeats its message as the `query` field's detail; shown once is enough. */
+function withoutEcho(fault: ApiFault): ApiFault {
+  const details = fault.details.filter((detail) => detail.message !== fault.message);
+  return details.length === fault.details.length ? fault : new ApiFault(fault.status, fault.code, fault.message, details, fault.transactionId);
+}
+
+function parseJson(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes)) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export type SearchStore = ReturnType<typeof createSearchStore>;

@@ -1,0 +1,64 @@
+import { useState } from 'react';
+import { FaultNotice } from '../../components/FaultNotice';
+import type { ExportDataType, ExportedFile } from '../../store/search-store';
+import { useSlice, useStores } from '../../store/stores';
+
+/** decisions.md "Exports": the search export's `export_data_type` choices. */
+const TYPES: { value: ExportDataType; title: string }[] = [
+  { value: 'formatted', title: 'Spreadsheet, titles (formatted)' },
+  { value: 'raw', title: 'Spreadsheet, field names (raw)' },
+  { value: 'json', title: 'JSON' },
+];
+
+/** Hands a file to the browser's download, as a link to a Blob clicked once. */
+export function saveFile(file: ExportedFile): void {
+  const url = URL.createObjectURL(new Blob([file.bytes as BlobPart], { type: file.contentType }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = file.fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // The download has started from the click; the URL is released once it has been read.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Exports the instances the search found (whole, not only their summary) in the chosen type. */
+export function ExportControl() {
+  const { search } = useStores();
+  const exporting = useSlice('search', (s) => s.exporting);
+  const fault = useSlice('search', (s) => s.exportFault);
+  const [type, setType] = useState<ExportDataType>('formatted');
+  const [saved, setSaved] = useState<string>();
+  const run = async () => {
+    setSaved(undefined);
+    const file = await search.getState().exportResults(type);
+    if (file) {
+      saveFile(file);
+      setSaved(file.fileName);
+    }
+  };
+  return (
+    <div className="export-control">
+      <label>
+        Export as{' '}
+        <select value={type} onChange={(event) => setType(event.target.value as ExportDataType)}>
+          {TYPES.map((t) => (
+            <option key={t.value} value={t.value}>
+              {t.title}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="button" disabled={exporting} onClick={() => void run()}>
+        {exporting ? 'Exporting…' : 'Export results'}
+      </button>
+      {saved && (
+        <span className="muted" role="status">
+          Saved {saved}
+        </span>
+      )}
+      {fault && <FaultNotice fault={fault} />}
+    </div>
+  );
+}

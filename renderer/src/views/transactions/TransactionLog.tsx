@@ -1,0 +1,26 @@
+import type { LogEntry } from '../../store/transactions-store';
+import { formatClock } from './tx-format';
+
+/** The transaction's log, oldest first (the store orders it): each step's message with its severity and time. */
+export function TransactionLog({ entries: ordered, running }: { entries: LogEntry[]; running: boolean }) {
+  return (
+    <div className="card tx-log">
+      <h3>
+        Log <span className="muted">({ordered.length})</span>
+      </h3>
+      {ordered.length === 0 ? (
+        <p className="muted">{running ? 'Waiting for the first step…' : 'This transaction wrote no log.'}</p>
+      ) : (
+        <ol className="tx-log-list" aria-live={running ? 'polite' : 'off'}>
+          {ordered.map((entry) => (
+            <li key={entry.log_id} data-testid="log-entry" data-severity={entry.severity} className={`tx-log-entry log-${entry.severity}`}>
+              <span className={`severity severity-${entry.severity}`}>{entry.severity}</span>
+              <time dateTime={entry.time}>{formatClock(entry.time)}</time>
+              <span className="tx-log-message">{entry.message}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}
