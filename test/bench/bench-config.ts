@@ -13,6 +13,8 @@ export interface BenchConfig {
   /** Seeded pkids handed to the instance GET scenario. */
   getSamples: number;
   adminPassword: string;
+  /** BENCH_ONLY: `ui` runs the seed and the UI bench only, `load` everything but the UI bench. */
+  only?: 'ui' | 'load';
 }
 
 /** A bad BENCH_* setting: reported as one line, without a stack. */
@@ -30,6 +32,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
   // Below 1,000 rows a 0.1% prefix matches nothing and the list scenario measures an empty page.
   if (rows < 1000) throw new BenchConfigError(`BENCH_ROWS must be at least 1000, not ${rows}`);
   const seconds = positiveNumber('BENCH_SECONDS', env.BENCH_SECONDS, 6, 60);
+  const only = env.BENCH_ONLY || undefined;
+  if (only !== undefined && only !== 'ui' && only !== 'load') throw new BenchConfigError(`BENCH_ONLY must be ui or load, not '${only}'`);
   return {
     rows,
     seconds,
@@ -40,6 +44,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     getSamples: 10_000,
     // A fresh random password: the bench never relies on a known secret.
     adminPassword: `bench-${randomBytes(12).toString('base64url')}`,
+    only,
   };
 }
 

@@ -1,6 +1,8 @@
 import { ratioOf, scenarioChecks, type Baseline, type Check, type Scenario } from './bench-targets';
 import type { SeedTiming } from './seed-lines';
 import { millis, perSecond, textTable } from './text-table';
+import { uiReportText } from './ui-report';
+import type { UiOutcome } from './ui-steps';
 
 export interface BenchOutcome {
   rows: number;
@@ -8,6 +10,8 @@ export interface BenchOutcome {
   baselines: Baseline[];
   scenarios: Scenario[];
   checks: Check[];
+  /** The UI bench in headless Chromium, unless BENCH_ONLY=load. */
+  ui?: UiOutcome;
 }
 
 export function seedingText(rows: number, seed: SeedTiming): string {
@@ -85,6 +89,7 @@ export function reportText(outcome: BenchOutcome): string {
     '',
     resourcesTable(outcome.baselines, outcome.scenarios),
     '',
+    ...(outcome.ui ? [uiReportText(outcome.ui), ''] : []),
     checks,
     ...(errors.length > 0 ? ['', 'Sample errors:', ...errors] : []),
   ].join('\n');

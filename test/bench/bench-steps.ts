@@ -14,6 +14,7 @@ import { measureRawListSql } from './raw-sql-baseline';
 import { checkService } from './sanity-check';
 import { searchBaselines, searchScenarios, type SearchBaselines, type SearchPlan } from './search-steps';
 import { coldPkids, seedLines, type SeededStore } from './seed-lines';
+import { uiChecks, uiOnlyOutcome, uiScenarios } from './ui-steps';
 
 const GET_CLIENTS = 32;
 /** More distinct instances than the cold scenario can read in its window, so none is read twice. */
@@ -98,6 +99,7 @@ function meanBaseline(before: Baseline, after: Baseline): Baseline {
 
 export async function runBench(config: BenchConfig, cleanup: CleanupStack): Promise<FullOutcome> {
   const store = await seed(config, cleanup);
+  if (config.only === 'ui') return uiOnlyOutcome(store, await uiScenarios(store, config, cleanup));
   const residues = Array.from({ length: config.listPrefixes }, (_, index) => index);
   const prefixes = residues.map(blockPrefix);
   const listPlan = explainList(store.file, store.customerPath, prefixes[0]);
@@ -111,7 +113,9 @@ export async function runBench(config: BenchConfig, cleanup: CleanupStack): Prom
   const after = await rawHttpBaseline(paths, basicAuth(config.adminPassword), config, cleanup);
   const http = meanBaseline(before, after);
   const scenarios = measured.map((scenario) => (scenario.baseline.id === 'raw-http' ? { ...scenario, baseline: http } : scenario));
-  const checks = [seedCheck(store.rows, store.timing.totalSeconds), baselineCheck(http), ...scenarios.flatMap(scenarioChecks)];
+  // After the load scenarios: the UI bench adds the wide node to the store, which they must not see.
+  const ui = config.only === 'load' ? undefined : await uiScenarios(store, config, cleanup);
+  const checks = [seedCheck(store.rows, store.timing.totalSeconds), baselineCheck(http), ...scenarios.flatMap(scenarioChecks), ...(ui ? uiChecks(ui) : [])];
   const baselines = [http, sql, ...searches.baselines.values()];
-  return { rows: store.rows, seed: store.timing, baselines, scenarios, checks, listPlan, searchPlans: searches.plans, prefixes };
+  return { rows: store.rows, seed: store.timing, baselines, scenarios, checks, listPlan, searchPlans: searches.plans, prefixes, ui };
 }

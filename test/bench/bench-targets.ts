@@ -10,6 +10,10 @@ export const TARGETS = {
   seedSecondsPerMillion: 60,
   searchP99Ms: 50,
   searchP99Clients: 8,
+  /** UI in headless Chromium, checked against the median of the runs (see README). */
+  uiReadyMs: 1500,
+  uiFirstPageMs: 300,
+  uiExpandMs: 500,
 } as const;
 
 export interface Baseline {

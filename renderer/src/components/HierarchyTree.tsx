@@ -104,8 +104,11 @@ interface RowProps {
 }
 
 function TreeRow({ node, depth, top, expanded, selected, active, onToggle, onSelect }: RowProps) {
-  const leaf = node.childState === 'loaded' && (node.children?.length ?? 0) === 0;
-  const count = node.childState === 'loaded' && node.childTotal ? ` (${node.childTotal.toLocaleString()})` : '';
+  const shown = node.children?.length ?? 0;
+  const leaf = node.childState === 'loaded' && shown === 0;
+  // A big node shows its first page at once; the count says how many are still on the way.
+  const waiting = node.childState === 'loading' && shown === 0;
+  const count = node.childTotal ? (shown < node.childTotal ? ` (${shown.toLocaleString()} of ${node.childTotal.toLocaleString()}…)` : ` (${node.childTotal.toLocaleString()})`) : '';
   return (
     <div
       id={`tree-${node.pkid}`}
@@ -127,7 +130,7 @@ function TreeRow({ node, depth, top, expanded, selected, active, onToggle, onSel
           onToggle();
         }}
       >
-        {leaf ? '' : node.childState === 'loading' ? '…' : expanded ? '▾' : '▸'}
+        {leaf ? '' : waiting ? '…' : expanded ? '▾' : '▸'}
       </span>
       <span className="tree-name">{node.name}</span>
       <span className="tree-type">
