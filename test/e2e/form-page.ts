@@ -11,9 +11,11 @@ export function resourceForm(page: Page): Locator {
 
 /** Fills a field by its path (a select gets the option); a field on a hidden tab has its tab opened first. */
 export async function fillField(page: Page, path: string, value: string): Promise<void> {
-  const input = resourceForm(page).locator(`[name="${path}"]`);
+  const selector = `[name="${path}"]`;
+  const input = resourceForm(page).locator(selector);
   if (!(await input.isVisible())) {
-    const panel = resourceForm(page).locator('[role="tabpanel"]').filter({ has: input });
+    // `has` is matched inside each panel, so it takes the bare selector, not the form-rooted locator.
+    const panel = resourceForm(page).locator('[role="tabpanel"]').filter({ has: page.locator(selector) });
     const panelId = await panel.getAttribute('id');
     await resourceForm(page).locator(`[role="tab"][aria-controls="${panelId}"]`).click();
   }

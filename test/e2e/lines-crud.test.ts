@@ -13,6 +13,8 @@ const shared = useBrowser('lines-crud');
 /** An Available number of the demo inventory at Acme: adding marks it Used, deleting frees it. */
 const PATTERN = '+33140001050';
 const INVENTORY = 'data/InternalNumberInventory';
+/** The demo's Field Display Policy for lines at Acme (groups Line, Device, Forwarding). */
+const LAYOUT_NAME = 'Acme Line Form';
 
 interface LineFull {
   pattern: string;
@@ -47,11 +49,19 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: a line added with a CFT,
     await resourceForm(page).getByLabel('Configuration template').selectOption({ label: `${TEMPLATE_NAME} (${ACME})` });
     // The picker says what the template will fill before anything is saved.
     await resourceForm(page).locator('.template-fills').getByText('presenceGroupName').waitFor();
+    // A field the template fills shows the template's value in grey, not the schema default.
+    const presence = resourceForm(page).locator('[name="presenceGroupName"]');
+    expect([await presence.inputValue(), await presence.getAttribute('placeholder')]).toEqual(['', TEMPLATE_FILLS.presenceGroupName]);
     await fillField(page, 'pattern', PATTERN);
+    // Another layout re-reads the form and keeps what was typed.
+    await resourceForm(page).getByLabel('Form layout').selectOption({ label: `${LAYOUT_NAME} (${ACME})` });
+    await resourceForm(page).getByRole('tab', { name: 'Forwarding' }).waitFor();
+    expect(await resourceForm(page).locator('[name="pattern"]').inputValue()).toBe(PATTERN);
     await fillField(page, 'alertingName', 'Zoe Lambert');
     await fillField(page, 'callForwardAll.destination', '+33140009000');
-    // The picture shows the picker and what the template fills, at the top of the form.
-    await resourceForm(page).locator('.template-picker').evaluate((element) => element.scrollIntoView({ block: 'center' }));
+    // The picture shows the pickers, what the template fills, and the Line tab with a field left to it.
+    await resourceForm(page).getByRole('tab', { name: 'Line' }).click();
+    await resourceForm(page).locator('.form-shapers').evaluate((element) => element.scrollIntoView({ block: 'center' }));
     await screenshot(page, transport, 'add-form-cft');
 
     expect(await saveForm(page)).toBe('Success');

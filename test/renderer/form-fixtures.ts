@@ -5,6 +5,9 @@ import { FakeTransport, listOf } from './fake-transport';
 export const SITE = 'a1'.repeat(12);
 export const CFT_PKID = 'c0'.repeat(12);
 export const LINE_HREF = `/api/relation/LineRelation/${'d0'.repeat(12)}/`;
+/** The policy named `default` the service applies by itself, and another one to pick. */
+export const DEFAULT_POLICY = 'f0'.repeat(12);
+export const ACME_POLICY = 'f1'.repeat(12);
 
 const forward = (title: string): SchemaProperty => ({
   title,
@@ -29,25 +32,47 @@ export const lineSchema: SchemaProperty = {
     autoAnswer: { title: 'Auto Answer', type: 'string', choices: [{ value: 'Auto Answer Off', title: 'Off' }, { value: 'Auto Answer with Headset', title: 'Headset' }] },
     rejectAnonymousCall: { title: 'Reject Anonymous Calls', type: 'boolean', default: false },
     hrInterval: { title: 'Hold Reversion Interval', type: ['integer', 'null'] },
+    presenceGroupName: { title: 'Presence Group', type: 'string', default: 'Standard Presence group' },
     callForwardAll: forward('Call Forward All'),
     callForwardBusy: forward('Call Forward Busy'),
   },
 };
 
 export const lineForm = {
-  data: { patternPrecedence: 'Default', routePartitionName: '', usage: 'Device', rejectAnonymousCall: false },
+  data: { patternPrecedence: 'Default', routePartitionName: '', usage: 'Device', rejectAnonymousCall: false, presenceGroupName: 'Standard Presence group' },
   schema: lineSchema,
   meta: {
     title: 'Line Relation',
     model_type: 'relation/LineRelation',
     summary_attrs: [{ name: 'pattern', title: 'Directory Number' }],
-    field_display_policy: { pkid: 'f0'.repeat(12), name: 'default', hierarchy: 'sys.hcs.Telco.Acme' },
+    field_display_policy: { pkid: DEFAULT_POLICY, name: 'default', hierarchy: 'sys.hcs.Telco.Acme' },
     field_groups: [
-      { title: 'Line', fields: ['pattern', 'routePartitionName', 'usage', 'alertingName', 'description', 'autoAnswer', 'rejectAnonymousCall', 'hrInterval'] },
+      { title: 'Line', fields: ['pattern', 'routePartitionName', 'usage', 'alertingName', 'description', 'autoAnswer', 'rejectAnonymousCall', 'hrInterval', 'presenceGroupName'] },
       { title: 'Forwarding', fields: ['callForwardAll', 'callForwardBusy'] },
     ],
   },
 };
+
+/** The same form with "Acme Line Form" applied: other groups, and a default of its own. */
+export const acmeLineForm = {
+  data: { ...lineForm.data, routePartitionName: 'Acme-PT' },
+  schema: lineSchema,
+  meta: {
+    ...lineForm.meta,
+    field_display_policy: { pkid: ACME_POLICY, name: 'Acme Line Form', hierarchy: 'sys.hcs.Telco.Acme' },
+    field_groups: [
+      { title: 'Essentials', fields: ['pattern', 'alertingName', 'routePartitionName', 'presenceGroupName'] },
+      { title: 'Forward all', fields: ['callForwardAll'] },
+    ],
+  },
+};
+
+const policy = (pkid: string, name: string, description: string) => ({
+  data: { name, description, target_model_type: 'relation/LineRelation', groups: [], field_overrides: [] },
+  meta: { model_type: 'data/FieldDisplayPolicy', pkid, hierarchy: 'sys.hcs.Telco.Acme', href: `/api/data/FieldDisplayPolicy/${pkid}/` },
+});
+
+export const policies = [policy(ACME_POLICY, 'Acme Line Form', 'What Acme engineers fill in for a line'), policy(DEFAULT_POLICY, 'default', 'Every line field')];
 
 export const phoneForm = {
   data: { protocol: 'SIP', lines: [] },
@@ -73,7 +98,7 @@ export const cft = {
     name: 'Paris Desk Line',
     description: 'Desk phones',
     target_model_type: 'relation/LineRelation',
-    template: { alertingName: '{{ input.pattern }} Paris', routePartitionName: 'Paris-PT', callForwardBusy: { forwardToVoiceMail: true } },
+    template: { alertingName: '{{ input.pattern }} Paris', routePartitionName: 'Paris-PT', presenceGroupName: 'Paris Presence group', callForwardBusy: { forwardToVoiceMail: true } },
   },
   meta: { model_type: 'data/ConfigurationTemplate', pkid: CFT_PKID, hierarchy: 'sys.hcs.Telco.Acme.Paris', href: `/api/data/ConfigurationTemplate/${CFT_PKID}/` },
 };
@@ -88,7 +113,8 @@ export const ACCEPTED = { status: 202, body: { href: '/api/tool/Transaction/t-1/
 /** A service with the line form, one template and the stored line; POST and PUT accepted. */
 export function lineService(): FakeTransport {
   return new FakeTransport()
-    .on('GET', '/api/relation/LineRelation/add/', { body: lineForm })
+    .on('GET', '/api/relation/LineRelation/add/', (call) => ({ body: call.url.includes(`policy=${ACME_POLICY}`) ? acmeLineForm : lineForm }))
+    .on('GET', '/api/data/FieldDisplayPolicy/', { body: listOf(policies) })
     .on('GET', '/api/device/cucm/Phone/add/', { body: phoneForm })
     .on('GET', '/api/data/ConfigurationTemplate/', { body: listOf([cft]) })
     .on('GET', LINE_HREF, { body: storedLine })

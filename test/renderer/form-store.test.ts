@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../renderer/src/api/api-client';
 import { createFormStore } from '../../renderer/src/store/form-store';
 import { fault } from './fake-transport';
-import { bodyOf, CFT_PKID, LINE_HREF, lineService, SITE } from './form-fixtures';
+import { ACME_POLICY, bodyOf, CFT_PKID, DEFAULT_POLICY, LINE_HREF, lineForm, lineService, SITE } from './form-fixtures';
 
 async function lineStore(transport = lineService()) {
   const form = createFormStore(new ApiClient(transport));
@@ -32,7 +32,7 @@ describe('form store: add', () => {
     expect(query.get('hierarchy')).toBe(SITE);
     expect(query.has('template')).toBe(false);
     // The form's starting values (policy and model defaults) are sent; empty fields are not.
-    expect(bodyOf(transport, 'POST')).toEqual({ pattern: '+33140005555', patternPrecedence: 'Default', usage: 'Device', rejectAnonymousCall: false });
+    expect(bodyOf(transport, 'POST')).toEqual({ pattern: '+33140005555', patternPrecedence: 'Default', usage: 'Device', rejectAnonymousCall: false, presenceGroupName: 'Standard Presence group' });
   });
 
   it('builds nested objects from dot paths and converts whole numbers', async () => {
@@ -97,20 +97,96 @@ describe('form store: add', () => {
 
   it('sends the picked template by pkid and leaves untouched fields it fills to it', async () => {
     const { form, transport } = await lineStore();
+    form.getState().setValue('routePartitionName', 'Mine-PT');
     form.getState().pickTemplate(CFT_PKID);
     expect(form.getState().fills.map((fill) => `${fill.path} <- ${fill.text}`)).toEqual([
       'alertingName <- {{ input.pattern }} Paris',
       'routePartitionName <- Paris-PT',
+      'presenceGroupName <- Paris Presence group',
       'callForwardBusy.forwardToVoiceMail <- true',
     ]);
+    // Untouched: emptied, so the form shows the template's value instead of the schema default.
+    expect(form.getState().values.presenceGroupName).toBeUndefined();
+    // Typed before the pick: kept.
+    expect(form.getState().values.routePartitionName).toBe('Mine-PT');
     form.getState().setValue('pattern', '1000');
     form.getState().setValue('alertingName', 'Reception');
     await form.getState().submit();
     expect(transport.lastQuery('/api/relation/LineRelation/').get('template')).toBe(CFT_PKID);
     const data = bodyOf(transport, 'POST');
-    // Typed by the user: sent, so it wins over the template; the untouched default is not.
-    expect(data?.alertingName).toBe('Reception');
-    expect(data).not.toHaveProperty('routePartitionName');
+    // Typed by the user: sent, so it wins over the template; the emptied default is not sent.
+    expect(data).toMatchObject({ alertingName: 'Reception', routePartitionName: 'Mine-PT' });
+    expect(data).not.toHaveProperty('presenceGroupName');
+    expect(data).not.toHaveProperty('callForwardBusy');
+  });
+
+  it('sends exactly what the form holds once a template is picked: a typed default is the user value', async () => {
+    const { form, transport } = await lineStore();
+    form.getState().pickTemplate(CFT_PKID);
+    form.getState().setValue('pattern', '1000');
+    // Typed back by hand, the schema default is a value the user chose: shown, so sent.
+    form.getState().setValue('presenceGroupName', 'Standard Presence group');
+    await form.getState().submit();
+    expect(bodyOf(transport, 'POST')?.presenceGroupName).toBe('Standard Presence group');
+  });
+
+  it('gives the defaults back when the template is unpicked, keeping what the user typed', async () => {
+    const { form } = await lineStore();
+    form.getState().pickTemplate(CFT_PKID);
+    form.getState().setValue('alertingName', 'Reception');
+    form.getState().pickTemplate(undefined);
+    expect(form.getState().values).toMatchObject({ presenceGroupName: 'Standard Presence group', routePartitionName: '', alertingName: 'Reception' });
+    expect(form.getState().fills).toEqual([]);
+  });
+
+  it('lists the layouts for the model up the tree, preselecting the one the service applied', async () => {
+    const { form, transport } = await lineStore();
+    const query = transport.lastQuery('/api/data/FieldDisplayPolicy/');
+    expect([query.get('hierarchy'), query.get('traversal'), query.get('summary'), query.get('filter_field'), query.get('filter_condition'), query.get('filter_text')]).toEqual([SITE, 'up', 'false', 'target_model_type', 'equals', 'relation/LineRelation']);
+    expect(form.getState().policies.map((p) => p.name)).toEqual(['Acme Line Form', 'default']);
+    expect(form.getState().policyPkid).toBe(DEFAULT_POLICY);
+    expect(transport.lastQuery('/api/relation/LineRelation/add/').has('policy')).toBe(false);
+  });
+
+  it('re-reads the form with a picked layout, keeps typed values, and remembers the layout for the model', async () => {
+    const { form, transport } = await lineStore();
+    form.getState().setValue('alertingName', 'Reception');
+    await form.getState().pickPolicy(ACME_POLICY);
+    expect(transport.lastQuery('/api/relation/LineRelation/add/').get('policy')).toBe(ACME_POLICY);
+    expect(form.getState().groups.map((g) => g.title)).toEqual(['Essentials', 'Forward all']);
+    // The user's value stays; a field left alone takes the new layout's default.
+    expect(form.getState().values).toMatchObject({ alertingName: 'Reception', routePartitionName: 'Acme-PT' });
+    await form.getState().load({ modelType: 'relation/LineRelation', hierarchy: SITE });
+    expect(transport.lastQuery('/api/relation/LineRelation/add/').get('policy')).toBe(ACME_POLICY);
+    expect(form.getState().policyPkid).toBe(ACME_POLICY);
+    await form.getState().pickPolicy('');
+    await form.getState().load({ modelType: 'relation/LineRelation', hierarchy: SITE });
+    expect(transport.lastQuery('/api/relation/LineRelation/add/').has('policy')).toBe(false);
+    expect(form.getState().policyPkid).toBe('');
+  });
+
+  it('keeps the picked template across a layout change', async () => {
+    const { form, transport } = await lineStore();
+    form.getState().pickTemplate(CFT_PKID);
+    await form.getState().pickPolicy(ACME_POLICY);
+    // The new layout's default for a filled field is not shown: the template gives it.
+    expect(form.getState().values.routePartitionName).toBeUndefined();
+    expect(form.getState().fillByPath.routePartitionName).toBe('Paris-PT');
+    form.getState().setValue('pattern', '1000');
+    await form.getState().submit();
+    expect(bodyOf(transport, 'POST')).not.toHaveProperty('routePartitionName');
+    expect(transport.lastQuery('/api/relation/LineRelation/').get('template')).toBe(CFT_PKID);
+  });
+
+  it('forgets a remembered layout that is gone and opens the default one', async () => {
+    const transport = lineService();
+    const { form } = await lineStore(transport);
+    await form.getState().pickPolicy(ACME_POLICY);
+    transport.on('GET', '/api/relation/LineRelation/add/', (call) => (call.url.includes('policy=') ? fault(404, 'not-found', 'Field Display Policy was not found.') : { body: lineForm }));
+    await form.getState().load({ modelType: 'relation/LineRelation', hierarchy: SITE });
+    expect(form.getState().status).toBe('ready');
+    expect(form.getState().policyPkid).toBe(DEFAULT_POLICY);
+    expect(form.getState().policyByModel).toEqual({});
   });
 
   it('shows a 403 on add/ as the load fault', async () => {
@@ -140,5 +216,18 @@ describe('form store: edit', () => {
     expect(put?.url).toBe(`${LINE_HREF}?nowait=true`);
     // The service merges a PUT over the stored line: only the changes, an emptied field as null.
     expect(bodyOf(transport, 'PUT')).toEqual({ alertingName: 'Alice M.', description: null, callForwardAll: { destination: '+33140009999' } });
+  });
+
+  it('with a template, an emptied field it fills is left to the template rather than cleared', async () => {
+    const transport = lineService();
+    const form = createFormStore(new ApiClient(transport));
+    await form.getState().load({ modelType: 'relation/LineRelation', href: LINE_HREF, hierarchy: SITE });
+    form.getState().pickTemplate(CFT_PKID);
+    // The stored value will be replaced by the template's: the field shows empty, like on add.
+    expect(form.getState().values.alertingName).toBeUndefined();
+    form.getState().setValue('description', 'moved');
+    await form.getState().submit();
+    expect(bodyOf(transport, 'PUT')).toEqual({ description: 'moved' });
+    expect(transport.lastQuery(LINE_HREF).get('template')).toBe(CFT_PKID);
   });
 });

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createStores, StoresContext, type Stores } from '../../renderer/src/store/stores';
 import { FormView } from '../../renderer/src/views/FormView';
 import { fault, type FakeTransport } from './fake-transport';
-import { ACCEPTED, bodyOf, CFT_PKID, LINE_HREF, lineService, SITE } from './form-fixtures';
+import { ACCEPTED, ACME_POLICY, bodyOf, CFT_PKID, DEFAULT_POLICY, LINE_HREF, lineService, SITE } from './form-fixtures';
 
 afterEach(cleanup);
 
@@ -62,13 +62,60 @@ describe('form view', () => {
     await showForm(lineService());
     expect(screen.queryByText('from template')).toBeNull();
     fireEvent.change(screen.getByLabelText('Configuration template'), { target: { value: CFT_PKID } });
-    expect(screen.getByText(/This template fills 3 fields/)).toBeTruthy();
+    expect(screen.getByText(/This template fills 4 fields/)).toBeTruthy();
     expect(screen.getAllByText('{{ input.pattern }} Paris').length).toBeGreaterThan(0);
-    const alerting = screen.getByLabelText(/Alerting Name/);
+    const alerting = screen.getByLabelText(/Alerting Name/) as HTMLInputElement;
     expect(alerting.closest('.form-field')?.textContent).toContain('from template');
+    // A macro: the field is empty and shows the macro as its grey text.
+    expect([alerting.value, alerting.placeholder]).toEqual(['', '{{ input.pattern }} Paris']);
     expect(screen.getByLabelText(/Forward to Voice Mail/, { selector: '[name="callForwardBusy.forwardToVoiceMail"]' })).toHaveProperty('checked', true);
     expect(screen.getByLabelText(/Description/).closest('.form-field')?.textContent).not.toContain('from template');
     expect(screen.getByText(/Values you type win/)).toBeTruthy();
+  });
+
+  it('shows a filled field empty with the template value in grey, the user value when typed, the default once unpicked', async () => {
+    await showForm(lineService());
+    const presence = screen.getByLabelText(/Presence Group/) as HTMLInputElement;
+    const partition = screen.getByLabelText(/Route Partition/) as HTMLInputElement;
+    expect(presence.value).toBe('Standard Presence group');
+    fireEvent.change(partition, { target: { value: 'Mine-PT' } });
+    fireEvent.change(screen.getByLabelText('Configuration template'), { target: { value: CFT_PKID } });
+    // The schema default would not be saved: it is not shown.
+    expect([presence.value, presence.placeholder]).toEqual(['', 'Paris Presence group']);
+    expect([partition.value, partition.placeholder]).toEqual(['Mine-PT', '']);
+    expect(partition.closest('.form-field')?.textContent).toContain('Your value replaces the template’s.');
+    fireEvent.change(screen.getByLabelText('Configuration template'), { target: { value: '' } });
+    expect([presence.value, presence.placeholder]).toEqual(['Standard Presence group', '']);
+    expect(partition.value).toBe('Mine-PT');
+  });
+
+  it('sends what the fields show: an empty filled field is left to the template, a shown value is sent', async () => {
+    const transport = lineService();
+    await showForm(transport);
+    fireEvent.change(screen.getByLabelText('Configuration template'), { target: { value: CFT_PKID } });
+    fireEvent.change(screen.getByLabelText(/Directory Number/), { target: { value: '+33140005555' } });
+    fireEvent.change(screen.getByLabelText(/Route Partition/), { target: { value: 'Mine-PT' } });
+    const shown = Object.fromEntries(['alertingName', 'routePartitionName', 'presenceGroupName'].map((name) => [name, input(name)?.value]));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save' })));
+    const sent = bodyOf(transport, 'POST') ?? {};
+    for (const [name, value] of Object.entries(shown)) expect([name, sent[name]]).toEqual([name, value === '' ? undefined : value]);
+  });
+
+  it('re-lays the form out with the picked layout, keeping what was typed', async () => {
+    const transport = lineService();
+    await showForm(transport);
+    const layout = screen.getByLabelText('Form layout') as HTMLSelectElement;
+    await screen.findByRole('option', { name: 'Acme Line Form (sys.hcs.Telco.Acme)' });
+    expect([...layout.options].map((o) => o.text)).toEqual(['Default layout', 'Acme Line Form (sys.hcs.Telco.Acme)', 'default (sys.hcs.Telco.Acme)']);
+    expect(layout.value).toBe(DEFAULT_POLICY);
+    fireEvent.change(screen.getByLabelText(/Alerting Name/), { target: { value: 'Reception' } });
+    await act(async () => fireEvent.change(layout, { target: { value: ACME_POLICY } }));
+    expect(await screen.findByRole('region', { name: 'Essentials' })).toBeTruthy();
+    expect(screen.queryByRole('region', { name: 'Line' })).toBeNull();
+    expect((screen.getByLabelText(/Alerting Name/) as HTMLInputElement).value).toBe('Reception');
+    expect((screen.getByLabelText(/Route Partition/) as HTMLInputElement).value).toBe('Acme-PT');
+    expect(screen.getByText('What Acme engineers fill in for a line')).toBeTruthy();
+    expect(transport.lastQuery('/api/relation/LineRelation/add/').get('policy')).toBe(ACME_POLICY);
   });
 
   it('saves, follows the transaction and opens its detail', async () => {

@@ -6,6 +6,7 @@ import type { Submitted } from '../store/form-store';
 import { ErrorSummary, focusField } from './form/ErrorSummary';
 import { FormSections, groupOfPath } from './form/FormSections';
 import { usesTabs } from './form/form-layout';
+import { LayoutPicker } from './form/LayoutPicker';
 import { TemplatePicker } from './form/TemplatePicker';
 import './form/form.css';
 
@@ -64,8 +65,10 @@ function ReadyForm() {
   const submitting = useSlice('form', (s) => s.submitting);
   const fault = useSlice('form', (s) => s.fault);
   const notice = useSlice('form', (s) => s.notice);
-  const [tab, setTab] = useState(0);
+  const [chosenTab, setTab] = useState(0);
   const tabs = usesTabs(groups);
+  // Another layout can have fewer groups than the tab last shown.
+  const tab = Math.min(chosenTab, Math.max(groups.length - 1, 0));
   if (!schema) return null;
 
   const showField = (path: string): void => {
@@ -82,7 +85,10 @@ function ReadyForm() {
   return (
     <form className="resource-form-page" data-testid="resource-form" data-form-state={submitting ? 'submitting' : 'ready'} noValidate onSubmit={onSubmit}>
       <FormHeader />
-      <TemplatePicker />
+      <section className="form-shapers card" aria-label="Layout and template">
+        <LayoutPicker />
+        <TemplatePicker />
+      </section>
       <ErrorSummary schema={schema} onShowField={showField} />
       {fault && fault.details.length === 0 && <FaultNotice fault={fault} />}
       {fault && fault.details.length > 0 && <p className="fault-advice">{fault.advice}</p>}
@@ -106,10 +112,8 @@ function FormHeader() {
   const title = useSlice('form', (s) => s.title);
   const subject = useSlice('form', (s) => s.subject);
   const subjectHierarchy = useSlice('form', (s) => s.subjectHierarchy);
-  const meta = useSlice('form', (s) => s.meta);
   const where = useSlice('form', (s) => s.target?.hierarchy);
   const path = useSlice('hierarchy', (s) => (where ? s.nodes[where]?.path : undefined));
-  const policy = meta?.field_display_policy;
   return (
     <header className="form-header">
       <h2 className="view-title">
@@ -118,11 +122,6 @@ function FormHeader() {
       </h2>
       <p className="muted">
         {mode === 'add' ? <>At {path ?? where}. </> : subjectHierarchy && <>At {subjectHierarchy}. </>}
-        {policy ? (
-          <>
-            Form layout: {policy.name ?? policy.pkid} ({policy.hierarchy}).
-          </>
-        ) : null}{' '}
         Fields marked * are required.
       </p>
     </header>

@@ -1,6 +1,6 @@
 import type { SchemaProperty } from '../../api/types';
 import { useSlice, useStores } from '../../store/stores';
-import { FieldNotes, TemplateBadge, fieldId } from './field-parts';
+import { FieldNotes, TemplateBadge, fieldId, useTemplateFill } from './field-parts';
 import { ScalarField } from './ScalarField';
 import { getAt, joinPath, kindOf, visibleFields } from './schema-paths';
 
@@ -39,6 +39,7 @@ function ListField({ path, property }: { path: string; property: SchemaProperty 
     return Array.isArray(rows) ? rows.length : 0;
   });
   const error = useSlice('form', (s) => s.errors[path]);
+  const fill = useTemplateFill(path);
   const id = fieldId(path);
   const title = property.title ?? path;
   const items = property.items ?? { type: 'string' };
@@ -49,7 +50,7 @@ function ListField({ path, property }: { path: string; property: SchemaProperty 
         {title} <span className="muted">({count})</span>
         <TemplateBadge path={path} />
       </legend>
-      {count === 0 && <p className="muted list-empty">No rows yet.</p>}
+      {count === 0 && <p className="muted list-empty">{fill.byTemplate ? 'No rows: the template builds this list.' : 'No rows yet.'}</p>}
       {Array.from({ length: count }, (_, index) => (
         <ListRow key={index} path={joinPath(path, index)} items={items} index={index} listTitle={title} onRemove={() => form.getState().removeRow(path, index)} />
       ))}

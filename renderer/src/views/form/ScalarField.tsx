@@ -2,7 +2,7 @@ import type { ChangeEvent } from 'react';
 import type { SchemaProperty } from '../../api/types';
 import { useSlice, useStores } from '../../store/stores';
 import { inputText } from './coerce';
-import { FieldNotes, TemplateBadge, TemplateNote, fieldId, useTemplateFill } from './field-parts';
+import { FieldNotes, TemplateBadge, TemplateNote, fieldId, isMacro, useTemplateFill } from './field-parts';
 import { getAt, kindOf } from './schema-paths';
 
 /** Input types a policy's `input_type` may ask for; anything else stays a text box. */
@@ -21,17 +21,19 @@ export function ScalarField({ path, property, label }: { path: string; property:
   const change = (next: unknown): void => form.getState().setValue(path, next);
 
   if (kindOf(property) === 'boolean') {
-    // Left as it started, a box the template sets shows the template's value: that is what is saved.
-    const preset = fill.untouched && (fill.text === 'true' || fill.text === 'false') ? fill.text === 'true' : undefined;
+    // Left to a template, the box shows the template's literal value: that is what is saved.
+    const preset = fill.byTemplate && !isMacro(fill.text ?? '') ? fill.text === 'true' : undefined;
     const checked = preset ?? (value === undefined || value === null ? property.default === true : value === true);
     return (
       <div className={`form-field form-check${error ? ' has-error' : ''}`}>
-        <label htmlFor={id}>
+        <div className="check-row">
           <input type="checkbox" {...common} checked={checked} onChange={(e) => change(e.target.checked)} />
-          <span>{title}</span>
-          <TemplateBadge path={path} />
-        </label>
-        <TemplateNote {...fill} />
+          <label htmlFor={id}>
+            {title}
+            <TemplateBadge path={path} />
+          </label>
+        </div>
+        <TemplateNote {...fill} showText={isMacro(fill.text ?? '')} />
         <FieldNotes id={id} help={property.description} error={error} />
       </div>
     );
@@ -43,8 +45,8 @@ export function ScalarField({ path, property, label }: { path: string; property:
         {property.required && !property.readonly && <span className="required-mark" aria-hidden="true"> *</span>}
         <TemplateBadge path={path} />
       </label>
-      {/* A literal template value reads as a placeholder; a macro is only named in the note below. */}
-      {widget(property, { ...common, placeholder: fill.untouched && !fill.text?.includes('{{') ? fill.text : undefined }, value, change)}
+      {/* Left to a template, the field is empty and shows the template's value (or macro) in grey. */}
+      {widget(property, { ...common, placeholder: fill.byTemplate ? fill.text : undefined }, value, change)}
       <TemplateNote {...fill} />
       <FieldNotes id={id} help={property.description} error={error} />
     </div>
@@ -63,7 +65,7 @@ function widget(property: SchemaProperty, { placeholder, ...common }: Common, va
     const unknown = text !== '' && !choices.some((choice) => choice.value === text);
     return (
       <select {...common} value={text} onChange={onText}>
-        <option value="">{property.required ? 'Choose…' : '—'}</option>
+        <option value="">{placeholder !== undefined ? `From template: ${titleOfChoice(choices, placeholder)}` : property.required ? 'Choose…' : '—'}</option>
         {unknown && <option value={text}>{text}</option>}
         {choices.map((choice) => (
           <option key={choice.value} value={choice.value}>
@@ -85,4 +87,9 @@ function inputType(property: SchemaProperty): string {
   if (property.format === 'email') return 'email';
   if (property.format === 'date') return 'date';
   return 'text';
+}
+
+/** A choice's title for a template's literal value; a macro or unknown value as written. */
+function titleOfChoice(choices: { value: string; title: string }[], text: string): string {
+  return choices.find((choice) => choice.value === text)?.title ?? text;
 }

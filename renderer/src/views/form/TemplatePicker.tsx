@@ -16,8 +16,8 @@ export function TemplatePicker() {
   const choice = templates.find((t) => t.pkid === picked);
 
   return (
-    <section className="template-picker card">
-      <div className="template-row">
+    <div className="template-picker">
+      <div className="shaper-row">
         <label htmlFor="form-template">Configuration template</label>
         <select id="form-template" name="template" value={picked ?? ''} onChange={(e) => form.getState().pickTemplate(e.target.value || undefined)} disabled={state === 'loading'}>
           <option value="">None</option>
@@ -52,11 +52,11 @@ export function TemplatePicker() {
             </>
           )}
           <p className="field-help">
-            Values you type win: the service applies the template first and keeps every value you enter.
-            {mode === 'add' ? ' Fields you leave as they are get the template’s value.' : ' On save, the fields it fills are computed again from this instance’s values.'}
+            Values you type win: the service applies the template first and keeps every value you enter. A field left empty gets
+            the template’s value, shown in grey{mode === 'add' ? '.' : ' (computed again from this instance’s values on save).'}
           </p>
         </div>
       )}
-    </section>
+    </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useSlice } from '../../store/stores';
-import { getAt, sameJson } from './schema-paths';
+import { isEmptyValue } from './form-values';
+import { getAt } from './schema-paths';
 
 /** The element id of a field's input, also used by the error summary to focus it. */
 export function fieldId(path: string): string {
@@ -36,23 +37,37 @@ export function TemplateBadge({ path }: { path: string }) {
 }
 
 /**
- * The picked template's text for a field, and whether the user has left the field as it started
- * (then the template's value is the one saved).
+ * The picked template's text for a field, and whether the template gives the saved value: the
+ * field holds nothing (the store empties a filled field the user has not changed), so the input
+ * shows the template's text as its placeholder and nothing of the field is sent.
  */
-export function useTemplateFill(path: string): { text?: string; untouched: boolean } {
+export function useTemplateFill(path: string): TemplateFillView {
   const text = useSlice('form', (s) => s.fillByPath[path]);
-  const untouched = useSlice('form', (s) => sameJson(getAt(s.values, path), getAt(s.initial, path)));
-  return { text, untouched };
+  const empty = useSlice('form', (s) => isEmptyValue(getAt(s.values, path)));
+  return { text, byTemplate: text !== undefined && empty };
 }
 
-/** Under a filled field: what the template gives, or that the user's value replaces it. */
-export function TemplateNote({ text, untouched }: { text?: string; untouched: boolean }) {
+export interface TemplateFillView {
+  text?: string;
+  byTemplate: boolean;
+}
+
+/** Whether a template's text is a macro, computed on save, rather than a literal value. */
+export function isMacro(text: string): boolean {
+  return text.includes('{{');
+}
+
+/**
+ * Under a filled field: that the user's value replaces the template's, or the template's text
+ * when the input cannot show it as a placeholder (`showText`).
+ */
+export function TemplateNote({ text, byTemplate, showText }: TemplateFillView & { showText?: boolean }) {
   if (text === undefined) return null;
-  return untouched ? (
+  if (!byTemplate) return <p className="field-template">Your value replaces the template’s.</p>;
+  if (!showText) return null;
+  return (
     <p className="field-template">
       Template gives <code className="macro">{text}</code>
     </p>
-  ) : (
-    <p className="field-template">Your value replaces the template’s.</p>
   );
 }
