@@ -60,23 +60,33 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: tags and permissions', {
     expect(cells).toContain(DEMO_LINE);
   });
 
-  it('an operator at Paris finds every change refused up front, with the reason, and nothing changes', async () => {
+  it('an operator at Paris may try a change: the service refuses it with Permission Denied, shown where they acted, and nothing changes', async () => {
     const env = flows.env();
     const before = JSON.stringify(await allLines(env.api));
     const page = await openSignedIn(env, flows.context(), OPERATOR);
     // The operator's tree starts at Paris, its own node.
     await treeRow(page, PARIS).and(page.locator('[aria-selected="true"]')).waitFor();
     await openModel(page, LINE);
-    const add = page.getByRole('region', { name: 'Resources' }).getByRole('button', { name: 'Add', exact: true });
-    expect(await add.isDisabled()).toBe(true);
-    expect(await add.getAttribute('title')).toMatch(/operator/);
+    // The controls stay enabled; a note says changes will be refused.
+    expect(await page.getByTestId('role-note').first().textContent()).toMatch(/^operator: .*changes will be refused/);
     await dataRows(page).first().getByRole('checkbox').check();
-    expect(await page.getByRole('button', { name: 'Delete selected' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Delete selected' }).click();
+    await page.getByRole('alertdialog', { name: 'Confirm delete' }).getByRole('button', { name: 'Delete 1' }).click();
+    const listFault = page.getByRole('region', { name: 'Resources' }).locator('[role="alert"][data-fault-code="permission-denied"]');
+    await listFault.waitFor();
+    expect(await listFault.textContent()).toMatch(/^Permission Denied/);
+    expect(await listFault.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+    await screenshot(page, transport, 'operator-denied');
+    expect(await listSettled(page)).toBe('ready');
 
     await dataRows(page).first().locator('[role="gridcell"]').nth(1).click();
     await instanceView(page).waitFor();
-    for (const name of ['Edit', 'Delete']) expect(await instanceActions(page).getByRole('button', { name, exact: true }).isDisabled()).toBe(true);
-    expect(await instanceView(page).getByLabel('New tag').isDisabled()).toBe(true);
+    await instanceView(page).getByLabel('New tag').fill(TAG);
+    await instanceView(page).getByRole('button', { name: 'Add tag' }).click();
+    const tagFault = page.getByTestId('instance-meta').locator('[role="alert"][data-fault-code="permission-denied"]');
+    await tagFault.waitFor();
+    expect(await tagFault.textContent()).toMatch(/^Permission Denied/);
+    await instanceView(page).getByRole('list', { name: 'Tags' }).getByText('No tags').waitFor();
     expect(JSON.stringify(await allLines(env.api))).toBe(before);
   });
 

@@ -8,7 +8,7 @@ import { ExportingTransport, LINE, lineRelation } from './instance-fixtures';
 
 afterEach(cleanup);
 
-function renderInstance(transport: ExportingTransport, role: 'admin' | 'readonly' = 'admin') {
+function renderInstance(transport: ExportingTransport, role: 'admin' | 'operator' | 'readonly' = 'admin') {
   const stores = createStores(transport);
   stores.session.setState({ state: 'signed-in', user: { username: 'u', role, hierarchy: 'sys', hierarchy_pkid: 'r'.repeat(24), workspace: 'Local', release: '20.1.1' } });
   stores.nav.setState({ place: { view: 'instance', modelType: 'relation/LineRelation', href: LINE } });
@@ -71,20 +71,56 @@ describe('instance view', () => {
     expect(transport.calls.find((c) => c.method === 'DELETE')?.url).toBe(`${LINE}?nowait=true`);
   });
 
-  it('keeps write actions from a readonly user and says why', async () => {
+  it('leaves write actions to a readonly user, with a note in the action bar saying they will be refused', async () => {
     const transport = new ExportingTransport().on('GET', LINE, { body: lineRelation() });
     renderInstance(transport, 'readonly');
     const edit = (await screen.findByRole('button', { name: 'Edit' })) as HTMLButtonElement;
-    expect(edit.disabled).toBe(true);
-    expect(edit.title).toMatch(/readonly/);
-    expect(screen.queryByRole('button', { name: 'Remove tag vip' })).toBeNull();
+    expect(edit.disabled).toBe(false);
+    expect(edit.title).toMatch(/readonly.*Permission Denied/);
+    expect(screen.getByTestId('role-note').textContent).toBe('readonly: read and search only — changes will be refused');
+    expect((screen.getByLabelText('New tag') as HTMLInputElement).disabled).toBe(false);
+    expect(screen.getByRole('button', { name: 'Remove tag vip' })).toBeTruthy();
   });
 
-  it('shows a missing instance as a fault with a retry', async () => {
+  it('shows an operator the Permission Denied of a tag change in the meta panel, and the tags stay', async () => {
+    const transport = new ExportingTransport().on('GET', LINE, { body: lineRelation() });
+    transport.on('PATCH', `${LINE}+tag/`, fault(403, 'permission-denied', 'Permission Denied: paris.operator (operator) may not tag relation/LineRelation.'));
+    renderInstance(transport, 'operator');
+    fireEvent.change(await screen.findByLabelText('New tag'), { target: { value: 'gold' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add tag' }));
+    const alert = await within(screen.getByTestId('instance-meta')).findByRole('alert');
+    expect(alert.textContent).toMatch(/^Permission Denied: paris\.operator.*ask an administrator/);
+    expect(within(alert).queryByRole('button', { name: 'Try again' })).toBeNull();
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    expect((screen.getByLabelText('New tag') as HTMLInputElement).value).toBe('gold');
+    expect(within(screen.getByRole('list', { name: 'Tags' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['vip×', 'migrated×']);
+  });
+
+  it('shows an operator the Permission Denied of a delete in the action bar, and stays on the instance', async () => {
+    const transport = new ExportingTransport().on('GET', LINE, { body: lineRelation() });
+    transport.on('DELETE', LINE, fault(403, 'permission-denied', 'Permission Denied: paris.operator (operator) may not delete relation/LineRelation.'));
+    const stores = renderInstance(transport, 'operator');
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete' }));
+    fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toMatch(/^Permission Denied/);
+    expect(within(screen.getByTestId('instance-meta')).queryByRole('alert')).toBeNull();
+    expect(stores.nav.getState().place.view).toBe('instance');
+  });
+
+  it('shows a missing instance as a fault that says to refresh, without a useless retry', async () => {
     const transport = new ExportingTransport().on('GET', LINE, fault(404, 'not-found', 'No relation/LineRelation with pkid aaaa.'));
     renderInstance(transport);
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toMatch(/No relation\/LineRelation.*deleted or moved/);
-    expect(within(alert).getByRole('button', { name: 'Try again' })).toBeTruthy();
+    expect(within(alert).queryByRole('button', { name: 'Try again' })).toBeNull();
+  });
+
+  it('offers a retry when the service failed, and it reads the instance again', async () => {
+    let calls = 0;
+    const transport = new ExportingTransport().on('GET', LINE, () => (++calls === 1 ? fault(503, 'unavailable', 'The store is busy.') : { body: lineRelation() }));
+    renderInstance(transport);
+    fireEvent.click(within(await screen.findByRole('alert')).getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(screen.getByTestId('instance-view').dataset.loadState).toBe('ready'));
   });
 });

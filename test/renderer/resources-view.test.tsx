@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createStores, StoresContext } from '../../renderer/src/store/stores';
 import { ResourcesView } from '../../renderer/src/views/ResourcesView';
@@ -83,18 +83,43 @@ describe('resources view', () => {
     expect(within(table).getByRole('alert').textContent).toMatch(/Permission Denied.*ask an administrator/);
   });
 
-  it('offers Add in the empty state, and not to a readonly user', async () => {
+  it('offers Add in the empty state to a readonly user too, with a note that changes will be refused', async () => {
     const transport = new FakeTransport().on('GET', LINES, pagedLines(0));
     const stores = renderAt(transport, 'readonly');
     const table = screen.getByTestId('resource-table');
     await waitFor(() => expect(table.dataset.listState).toBe('empty'));
     expect(table.textContent).toContain('No lines at Paris');
+    expect(screen.getByTestId('role-note').textContent).toBe('readonly: read and search only — changes will be refused');
     const add = within(table).getByRole('button', { name: 'Add lines' }) as HTMLButtonElement;
-    expect(add.disabled).toBe(true);
-    expect(add.title).toMatch(/readonly/);
-    act(() => stores.session.setState({ user: { ...stores.session.getState().user!, role: 'admin' } }));
-    fireEvent.click(within(table).getByRole('button', { name: 'Add lines' }));
+    expect(add.disabled).toBe(false);
+    expect(add.title).toMatch(/readonly.*Permission Denied/);
+    fireEvent.click(add);
     expect(stores.nav.getState().place).toEqual({ view: 'form', modelType: 'relation/LineRelation' });
+  });
+
+  it('shows no role note to an admin', async () => {
+    renderAt(new FakeTransport().on('GET', LINES, pagedLines(3)));
+    await readyTable();
+    expect(screen.queryByTestId('role-note')).toBeNull();
+  });
+
+  it('lets an operator try a delete, shows the Permission Denied and keeps the list as it was', async () => {
+    const transport = new FakeTransport().on('GET', LINES, pagedLines(3));
+    transport.on('DELETE', LINES, fault(403, 'permission-denied', 'Permission Denied: paris.operator (operator) may not delete relation/LineRelation.'));
+    renderAt(transport, 'operator');
+    await readyTable();
+    expect(screen.getByTestId('role-note').textContent).toMatch(/^operator: read, search and export only/);
+    fireEvent.click(screen.getByLabelText('Select row 2'));
+    const remove = screen.getByRole('button', { name: 'Delete selected' }) as HTMLButtonElement;
+    expect(remove.disabled).toBe(false);
+    expect(remove.title).toMatch(/operator/);
+    fireEvent.click(remove);
+    fireEvent.click(screen.getByRole('button', { name: 'Delete 1' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toMatch(/^Permission Denied: paris\.operator.*ask an administrator/);
+    expect(within(alert).queryByRole('button', { name: 'Try again' })).toBeNull();
+    expect(screen.getByTestId('resource-table').dataset.listState).toBe('ready');
+    expect(screen.getAllByRole('row').filter((row) => row.dataset.pkid)).toHaveLength(3);
   });
 
   it('opens a row in the instance view', async () => {

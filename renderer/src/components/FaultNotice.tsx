@@ -1,5 +1,14 @@
 import type { ApiFault } from '../api/fault';
 
+/**
+ * Whether trying the same call again can help: the service was unreachable (status 0) or failed
+ * (5xx). A refusal (401, 403), a missing instance (404) or a conflict (409) answers the same
+ * again, so offering "Try again" would only mislead; the advice says what to do instead.
+ */
+export function isRetryable(fault: ApiFault): boolean {
+  return fault.status === 0 || fault.status >= 500;
+}
+
 /** A fault from the service shown as what happened and what to do; never a blank screen. */
 export function FaultNotice({ fault, onRetry }: { fault: ApiFault; onRetry?: () => void }) {
   return (
@@ -15,7 +24,7 @@ export function FaultNotice({ fault, onRetry }: { fault: ApiFault; onRetry?: () 
         </ul>
       )}
       <p className="fault-advice">{fault.advice}</p>
-      {onRetry && (
+      {onRetry && isRetryable(fault) && (
         <button type="button" onClick={onRetry}>
           Try again
         </button>

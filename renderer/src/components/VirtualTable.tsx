@@ -1,9 +1,29 @@
-import { useEffect, useRef, useState, type CSSProperties, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { useVirtualWindow } from './use-virtual-window';
 import './VirtualTable.css';
 
 const ROW_HEIGHT = 30;
 const HEADER_HEIGHT = 32;
+const CHECK_WIDTH = 40;
+const MIN_COLUMN = 120;
+const MAX_COLUMN = 260;
+/** About one character of the bold 14px header font, and the room a sort mark and padding take. */
+const CHAR_WIDTH = 8.5;
+const HEADER_EXTRA = 46;
+
+/**
+ * One template and one minimum width for the header and every row, from the titles alone: a row
+ * sized by its own content would shift its columns against the header's. A column is at least
+ * wide enough for its title (within limits), so a header is not cut off where the content is short.
+ */
+function columnTemplate(columns: TableColumn[], checkable: boolean): CSSProperties {
+  const widths = columns.map((column) => Math.min(MAX_COLUMN, Math.max(MIN_COLUMN, Math.ceil(column.title.length * CHAR_WIDTH + HEADER_EXTRA))));
+  const check = checkable ? CHECK_WIDTH : 0;
+  return {
+    ['--vt-columns' as string]: `${checkable ? `${CHECK_WIDTH}px ` : ''}${widths.map((width) => `minmax(${width}px, 1fr)`).join(' ')}`,
+    ['--vt-min-width' as string]: `${widths.reduce((sum, width) => sum + width, check)}px`,
+  };
+}
 
 export interface TableColumn {
   key: string;
@@ -44,7 +64,7 @@ export function VirtualTable(props: VirtualTableProps) {
   const view = useVirtualWindow(scroller, rowCount, ROW_HEIGHT, HEADER_HEIGHT);
   const [active, setActive] = useState(0);
   const current = Math.min(active, Math.max(0, rowCount - 1));
-  const template: CSSProperties = { ['--vt-columns' as string]: `${onToggle ? '40px ' : ''}repeat(${columns.length}, minmax(120px, 1fr))` };
+  const template = useMemo(() => columnTemplate(columns, Boolean(onToggle)), [columns, onToggle]);
 
   useEffect(() => {
     setActive(0);
@@ -124,13 +144,15 @@ function HeaderRow({ columns, onToggle, pageChecked, onTogglePage, onSort, selec
         <div key={column.key} className="vt-cell" role="columnheader" aria-sort={column.sort}>
           {column.sort && onSort ? (
             <button type="button" className="vt-sort" onClick={() => onSort(column.key)} title={`Sort by ${column.title}`}>
-              {column.title}
+              <span className="vt-title">{column.title}</span>
               <span aria-hidden="true" className="vt-sort-mark">
                 {column.sort === 'ascending' ? '▲' : column.sort === 'descending' ? '▼' : '↕'}
               </span>
             </button>
           ) : (
-            column.title
+            <span className="vt-title" title={column.title}>
+              {column.title}
+            </span>
           )}
         </div>
       ))}

@@ -17,8 +17,10 @@ export interface InstanceState {
   fault?: ApiFault;
   /** Field titles of the model's form, for the data list; empty until known. */
   titles: Record<string, string>;
-  /** A failed action, shown above the instance without hiding it. */
+  /** A failed action, shown without hiding the instance... */
   actionFault?: ApiFault;
+  /** ...where the user acted: the action bar (delete, export) or the meta panel (tags, version tag). */
+  actionArea?: 'actions' | 'meta';
   /** What the service warned about in the last tag call (e.g. a tag with capitals). */
   warnings: string[];
   busy: boolean;
@@ -50,7 +52,7 @@ export function createInstanceStore(client: ApiClient) {
     const patch = async (suffix: string, query: Record<string, string>): Promise<void> => {
       const href = get().href;
       if (!href) return;
-      set({ busy: true, actionFault: undefined, warnings: [] });
+      set({ busy: true, actionFault: undefined, actionArea: 'meta', warnings: [] });
       try {
         const reply = await client.send<{ warnings?: string[] }>('PATCH', `${href}${suffix}`, undefined, query);
         set({ warnings: reply?.warnings ?? [] });
@@ -99,7 +101,7 @@ export function createInstanceStore(client: ApiClient) {
       async remove() {
         const href = get().href;
         if (!href) return undefined;
-        set({ busy: true, actionFault: undefined });
+        set({ busy: true, actionFault: undefined, actionArea: 'actions' });
         try {
           const reply = await client.send<AsyncAnswer>('DELETE', href, undefined, { nowait: true });
           return reply.transaction_id;
@@ -113,7 +115,7 @@ export function createInstanceStore(client: ApiClient) {
       async exportSheet() {
         const { href, instance } = get();
         if (!href || !instance) return undefined;
-        set({ busy: true, actionFault: undefined });
+        set({ busy: true, actionFault: undefined, actionArea: 'actions' });
         try {
           const answer = await client.raw('GET', `${href}export/`, { query: { export_format: 'xlsx', hierarchy: instance.meta.hierarchy } });
           if (answer.status < 200 || answer.status >= 300) throw faultFrom(answer.status, parseJson(answer.body));

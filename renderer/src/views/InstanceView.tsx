@@ -8,7 +8,8 @@ import { useSlice, useStores } from '../store/stores';
 import { DataList } from './instance/DataList';
 import { MetaPanel } from './instance/MetaPanel';
 import { saveFile } from './instance/save-file';
-import { useWriteAccess } from './resources/role';
+import { useRoleHint } from './resources/role';
+import { RoleNote } from './resources/RoleNote';
 import './instance/instance.css';
 
 const NAME_FIELDS = ['pattern', 'name', 'userid', 'username', 'internal_number', 'country_name'];
@@ -53,7 +54,8 @@ function InstanceBody({ instance }: { instance: Instance }) {
   const busy = useSlice('instance', (s) => s.busy);
   const actionFault = useSlice('instance', (s) => s.actionFault);
   const role = useSlice('session', (s) => s.user?.role);
-  const access = useWriteAccess();
+  const actionArea = useSlice('instance', (s) => s.actionArea);
+  const hint = useRoleHint();
   const [confirming, setConfirming] = useState(false);
   const modelType = instance.meta.model_type;
   const href = instance.meta.href ?? `/api/${modelType}/${instance.meta.pkid}/`;
@@ -83,10 +85,10 @@ function InstanceBody({ instance }: { instance: Instance }) {
         </h1>
         <span className="spacer" />
         <div className="toolbar" role="toolbar" aria-label="Instance actions">
-          <button type="button" className="primary" disabled={!access.canWrite} title={access.why} onClick={() => nav.getState().go({ view: 'form', modelType, href })}>
+          <button type="button" className="primary" title={hint?.title} onClick={() => nav.getState().go({ view: 'form', modelType, href })}>
             Edit
           </button>
-          <button type="button" className="danger" disabled={!access.canWrite || busy} title={access.why} onClick={() => setConfirming(true)}>
+          <button type="button" className="danger" disabled={busy} title={hint?.title} onClick={() => setConfirming(true)}>
             Delete
           </button>
           <button type="button" disabled={busy || Boolean(exportWhy)} title={exportWhy ?? 'Download a spreadsheet that can be edited and loaded back'} onClick={() => void exportSheet()}>
@@ -95,6 +97,7 @@ function InstanceBody({ instance }: { instance: Instance }) {
           <button type="button" title="Download the instance as the service answers it (JSON)" onClick={exportJson} disabled={Boolean(exportWhy)}>
             Export JSON
           </button>
+          <RoleNote hint={hint} />
         </div>
       </header>
       {confirming && (
@@ -110,7 +113,7 @@ function InstanceBody({ instance }: { instance: Instance }) {
           </button>
         </div>
       )}
-      {actionFault && <FaultNotice fault={actionFault} />}
+      {actionFault && actionArea !== 'meta' && <FaultNotice fault={actionFault} />}
       <div className="inst-grid">
         <div className="card inst-data">
           <h2>Data</h2>
@@ -119,11 +122,14 @@ function InstanceBody({ instance }: { instance: Instance }) {
         <MetaPanel
           meta={{ ...instance.meta, href }}
           warnings={warnings}
-          canWrite={access.canWrite}
-          why={access.why}
+          why={hint?.title}
+          fault={actionArea === 'meta' ? actionFault : undefined}
           busy={busy}
           onOpen={(reference) => nav.getState().go({ view: 'instance', modelType: modelTypeOfHref(reference.href), href: reference.href })}
-          onAddTag={(tag) => store.getState().addTag(tag)}
+          onAddTag={async (tag) => {
+            await store.getState().addTag(tag);
+            return !store.getState().actionFault;
+          }}
           onRemoveTag={(tag) => void store.getState().removeTag(tag)}
           onVersionTag={(versionTag) => store.getState().setVersionTag(versionTag)}
         />

@@ -10,7 +10,7 @@ import { ListActions } from './resources/ListActions';
 import { ModelPicker, TraversalToggle } from './resources/ListControls';
 import { Pager } from './resources/Pager';
 import { ResourceTable, type ResourceColumn } from './resources/ResourceTable';
-import { useWriteAccess } from './resources/role';
+import { useRoleHint, type RoleHint } from './resources/role';
 import './resources/resources.css';
 
 /**
@@ -65,7 +65,7 @@ function useListFollowsPlace(node: TreeNode | undefined, modelType: string | und
 function ListBody({ node, modelType, onTraversal }: { node: TreeNode; modelType: string; onTraversal: (traversal: Traversal) => void }) {
   const { nav, resources, status } = useStores();
   const state = useSlice('resources', (s) => s);
-  const access = useWriteAccess();
+  const hint = useRoleHint();
   const { query, answer, listState } = state;
   const titles = state.formTitles[modelType];
   const columns = useMemo<ResourceColumn[]>(() => (answer?.meta.summary_attrs ?? []).map((a) => ({ name: a.name, title: titles?.[a.name] ?? a.title })), [answer, titles]);
@@ -83,8 +83,7 @@ function ListBody({ node, modelType, onTraversal }: { node: TreeNode; modelType:
         modelTitle={title}
         selected={state.selection.hrefs.size}
         busy={state.busy}
-        canWrite={access.canWrite}
-        why={access.why}
+        hint={hint}
         onAdd={add}
         onRefresh={() => void resources.getState().reload()}
         onDelete={() => void resources.getState().deleteSelected((id, label) => status.getState().track(id, label))}
@@ -95,7 +94,7 @@ function ListBody({ node, modelType, onTraversal }: { node: TreeNode; modelType:
         }}
       />
       {state.actionFault && <FaultNotice fault={state.actionFault} />}
-      <ListArea node={node} modelType={modelType} columns={columns} current={current} canWrite={access.canWrite} why={access.why} onAdd={add} />
+      <ListArea node={node} modelType={modelType} columns={columns} current={current} hint={hint} onAdd={add} />
       {answer && current && <ListPager answer={answer} limit={current.limit} disabled={listState === 'loading'} />}
     </>
   );
@@ -125,13 +124,12 @@ interface ListAreaProps {
   modelType: string;
   columns: ResourceColumn[];
   current?: ListQuery;
-  canWrite: boolean;
-  why?: string;
+  hint?: RoleHint;
   onAdd(): void;
 }
 
 /** The list in its four states: loading, a fault, empty (naming node and model), the grid. */
-function ListArea({ node, modelType, columns, current, canWrite, why, onAdd }: ListAreaProps) {
+function ListArea({ node, modelType, columns, current, hint, onAdd }: ListAreaProps) {
   const { nav, resources } = useStores();
   const listState = useSlice('resources', (s) => s.listState);
   const answer = useSlice('resources', (s) => s.answer);
@@ -146,7 +144,7 @@ function ListArea({ node, modelType, columns, current, canWrite, why, onAdd }: L
             <p className="muted">
               {title} ({modelType}) looked up {current?.traversal === 'local' ? 'at this node only' : current?.traversal === 'up' ? 'at this node and above' : 'at this node and below'}.
             </p>
-            <button type="button" className="primary" disabled={!canWrite} title={why} onClick={onAdd}>
+            <button type="button" className="primary" title={hint?.title} onClick={onAdd}>
               Add {title.toLowerCase()}
             </button>
           </Empty>

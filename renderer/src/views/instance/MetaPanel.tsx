@@ -1,4 +1,6 @@
+import type { ApiFault } from '../../api/fault';
 import type { InstanceMeta, Reference } from '../../api/types';
+import { FaultNotice } from '../../components/FaultNotice';
 import { modelTypeOfHref } from '../../store/instance-store';
 import { TagEditor, VersionTagEditor } from './TagEditor';
 
@@ -8,17 +10,19 @@ const KIND_TITLES: Record<(typeof REFERENCE_KINDS)[number], string> = { self: 'S
 interface MetaPanelProps {
   meta: InstanceMeta;
   warnings: string[];
-  canWrite: boolean;
+  /** Why a tag change may be refused (a role hint); the editors stay enabled. */
   why?: string;
+  /** A refused or failed tag or version-tag change, shown under the editors. */
+  fault?: ApiFault;
   busy: boolean;
   onOpen(reference: Reference): void;
-  onAddTag(tag: string): Promise<void>;
+  onAddTag(tag: string): Promise<boolean>;
   onRemoveTag(tag: string): void;
   onVersionTag(versionTag: string): Promise<void>;
 }
 
 /** What the service says about the instance: where it lives, its tags and what it links to. */
-export function MetaPanel({ meta, warnings, canWrite, why, busy, onOpen, onAddTag, onRemoveTag, onVersionTag }: MetaPanelProps) {
+export function MetaPanel({ meta, warnings, why, fault, busy, onOpen, onAddTag, onRemoveTag, onVersionTag }: MetaPanelProps) {
   const allWarnings = [...(meta.warnings ?? []), ...warnings];
   return (
     <div className="card inst-meta" data-testid="instance-meta">
@@ -51,13 +55,14 @@ export function MetaPanel({ meta, warnings, canWrite, why, busy, onOpen, onAddTa
         )}
         <dt>Version tag</dt>
         <dd>
-          <VersionTagEditor key={meta.version_tag ?? ''} value={meta.version_tag} canWrite={canWrite} why={why} busy={busy} onSet={onVersionTag} />
+          <VersionTagEditor key={meta.version_tag ?? ''} value={meta.version_tag} why={why} busy={busy} onSet={onVersionTag} />
         </dd>
         <dt>Tags</dt>
         <dd>
-          <TagEditor tags={meta.tags ?? []} canWrite={canWrite} why={why} busy={busy} onAdd={onAddTag} onRemove={onRemoveTag} />
+          <TagEditor tags={meta.tags ?? []} why={why} busy={busy} onAdd={onAddTag} onRemove={onRemoveTag} />
         </dd>
       </dl>
+      {fault && <FaultNotice fault={fault} />}
       <h3>References</h3>
       <dl className="fields inst-refs">
         {REFERENCE_KINDS.map((kind) => {

@@ -2,15 +2,16 @@ import { useState } from 'react';
 
 interface TagEditorProps {
   tags: string[];
-  canWrite: boolean;
+  /** Why a change may be refused (a role hint), as the controls' title; they stay enabled. */
   why?: string;
   busy: boolean;
-  onAdd(tag: string): Promise<void>;
+  /** Resolves true when the tag was stored; a refused tag stays in the field to correct or drop. */
+  onAdd(tag: string): Promise<boolean>;
   onRemove(tag: string): void;
 }
 
 /** Tags as chips, each with a × that clears it, and a small field to add one. */
-export function TagEditor({ tags, canWrite, why, busy, onAdd, onRemove }: TagEditorProps) {
+export function TagEditor({ tags, why, busy, onAdd, onRemove }: TagEditorProps) {
   const [text, setText] = useState('');
   return (
     <div className="inst-tags">
@@ -19,11 +20,9 @@ export function TagEditor({ tags, canWrite, why, busy, onAdd, onRemove }: TagEdi
         {tags.map((tag) => (
           <li key={tag} className="inst-chip">
             {tag}
-            {canWrite && (
-              <button type="button" aria-label={`Remove tag ${tag}`} title={`Remove tag ${tag}`} disabled={busy} onClick={() => onRemove(tag)}>
-                ×
-              </button>
-            )}
+            <button type="button" aria-label={`Remove tag ${tag}`} title={why ?? `Remove tag ${tag}`} disabled={busy} onClick={() => onRemove(tag)}>
+              ×
+            </button>
           </li>
         ))}
       </ul>
@@ -32,11 +31,13 @@ export function TagEditor({ tags, canWrite, why, busy, onAdd, onRemove }: TagEdi
         onSubmit={(event) => {
           event.preventDefault();
           if (text.trim() === '') return;
-          void onAdd(text.trim()).then(() => setText(''));
+          void onAdd(text.trim()).then((stored) => {
+            if (stored) setText('');
+          });
         }}
       >
-        <input aria-label="New tag" placeholder="new tag" value={text} disabled={!canWrite} title={why} onChange={(event) => setText(event.target.value)} />
-        <button type="submit" disabled={!canWrite || busy || text.trim() === ''} title={why}>
+        <input aria-label="New tag" placeholder="new tag" value={text} title={why} onChange={(event) => setText(event.target.value)} />
+        <button type="submit" disabled={busy || text.trim() === ''} title={why}>
           Add tag
         </button>
       </form>
@@ -46,14 +47,13 @@ export function TagEditor({ tags, canWrite, why, busy, onAdd, onRemove }: TagEdi
 
 interface VersionTagProps {
   value?: string | null;
-  canWrite: boolean;
   why?: string;
   busy: boolean;
   onSet(versionTag: string): Promise<void>;
 }
 
 /** The version tag, set with `+tag_version/`. */
-export function VersionTagEditor({ value, canWrite, why, busy, onSet }: VersionTagProps) {
+export function VersionTagEditor({ value, why, busy, onSet }: VersionTagProps) {
   const [text, setText] = useState(value ?? '');
   const unchanged = text.trim() === (value ?? '');
   return (
@@ -64,8 +64,8 @@ export function VersionTagEditor({ value, canWrite, why, busy, onSet }: VersionT
         if (!unchanged) void onSet(text.trim());
       }}
     >
-      <input aria-label="Version tag" placeholder="e.g. 1.0" value={text} disabled={!canWrite} title={why} size={10} onChange={(event) => setText(event.target.value)} />
-      <button type="submit" disabled={!canWrite || busy || unchanged || text.trim() === ''} title={why}>
+      <input aria-label="Version tag" placeholder="e.g. 1.0" value={text} title={why} size={10} onChange={(event) => setText(event.target.value)} />
+      <button type="submit" disabled={busy || unchanged || text.trim() === ''} title={why}>
         Set
       </button>
       {!value && <span className="muted">not set</span>}

@@ -1,12 +1,14 @@
 import { useState } from 'react';
 import type { TagOutcome } from '../../store/resources-store';
+import type { RoleHint } from './role';
+import { RoleNote } from './RoleNote';
 
 interface ListActionsProps {
   modelTitle: string;
   selected: number;
   busy: boolean;
-  canWrite: boolean;
-  why?: string;
+  /** For a role that cannot change resources: the controls stay, with a note and a title. */
+  hint?: RoleHint;
   onAdd(): void;
   onDelete(): void;
   onTag(tag: string): Promise<TagOutcome>;
@@ -17,28 +19,29 @@ type Mode = { kind: 'idle' } | { kind: 'confirm-delete' } | { kind: 'tag' } | { 
 
 /** Add, and what can be done to the checked rows: delete (confirmed first) and tag (typed inline). */
 export function ListActions(props: ListActionsProps) {
-  const { selected, busy, canWrite, why } = props;
+  const { selected, busy, hint } = props;
   const [mode, setMode] = useState<Mode>({ kind: 'idle' });
   const [tag, setTag] = useState('');
   const none = selected === 0;
-  const denied = canWrite ? undefined : why;
+  const denied = hint?.title;
   return (
     <div className="res-actions">
       <div className="toolbar">
-        <button type="button" className="primary" disabled={!canWrite} title={denied ?? `Add a new instance of ${props.modelTitle}`} onClick={props.onAdd}>
+        <button type="button" className="primary" title={denied ?? `Add a new instance of ${props.modelTitle}`} onClick={props.onAdd}>
           Add
         </button>
         <span className="res-sep" />
         <span className="muted" aria-live="polite">
           {none ? 'No rows selected' : `${selected} selected`}
         </span>
-        <button type="button" className="danger" disabled={none || busy || !canWrite} title={denied ?? (none ? 'Check rows to delete them' : undefined)} onClick={() => setMode({ kind: 'confirm-delete' })}>
+        <button type="button" className="danger" disabled={none || busy} title={none ? 'Check rows to delete them' : denied} onClick={() => setMode({ kind: 'confirm-delete' })}>
           Delete selected
         </button>
-        <button type="button" disabled={none || busy || !canWrite} title={denied ?? (none ? 'Check rows to tag them' : undefined)} onClick={() => setMode({ kind: 'tag' })}>
+        <button type="button" disabled={none || busy} title={none ? 'Check rows to tag them' : denied} onClick={() => setMode({ kind: 'tag' })}>
           Tag selected
         </button>
         <span className="spacer" />
+        <RoleNote hint={hint} />
         <button type="button" onClick={props.onRefresh} disabled={busy} title="Read the list again">
           ↻ Refresh
         </button>
