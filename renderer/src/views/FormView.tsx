@@ -8,6 +8,8 @@ import { FormSections, groupOfPath } from './form/FormSections';
 import { usesTabs } from './form/form-layout';
 import { LayoutPicker } from './form/LayoutPicker';
 import { TemplatePicker } from './form/TemplatePicker';
+import { RoleNote } from './resources/RoleNote';
+import { useRoleHint } from './resources/role';
 import './form/form.css';
 
 const NODE_MODEL = 'data/HierarchyNode';
@@ -114,6 +116,7 @@ function FormHeader() {
   const subjectHierarchy = useSlice('form', (s) => s.subjectHierarchy);
   const where = useSlice('form', (s) => s.target?.hierarchy);
   const path = useSlice('hierarchy', (s) => (where ? s.nodes[where]?.path : undefined));
+  const hint = useRoleHint();
   return (
     <header className="form-header">
       <h2 className="view-title">
@@ -122,7 +125,7 @@ function FormHeader() {
       </h2>
       <p className="muted">
         {mode === 'add' ? <>At {path ?? where}. </> : subjectHierarchy && <>At {subjectHierarchy}. </>}
-        Fields marked * are required.
+        Fields marked * are required. <RoleNote hint={hint} />
       </p>
     </header>
   );
