@@ -13,8 +13,11 @@ export interface BenchConfig {
   /** Seeded pkids handed to the instance GET scenario. */
   getSamples: number;
   adminPassword: string;
-  /** BENCH_ONLY: `ui` runs the seed and the UI bench only, `load` everything but the UI bench. */
-  only?: 'ui' | 'load';
+  /**
+   * BENCH_ONLY: `ui` runs the seed and the UI bench only, `load` everything but the UI bench,
+   * `search` the seed and the two searches (their raw SQL and HTTP scenarios) only.
+   */
+  only?: 'ui' | 'load' | 'search';
 }
 
 /** A bad BENCH_* setting: reported as one line, without a stack. */
@@ -33,7 +36,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
   if (rows < 1000) throw new BenchConfigError(`BENCH_ROWS must be at least 1000, not ${rows}`);
   const seconds = positiveNumber('BENCH_SECONDS', env.BENCH_SECONDS, 6, 60);
   const only = env.BENCH_ONLY || undefined;
-  if (only !== undefined && only !== 'ui' && only !== 'load') throw new BenchConfigError(`BENCH_ONLY must be ui or load, not '${only}'`);
+  if (only !== undefined && only !== 'ui' && only !== 'load' && only !== 'search') {
+    throw new BenchConfigError(`BENCH_ONLY must be ui, load or search, not '${only}'`);
+  }
   return {
     rows,
     seconds,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { basicAuth, type BenchConfig } from './bench-config';
 import type { BenchOutcome } from './bench-report';
 import { baselineCheck, scenarioChecks, seedCheck, type Baseline, type Scenario } from './bench-targets';
-import { startChildServer } from './child-server';
+import { startChildServer, type ChildServer } from './child-server';
 import type { CleanupStack } from './cleanup-stack';
 import { blockPrefix, rowsPerPrefix } from './line-patterns';
 import { explainList, type ListPlan } from './list-plan';
@@ -53,6 +53,14 @@ async function rawHttpBaseline(paths: string[], authorization: string, config: B
   }
 }
 
+/** The service on the seeded store, in its own process, as `npm run serve` starts it. */
+function startService(store: SeededStore, config: BenchConfig, cleanup: CleanupStack): Promise<ChildServer> {
+  const cli = join(__dirname, '..', '..', 'main', 'cli.js');
+  const env = { ...process.env, WORKSTATION_ADMIN_PASSWORD: config.adminPassword };
+  const dataDir = join(store.file, '..', '..');
+  return startChildServer('workstation', [cli, 'serve', '--port', '0', '--data', dataDir], env, cleanup);
+}
+
 async function serviceScenarios(
   store: SeededStore,
   prefixes: string[],
@@ -60,10 +68,7 @@ async function serviceScenarios(
   config: BenchConfig,
   cleanup: CleanupStack,
 ): Promise<Scenario[]> {
-  const cli = join(__dirname, '..', '..', 'main', 'cli.js');
-  const env = { ...process.env, WORKSTATION_ADMIN_PASSWORD: config.adminPassword };
-  const dataDir = join(store.file, '..', '..');
-  const server = await startChildServer('workstation', [cli, 'serve', '--port', '0', '--data', dataDir], env, cleanup);
+  const server = await startService(store, config, cleanup);
   try {
     const authorization = basicAuth(config.adminPassword);
     await checkService(server.origin, authorization, store.samplePkids[0], store.customerPath, prefixes[0], rowsPerPrefix(store.rows, 0));
@@ -85,6 +90,24 @@ async function serviceScenarios(
   }
 }
 
+/**
+ * BENCH_ONLY=search: the seed, then the two searches beside their raw SQL, nothing else. For
+ * working on search, whose figures need the full 1M rows but not the other scenarios' minutes.
+ */
+async function searchOnly(store: SeededStore, config: BenchConfig, cleanup: CleanupStack): Promise<FullOutcome> {
+  const searches = searchBaselines(store, config);
+  const server = await startService(store, config, cleanup);
+  let scenarios: Scenario[];
+  try {
+    scenarios = await searchScenarios(server, store, basicAuth(config.adminPassword), searches, config, cleanup);
+  } finally {
+    await server.stop();
+  }
+  const checks = [seedCheck(store.rows, store.timing.totalSeconds), ...scenarios.flatMap(scenarioChecks)];
+  const listPlan = explainList(store.file, store.customerPath, blockPrefix(0));
+  return { rows: store.rows, seed: store.timing, baselines: [...searches.baselines.values()], scenarios, checks, listPlan, searchPlans: searches.plans, prefixes: [] };
+}
+
 /** Seeds, measures the baselines and the service scenarios (instance GET, list, search), and checks the targets. */
 function meanBaseline(before: Baseline, after: Baseline): Baseline {
   const perSecond = (before.summary.perSecond + after.summary.perSecond) / 2;
@@ -100,6 +123,7 @@ function meanBaseline(before: Baseline, after: Baseline): Baseline {
 export async function runBench(config: BenchConfig, cleanup: CleanupStack): Promise<FullOutcome> {
   const store = await seed(config, cleanup);
   if (config.only === 'ui') return uiOnlyOutcome(store, await uiScenarios(store, config, cleanup));
+  if (config.only === 'search') return searchOnly(store, config, cleanup);
   const residues = Array.from({ length: config.listPrefixes }, (_, index) => index);
   const prefixes = residues.map(blockPrefix);
   const listPlan = explainList(store.file, store.customerPath, prefixes[0]);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSearch } from '../../main/service/search/run-search';
 import { ACME, LONDON, openTestService, PARIS, q, type Reply, type TestService } from './helpers';
 
 /**
@@ -180,6 +181,15 @@ describe('search answers', () => {
   it('leave out summary attributes the instance lacks, and keep booleans and types', async () => {
     const reply = await search("relation/LineRelation with alertingName is 'Sales and Marketing'", LYON);
     expect(reply.body.resources[0].data).toEqual({ pattern: '+33478000001', routePartitionName: 'Lyon-PT', alertingName: 'Sales and Marketing', usage: 'Device' });
+  });
+
+  it('are the same bytes on the calling thread (no compiled worker) as from a search worker', async () => {
+    const query = 'relation/LineRelation with alertingName like martin or pattern endswith 19';
+    const reply = await search(query);
+    const admin = t.service.store.instances.findByKey('data/User', JSON.stringify(['admin']))[0];
+    const principal = { pkid: admin.pkid, username: 'admin', role: 'admin', hierarchyPkid: admin.hierarchyPkid } as const;
+    const bytes = await runSearch(t.service.store, principal, { query, hierarchy: ACME, direction: 'down' });
+    expect(Buffer.from(bytes).toString('utf8')).toBe(reply.text);
   });
 
   it('answer the same to POST, with the query in the body, bare or wrapped in data', async () => {

@@ -47,4 +47,20 @@ describe('summary indexes', () => {
     }
     t.close();
   });
+  it('gives a rebuilt index planner statistics when the store has them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'workstation-indexes-stats-'));
+    (await openTestService({ dataDir: dir })).close();
+    const db = openDatabase(workspaceFile(dir));
+    db.exec('ANALYZE');
+    // An older definition of the index: the next open must drop it, make it again, and analyse it.
+    db.exec('DROP INDEX summary_relation_LineRelation_pattern');
+    db.exec("CREATE INDEX summary_relation_LineRelation_pattern ON instances (json_extract(data, '$.pattern'))");
+    db.exec("DELETE FROM sqlite_stat1 WHERE idx = 'summary_relation_LineRelation_pattern'");
+    db.close();
+    const reopened = await openTestService({ dataDir: dir });
+    const stats = reopened.service.store.db.prepare("SELECT stat FROM sqlite_stat1 WHERE idx = 'summary_relation_LineRelation_pattern'").get();
+    expect(stats).toBeDefined();
+    reopened.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 });

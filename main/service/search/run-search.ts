@@ -2,14 +2,11 @@ import type { Principal } from '../auth/principal';
 import { resolveHierarchy } from '../domain/hierarchy';
 import type { Store } from '../domain/store';
 import { permissionDenied } from '../errors';
-import { SEARCH_LIMIT, searchSql, type CompiledSearch, type SearchRow } from './search-compiler';
-import { resourcesJson } from './search-answer';
+import { answerSql } from './search-answer';
+import { searchSql, type CompiledSearch, type SearchRow } from './search-compiler';
 import type { SearchPool } from './search-pool';
 import type { SearchRequest } from './search-request';
 import { callerScope } from './search-scope';
-
-/** Spec Search rule 6: the result's meta says how to export what was found. */
-const EXPORT_ACTION = { href: '/api/export/export_data/?url=/api/tool/Search/', method: 'POST' } as const;
 
 /**
  * The hits of a search for a caller: from the named node or, when none is named, from the
@@ -33,22 +30,13 @@ function compiledSearch(store: Store, principal: Principal, request: SearchReque
 
 /**
  * Runs a search and returns the answer's JSON as UTF-8 bytes, the result shape of decisions.md:
- * `{pagination, meta: {actions: {export}}, resources: [{data, meta}]}`.
+ * `{pagination, meta: {actions: {export}}, resources: [{data, meta}]}`. SQLite writes all of it
+ * (search-answer.ts says why), so the bytes go to the socket as they came from the statement.
  */
 export async function runSearch(store: Store, principal: Principal, request: SearchRequest, pool?: SearchPool): Promise<Uint8Array> {
-  const compiled = compiledSearch(store, principal, request);
-  let answer: { bytes: Uint8Array; count: number };
-  if (pool?.available) {
-    // A worker runs the SQL and writes the hits: a million-row scan never holds the event loop.
-    answer = await pool.run(compiled);
-  } else {
-    const rows = store.statement(compiled.sql).raw(true).all(...compiled.params) as SearchRow[];
-    answer = { bytes: Buffer.from(resourcesJson(rows, (pkid) => store.nodes.get(pkid)?.path ?? '')), count: rows.length };
-  }
-  const head = JSON.stringify({
-    pagination: { skip: 0, limit: SEARCH_LIMIT, total: answer.count, maximum_limit: SEARCH_LIMIT },
-    meta: { actions: { export: EXPORT_ACTION } },
-  });
-  // Bytes, not text: up to 1,000 hits are written to the socket as they came from the worker.
-  return Buffer.concat([Buffer.from(`${head.slice(0, -1)},"resources":`), answer.bytes, Buffer.from('}')]);
+  const answer = answerSql(compiledSearch(store, principal, request));
+  // A worker runs it: a million-row scan never holds the event loop.
+  if (pool?.available) return pool.run(answer);
+  const [bytes] = store.statement(answer.sql).raw(true).get(...answer.params) as [Uint8Array];
+  return bytes;
 }

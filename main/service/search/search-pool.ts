@@ -13,7 +13,7 @@ import type { SearchJob, SearchJobResult } from './search-worker';
  */
 interface Slot {
   worker: Worker;
-  pending: Map<number, { resolve: (result: { bytes: Uint8Array; count: number }) => void; reject: (error: Error) => void }>;
+  pending: Map<number, { resolve: (bytes: Uint8Array) => void; reject: (error: Error) => void }>;
 }
 
 /** The compiled worker beside this file, or, from the TypeScript sources, in dist/. */
@@ -40,7 +40,7 @@ export class SearchPool {
     return this.script !== undefined;
   }
 
-  run(compiled: CompiledSearch): Promise<{ bytes: Uint8Array; count: number }> {
+  run(compiled: CompiledSearch): Promise<Uint8Array> {
     const slot = this.leastBusy();
     const id = (this.nextId += 1);
     const job: SearchJob = { id, sql: compiled.sql, params: compiled.params };
@@ -71,7 +71,7 @@ export class SearchPool {
       slot.pending.delete(result.id);
       if (!waiting) return;
       if ('error' in result) waiting.reject(new Error(result.error));
-      else waiting.resolve(result);
+      else waiting.resolve(result.bytes);
     });
     const fail = (error: Error): void => {
       for (const waiting of slot.pending.values()) waiting.reject(error);

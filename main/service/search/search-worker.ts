@@ -1,12 +1,10 @@
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { SearchRow } from './search-compiler';
-import { resourcesJson } from './search-answer';
 
 /**
  * A search worker: its own read-only connection to the workspace file, so a search of a
  * million rows never holds the service's event loop. It runs the SQL the main thread compiled
- * (after the reach checks) and answers the resources' JSON text.
+ * (after the reach checks): a statement that writes the whole answer (search-answer.ts).
  */
 export interface SearchJob {
   id: number;
@@ -14,30 +12,39 @@ export interface SearchJob {
   params: unknown[];
 }
 
-/** The resources' JSON as UTF-8 bytes, handed over (not copied) to the main thread. */
-export type SearchJobResult = { id: number; bytes: Uint8Array; count: number } | { id: number; error: string };
+/** The answer's JSON as UTF-8 bytes, handed over (not copied) to the main thread. */
+export type SearchJobResult = { id: number; bytes: Uint8Array } | { id: number; error: string };
 
 const db = new Database((workerData as { file: string }).file, { readonly: true, fileMustExist: true });
 db.pragma('mmap_size = 1073741824');
 db.pragma('cache_size = -65536');
 const statements = new Map<string, Database.Statement>();
-const pathOf = db.prepare<[string], { path: string }>('SELECT path FROM nodes WHERE pkid = ?');
 
-function run(job: SearchJob): SearchJobResult {
-  let statement = statements.get(job.sql);
+/**
+ * Statements by SQL text: a search's SQL varies with the query's shape and its scope's, not
+ * with the values, so the same few statements serve every search and are prepared once.
+ */
+function statementFor(sql: string): Database.Statement {
+  let statement = statements.get(sql);
   if (!statement) {
     if (statements.size > 200) statements.clear();
-    statement = db.prepare(job.sql);
-    statements.set(job.sql, statement);
+    statement = db.prepare(sql).raw(true);
+    statements.set(sql, statement);
   }
-  const rows = statement.raw(true).all(...job.params) as SearchRow[];
-  const paths = new Map<string, string>();
-  const json = resourcesJson(rows, (pkid) => {
-    let path = paths.get(pkid);
-    if (path === undefined) paths.set(pkid, (path = pathOf.get(pkid)?.path ?? ''));
-    return path;
-  });
-  return { id: job.id, bytes: new Uint8Array(Buffer.from(json)), count: rows.length };
+  return statement;
+}
+
+/**
+ * The blob better-sqlite3 returns owns its whole ArrayBuffer, which is then moved to the main
+ * thread, not copied; a view into a larger buffer (never seen, but not promised) is copied first.
+ */
+function ownBuffer(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
+}
+
+function run(job: SearchJob): SearchJobResult {
+  const [bytes] = statementFor(job.sql).get(...job.params) as [Uint8Array];
+  return { id: job.id, bytes: ownBuffer(bytes) };
 }
 
 parentPort?.on('message', (job: SearchJob) => {

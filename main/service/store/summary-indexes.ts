@@ -24,5 +24,14 @@ export function syncSummaryIndexes(db: Db, models: readonly ModelDef[]): void {
       existing.delete(name);
     }
   }
-  for (const index of wanted) if (!existing.has(index.name)) db.exec(index.sql);
+  const made = wanted.filter((index) => !existing.has(index.name));
+  for (const index of made) db.exec(index.sql);
+  // A store that has planner statistics must get them for a rebuilt index too: next to analysed
+  // indexes, one without statistics can be picked for plans that scan it whole (seconds at 1M rows).
+  if (made.length > 0 && hasStatistics(db)) for (const index of made) db.exec(`ANALYZE "${index.name}"`);
+}
+
+function hasStatistics(db: Db): boolean {
+  const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_stat1'").get();
+  return table !== undefined && db.prepare('SELECT 1 FROM sqlite_stat1 LIMIT 1').get() !== undefined;
 }
