@@ -83,12 +83,10 @@ export function reportText(outcome: BenchOutcome): string {
   return [
     seedingText(outcome.rows, outcome.seed),
     '',
-    baselinesTable(outcome.baselines),
-    '',
-    scenariosTable(outcome.scenarios),
-    '',
-    resourcesTable(outcome.baselines, outcome.scenarios),
-    '',
+    // BENCH_ONLY=ui measures no HTTP load: its tables would be empty.
+    ...(outcome.scenarios.length > 0
+      ? [baselinesTable(outcome.baselines), '', scenariosTable(outcome.scenarios), '', resourcesTable(outcome.baselines, outcome.scenarios), '']
+      : []),
     ...(outcome.ui ? [uiReportText(outcome.ui), ''] : []),
     checks,
     ...(errors.length > 0 ? ['', 'Sample errors:', ...errors] : []),
