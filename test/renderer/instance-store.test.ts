@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../renderer/src/api/api-client';
-import { createInstanceStore, fileNameOf, modelTypeOfHref } from '../../renderer/src/store/instance-store';
+import { fileNameOf } from '../../renderer/src/api/downloads';
+import { createInstanceStore, modelTypeOfHref } from '../../renderer/src/store/instance-store';
 import { fault } from './fake-transport';
 import { ExportingTransport, LINE, lineRelation, XLSX_TYPE } from './instance-fixtures';
 

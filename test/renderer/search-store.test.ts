@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../../renderer/src/api/api-client';
-import { createSearchStore, fileNameOf } from '../../renderer/src/store/search-store';
+import { fileNameOf } from '../../renderer/src/api/downloads';
+import { createSearchStore } from '../../renderer/src/store/search-store';
 import { fault, FakeTransport } from './fake-transport';
 import { hitOf, searchAnswer, SEARCH } from './search-fixtures';
 

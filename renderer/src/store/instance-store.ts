@@ -1,5 +1,6 @@
 import { createStore } from 'zustand/vanilla';
 import type { ApiClient } from '../api/api-client';
+import { fileNameOf } from '../api/downloads';
 import { asFault, faultFrom, type ApiFault } from '../api/fault';
 import type { AsyncAnswer, Instance, SchemaProperty } from '../api/types';
 import { titlesOf } from './resources-store';
@@ -37,12 +38,6 @@ export interface InstanceState {
 export function modelTypeOfHref(href: string): string {
   const parts = href.replace(/^\/api\//, '').split('?')[0].split('/').filter(Boolean);
   return parts.slice(0, -1).join('/');
-}
-
-/** The file name of a Content-Disposition header, or a fallback. */
-export function fileNameOf(disposition: string | undefined, fallback: string): string {
-  const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition ?? '');
-  return match?.[1] ? decodeURIComponent(match[1]) : fallback;
 }
 
 export function createInstanceStore(client: ApiClient) {

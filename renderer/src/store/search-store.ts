@@ -1,5 +1,6 @@
 import { createStore } from 'zustand/vanilla';
 import type { ApiClient } from '../api/api-client';
+import { fileNameOf } from '../api/downloads';
 import { ApiFault, asFault, faultFrom } from '../api/fault';
 import type { Instance, ListAnswer, Pagination, SummaryAttr } from '../api/types';
 
@@ -86,12 +87,6 @@ export function positionOf(fault: ApiFault): number | undefined {
   const text = [fault.message, ...fault.details.map((detail) => detail.message)].join(' ');
   const match = /at position (\d+)/i.exec(text);
   return match ? Number(match[1]) : undefined;
-}
-
-/** `attachment; filename="x.xlsx"` → x.xlsx; a plain name when the header is missing. */
-export function fileNameOf(disposition: string | undefined, fallback: string): string {
-  const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition ?? '');
-  return match ? decodeURIComponent(match[1]) : fallback;
 }
 
 interface SearchAnswer {

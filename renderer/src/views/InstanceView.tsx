@@ -7,7 +7,7 @@ import { modelTypeOfHref } from '../store/instance-store';
 import { useSlice, useStores } from '../store/stores';
 import { DataList } from './instance/DataList';
 import { MetaPanel } from './instance/MetaPanel';
-import { saveFile } from './instance/save-file';
+import { saveFile } from '../api/downloads';
 import { useRoleHint } from './resources/role';
 import { RoleNote } from './resources/RoleNote';
 import './instance/instance.css';

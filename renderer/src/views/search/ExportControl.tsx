@@ -1,6 +1,7 @@
 import { useState } from 'react';
+import { saveFile } from '../../api/downloads';
 import { FaultNotice } from '../../components/FaultNotice';
-import type { ExportDataType, ExportedFile } from '../../store/search-store';
+import type { ExportDataType } from '../../store/search-store';
 import { useSlice, useStores } from '../../store/stores';
 
 /** decisions.md "Exports": the search export's `export_data_type` choices. */
@@ -9,19 +10,6 @@ const TYPES: { value: ExportDataType; title: string }[] = [
   { value: 'raw', title: 'Spreadsheet, field names (raw)' },
   { value: 'json', title: 'JSON' },
 ];
-
-/** Hands a file to the browser's download, as a link to a Blob clicked once. */
-export function saveFile(file: ExportedFile): void {
-  const url = URL.createObjectURL(new Blob([file.bytes as BlobPart], { type: file.contentType }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = file.fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The download has started from the click; the URL is released once it has been read.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 /** Exports the instances the search found (whole, not only their summary) in the chosen type. */
 export function ExportControl() {
@@ -34,7 +22,7 @@ export function ExportControl() {
     setSaved(undefined);
     const file = await search.getState().exportResults(type);
     if (file) {
-      saveFile(file);
+      saveFile(file.bytes, file.fileName, file.contentType);
       setSaved(file.fileName);
     }
   };
