@@ -1,4 +1,5 @@
 import type { Transport, TransportAnswer, TransportRequestOptions } from '../transport/transport';
+import { fileNameOf, type DownloadedFile } from './downloads';
 import { ApiFault, faultFrom } from './fault';
 
 export type ConnectionListener = (reachable: boolean) => void;
@@ -35,6 +36,17 @@ export class ApiClient {
 
   async send<T>(method: string, path: string, body?: unknown, query?: TransportRequestOptions['query']): Promise<T> {
     return this.json<T>(method, path, { query, body: body === undefined ? undefined : JSON.stringify(body) });
+  }
+
+  /** A file answer (an export): its bytes, type and name; a fault answer throws as JSON calls do. */
+  async file(method: string, path: string, options: TransportRequestOptions, fallbackName: string): Promise<DownloadedFile> {
+    const answer = await this.raw(method, path, options);
+    if (answer.status < 200 || answer.status >= 300) throw faultFrom(answer.status, parseBody(answer.body));
+    return {
+      bytes: typeof answer.body === 'string' ? new TextEncoder().encode(answer.body) : answer.body,
+      type: answer.headers['content-type'] ?? 'application/octet-stream',
+      fileName: fileNameOf(answer.headers['content-disposition'], fallbackName),
+    };
   }
 
   private async json<T>(method: string, path: string, options: TransportRequestOptions): Promise<T> {

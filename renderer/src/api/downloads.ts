@@ -1,5 +1,11 @@
 /** Files the service sends (exports): their name, and handing them to the browser's download. */
 
+export interface DownloadedFile {
+  fileName: string;
+  type: string;
+  bytes: Uint8Array;
+}
+
 /** `attachment; filename="x.xlsx"` (or `filename*=UTF-8''...`) → the file name; else the fallback. */
 export function fileNameOf(disposition: string | undefined, fallback: string): string {
   const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition ?? '');

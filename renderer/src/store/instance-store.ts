@@ -1,15 +1,9 @@
 import { createStore } from 'zustand/vanilla';
 import type { ApiClient } from '../api/api-client';
-import { fileNameOf } from '../api/downloads';
-import { asFault, faultFrom, type ApiFault } from '../api/fault';
+import type { DownloadedFile } from '../api/downloads';
+import { asFault, type ApiFault } from '../api/fault';
 import type { AsyncAnswer, Instance, SchemaProperty } from '../api/types';
 import { titlesOf } from './resources-store';
-
-export interface ExportedFile {
-  fileName: string;
-  type: string;
-  bytes: Uint8Array;
-}
 
 export interface InstanceState {
   href?: string;
@@ -31,7 +25,7 @@ export interface InstanceState {
   setVersionTag(versionTag: string): Promise<void>;
   /** Starts the delete as a transaction; resolves with its id, or undefined when it was refused. */
   remove(): Promise<string | undefined>;
-  exportSheet(): Promise<ExportedFile | undefined>;
+  exportSheet(): Promise<DownloadedFile | undefined>;
 }
 
 /** `/api/relation/LineRelation/<pkid>/` → `relation/LineRelation`; device models have three parts. */
@@ -112,11 +106,8 @@ export function createInstanceStore(client: ApiClient) {
         if (!href || !instance) return undefined;
         set({ busy: true, actionFault: undefined, actionArea: 'actions' });
         try {
-          const answer = await client.raw('GET', `${href}export/`, { query: { export_format: 'xlsx', hierarchy: instance.meta.hierarchy } });
-          if (answer.status < 200 || answer.status >= 300) throw faultFrom(answer.status, parseJson(answer.body));
-          const bytes = typeof answer.body === 'string' ? new TextEncoder().encode(answer.body) : answer.body;
           const fallback = `${instance.meta.model_type.replace(/\//g, '_')}_${instance.meta.pkid}.xlsx`;
-          return { bytes, type: answer.headers['content-type'] ?? 'application/octet-stream', fileName: fileNameOf(answer.headers['content-disposition'], fallback) };
+          return await client.file('GET', `${href}export/`, { query: { export_format: 'xlsx', hierarchy: instance.meta.hierarchy } }, fallback);
         } catch (error) {
           set({ actionFault: asFault(error) });
           return undefined;
@@ -128,12 +119,5 @@ export function createInstanceStore(client: ApiClient) {
   });
 }
 
-function parseJson(body: string | Uint8Array): unknown {
-  try {
-    return JSON.parse(typeof body === 'string' ? body : new TextDecoder().decode(body)) as unknown;
-  } catch {
-    return undefined;
-  }
-}
 
 export type InstanceStore = ReturnType<typeof createInstanceStore>;

@@ -1,7 +1,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { ApiClient } from '../api/api-client';
-import { fileNameOf } from '../api/downloads';
-import { ApiFault, asFault, faultFrom } from '../api/fault';
+import type { DownloadedFile } from '../api/downloads';
+import { ApiFault, asFault } from '../api/fault';
 import type { Instance, ListAnswer, Pagination, SummaryAttr } from '../api/types';
 
 const SEARCH = '/api/tool/Search/';
@@ -23,11 +23,6 @@ export interface SearchGroup {
 
 export type ExportDataType = 'formatted' | 'raw' | 'json';
 
-export interface ExportedFile {
-  fileName: string;
-  contentType: string;
-  bytes: Uint8Array;
-}
 
 export type FieldsEntry = { state: 'loading' } | { state: 'ready'; attrs: SummaryAttr[] } | { state: 'error'; fault: ApiFault };
 
@@ -56,7 +51,7 @@ export interface SearchState {
   searchFromNav(query: string): Promise<void>;
   /** Reads a model's summary attributes (for the query helper's field select). */
   loadFields(modelType: string, hierarchy: string): Promise<void>;
-  exportResults(type: ExportDataType): Promise<ExportedFile | undefined>;
+  exportResults(type: ExportDataType): Promise<DownloadedFile | undefined>;
 }
 
 const FLAGS: Record<SearchDirection, string | undefined> = { down: undefined, local: 'hierarchy_shallow', up: 'hierarchy_paths', all: 'hierarchy_all' };
@@ -153,15 +148,9 @@ export function createSearchStore(client: ApiClient) {
       if (!sent) return undefined;
       set({ exporting: true, exportFault: undefined });
       try {
-        const answer = await client.raw('POST', get().exportHref, {
-          query: scopeParams(sent.scope),
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ query: sent.query, export_data_type: type }),
-        });
-        const bytes = typeof answer.body === 'string' ? new TextEncoder().encode(answer.body) : answer.body;
-        if (answer.status < 200 || answer.status >= 300) throw faultFrom(answer.status, parseJson(bytes));
-        const contentType = answer.headers['content-type'] ?? 'application/octet-stream';
-        return { fileName: fileNameOf(answer.headers['content-disposition'], `search-export.${type === 'json' ? 'json' : 'xlsx'}`), contentType, bytes };
+        const body = JSON.stringify({ query: sent.query, export_data_type: type });
+        const options = { query: scopeParams(sent.scope), headers: { 'content-type': 'application/json' }, body };
+        return await client.file('POST', get().exportHref, options, `search-export.${type === 'json' ? 'json' : 'xlsx'}`);
       } catch (error) {
         set({ exportFault: asFault(error) });
         return undefined;
@@ -178,12 +167,5 @@ function withoutEcho(fault: ApiFault): ApiFault {
   return details.length === fault.details.length ? fault : new ApiFault(fault.status, fault.code, fault.message, details, fault.transactionId);
 }
 
-function parseJson(bytes: Uint8Array): unknown {
-  try {
-    return JSON.parse(new TextDecoder().decode(bytes)) as unknown;
-  } catch {
-    return undefined;
-  }
-}
 
 export type SearchStore = ReturnType<typeof createSearchStore>;

@@ -22,7 +22,7 @@ export function ExportControl() {
     setSaved(undefined);
     const file = await search.getState().exportResults(type);
     if (file) {
-      saveFile(file.bytes, file.fileName, file.contentType);
+      saveFile(file.bytes, file.fileName, file.type);
       setSaved(file.fileName);
     }
   };
