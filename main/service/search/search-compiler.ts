@@ -119,7 +119,8 @@ function conditionSql(model: ModelDef, condition: Condition): Fragment {
 function modelSelect(model: ModelDef, scope: NodeScope, where: Fragment | null, withOrderKey: boolean): Fragment & { orderKey: string } {
   const inScope = scopeSql(scope);
   const orderKey = folded(`$.${model.summaryAttrs[0]}`);
-  const conditions = [`i.model_type = '${model.modelType}'`, inScope.sql, ...(where ? [`(${where.sql})`] : [])];
+  // The scope last: its test then runs only on the rows that match (search-scope.ts).
+  const conditions = [`i.model_type = '${model.modelType}'`, ...(where ? [`(${where.sql})`] : []), inScope.sql];
   const columns = [
     `'${model.modelType}' AS model_type`,
     'i.pkid AS pkid',
@@ -129,7 +130,7 @@ function modelSelect(model: ModelDef, scope: NodeScope, where: Fragment | null, 
   ];
   return {
     sql: `SELECT ${columns.join(', ')} FROM instances i WHERE ${conditions.join(' AND ')}`,
-    params: [...inScope.params, ...(where?.params ?? [])],
+    params: [...(where?.params ?? []), ...inScope.params],
     orderKey,
   };
 }
