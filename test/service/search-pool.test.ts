@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaceFile } from '../../main/service';
 import { answerSql } from '../../main/service/search/search-answer';
-import { searchSql, type CompiledSearch } from '../../main/service/search/search-compiler';
+import { searchSql } from '../../main/service/search/search-compiler';
+import type { SearchStatements } from '../../main/service/search/search-plan-choice';
 import { SearchPool } from '../../main/service/search/search-pool';
 import { directionScope } from '../../main/service/search/search-scope';
 import { ACME, LONDON, openTestService, PARIS, type TestService } from './helpers';
@@ -23,9 +24,14 @@ const QUERIES: [string, string][] = [
   ['relation/LineRelation with pattern endswith 9 or alertingName like smith', ACME],
 ];
 
-const answerOf = (query: string, path: string): CompiledSearch => answerSql(searchSql(query, directionScope('down', path)));
-const onCallingThread = (search: CompiledSearch): string =>
-  Buffer.from((t.service.store.statement(search.sql).raw(true).get(...search.params) as [Uint8Array])[0]).toString('utf8');
+/** A search's statements as the route hands them over: both plans, chosen by the worker's probe. */
+function statementsOf(query: string, path: string): SearchStatements {
+  const plans = searchSql(query, directionScope('down', path));
+  return { answer: answerSql(plans), narrow: plans.narrow && { answer: answerSql(plans.narrow.search), probe: plans.narrow.probe } };
+}
+/** The answer written on this thread, by the plan that walks the summary index (never the narrow one). */
+const onCallingThread = ({ answer }: SearchStatements): string =>
+  Buffer.from((t.service.store.statement(answer.sql).raw(true).get(...answer.params) as [Uint8Array])[0]).toString('utf8');
 const text = (bytes: Uint8Array): string => Buffer.from(bytes).toString('utf8');
 
 beforeAll(async () => {
@@ -45,8 +51,8 @@ describe('the search pool', () => {
 
   it('answers 36 searches sent at once, each with its own answer', async () => {
     const searches = Array.from({ length: 36 }, (_, index) => QUERIES[index % QUERIES.length]);
-    const answers = await Promise.all(searches.map(([query, path]) => pool.run(answerOf(query, path))));
-    const expected = searches.map(([query, path]) => onCallingThread(answerOf(query, path)));
+    const answers = await Promise.all(searches.map(([query, path]) => pool.run(statementsOf(query, path))));
+    const expected = searches.map(([query, path]) => onCallingThread(statementsOf(query, path)));
     expect(answers.map(text)).toEqual(expected);
     // Not the same answer everywhere: the queries differ in their hits.
     expect(new Set(expected).size).toBe(QUERIES.length);
@@ -54,8 +60,8 @@ describe('the search pool', () => {
   });
 
   it('fails a search whose statement fails, and answers the searches queued behind it', async () => {
-    const good = answerOf(QUERIES[0][0], QUERIES[0][1]);
-    const broken: CompiledSearch = { sql: 'SELECT no_such_column FROM instances', params: [] };
+    const good = statementsOf(QUERIES[0][0], QUERIES[0][1]);
+    const broken: SearchStatements = { answer: { sql: 'SELECT no_such_column FROM instances', params: [] } };
     const results = await Promise.allSettled([pool.run(good), pool.run(broken), pool.run(good), pool.run(good), pool.run(good)]);
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled']);
     expect(String((results[1] as PromiseRejectedResult).reason)).toContain('no_such_column');
@@ -64,7 +70,7 @@ describe('the search pool', () => {
 
   it('refuses the searches still waiting when closed, and any search after', async () => {
     const own = new SearchPool(workspaceFile(t.dataDir));
-    const search = answerOf(QUERIES[0][0], QUERIES[0][1]);
+    const search = statementsOf(QUERIES[0][0], QUERIES[0][1]);
     const pending = Array.from({ length: 8 }, () => own.run(search));
     own.close();
     const results = await Promise.allSettled(pending);

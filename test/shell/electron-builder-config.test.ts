@@ -44,4 +44,14 @@ describe('electron-builder.yml', () => {
     for (const folder of ['dist/main/', 'dist/preload/', 'dist/renderer/']) expect(config.files.some((pattern) => pattern.startsWith(folder))).toBe(true);
     expect(config.asarUnpack).toContain('node_modules/better-sqlite3/**');
   });
+
+  it('unpacks the search worker with every module of ours it loads', () => {
+    // The built worker (npm test builds first): a module it requires left in the asar would
+    // stop every search in a packaged app, and nothing else here would notice.
+    const worker = 'dist/main/service/search/search-worker.js';
+    const source = readFileSync(join(__dirname, '..', '..', worker), 'utf8');
+    const ours = [...source.matchAll(/require\("\.\/([^"]+)"\)/g)].map((match) => `dist/main/service/search/${match[1]}.js`);
+    expect(ours.length).toBeGreaterThan(0);
+    expect(config.asarUnpack).toEqual(expect.arrayContaining([worker, ...ours]));
+  });
 });

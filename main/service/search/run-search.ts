@@ -3,7 +3,8 @@ import { resolveHierarchy } from '../domain/hierarchy';
 import type { Store } from '../domain/store';
 import { permissionDenied } from '../errors';
 import { answerSql } from './search-answer';
-import { searchSql, type CompiledSearch, type SearchRow } from './search-compiler';
+import { searchSql, type CompiledSearch, type SearchPlans, type SearchRow } from './search-compiler';
+import { PlanChoices, type ProbeCounts, type SearchStatements } from './search-plan-choice';
 import type { SearchPool } from './search-pool';
 import type { SearchRequest } from './search-request';
 import { callerScope } from './search-scope';
@@ -14,13 +15,21 @@ import { callerScope } from './search-scope';
  * SEARCH_LIMIT. Callers that need the instances themselves (exports) start from these.
  */
 export function searchRows(store: Store, principal: Principal, request: SearchRequest): SearchRow[] {
-  const compiled = compiledSearch(store, principal, request);
+  const plans = compiledSearch(store, principal, request);
+  const chosen = pickHere(store, { answer: plans, narrow: plans.narrow && { answer: plans.narrow.search, probe: plans.narrow.probe } });
   // Rows as arrays: better-sqlite3 makes them faster than objects, which 1,000 hits notice.
-  return store.statement(compiled.sql).raw(true).all(...compiled.params) as SearchRow[];
+  return store.statement(chosen.sql).raw(true).all(...chosen.params) as SearchRow[];
+}
+
+/** The plan choices of searches run on this thread (exports, and searches without a worker). */
+const choicesHere = new PlanChoices();
+
+function pickHere(store: Store, statements: SearchStatements): CompiledSearch {
+  return choicesHere.pick(statements, (probe) => store.statement(probe.sql).raw(true).get(...probe.params) as ProbeCounts);
 }
 
 /** The search's SQL for this caller: where it may look is settled here, on the main thread. */
-function compiledSearch(store: Store, principal: Principal, request: SearchRequest): CompiledSearch {
+function compiledSearch(store: Store, principal: Principal, request: SearchRequest): SearchPlans {
   const caller = store.nodes.get(principal.hierarchyPkid);
   if (!caller) throw permissionDenied(`the hierarchy node of ${principal.username} no longer exists.`);
   const node = request.hierarchy === null ? caller : resolveHierarchy(store.nodes, request.hierarchy);
@@ -34,9 +43,14 @@ function compiledSearch(store: Store, principal: Principal, request: SearchReque
  * (search-answer.ts says why), so the bytes go to the socket as they came from the statement.
  */
 export async function runSearch(store: Store, principal: Principal, request: SearchRequest, pool?: SearchPool): Promise<Uint8Array> {
-  const answer = answerSql(compiledSearch(store, principal, request));
+  const plans = compiledSearch(store, principal, request);
+  const statements: SearchStatements = {
+    answer: answerSql(plans),
+    narrow: plans.narrow && { answer: answerSql(plans.narrow.search), probe: plans.narrow.probe },
+  };
   // A worker runs it: a million-row scan never holds the event loop.
-  if (pool?.available) return pool.run(answer);
+  if (pool?.available) return pool.run(statements);
+  const answer = pickHere(store, statements);
   const [bytes] = store.statement(answer.sql).raw(true).get(...answer.params) as [Uint8Array];
   return bytes;
 }

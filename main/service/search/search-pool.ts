@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { CompiledSearch } from './search-compiler';
+import type { SearchStatements } from './search-plan-choice';
 import type { SearchJob, SearchJobResult } from './search-worker';
 
 /**
@@ -60,14 +60,14 @@ export class SearchPool {
     return this.script !== undefined;
   }
 
-  run(compiled: CompiledSearch): Promise<Uint8Array> {
+  run(statements: SearchStatements): Promise<Uint8Array> {
     const id = (this.nextId += 1);
     return new Promise((resolve, reject) => {
       if (this.closed) {
         reject(new Error('search pool closed'));
         return;
       }
-      this.queue.push({ job: { id, sql: compiled.sql, params: compiled.params }, resolve, reject });
+      this.queue.push({ job: { id, ...statements }, resolve, reject });
       this.dispatch();
     });
   }

@@ -1,15 +1,15 @@
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
+import { PlanChoices, type ProbeCounts, type SearchStatements } from './search-plan-choice';
 
 /**
  * A search worker: its own read-only connection to the workspace file, so a search of a
  * million rows never holds the service's event loop. It runs the SQL the main thread compiled
- * (after the reach checks): a statement that writes the whole answer (search-answer.ts).
+ * (after the reach checks): a statement that writes the whole answer (search-answer.ts), in
+ * the plan its probe chooses (search-plan-choice.ts).
  */
-export interface SearchJob {
+export interface SearchJob extends SearchStatements {
   id: number;
-  sql: string;
-  params: unknown[];
 }
 
 /** The answer's JSON as UTF-8 bytes, handed over (not copied) to the main thread. */
@@ -42,8 +42,11 @@ function ownBuffer(bytes: Uint8Array): Uint8Array {
   return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
 }
 
+const choices = new PlanChoices();
+
 function run(job: SearchJob): SearchJobResult {
-  const [bytes] = statementFor(job.sql).get(...job.params) as [Uint8Array];
+  const answer = choices.pick(job, (probe) => statementFor(probe.sql).get(...probe.params) as ProbeCounts);
+  const [bytes] = statementFor(answer.sql).get(...answer.params) as [Uint8Array];
   return { id: job.id, bytes: ownBuffer(bytes) };
 }
 
