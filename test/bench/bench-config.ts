@@ -15,7 +15,7 @@ export interface BenchConfig {
   adminPassword: string;
   /**
    * BENCH_ONLY: `ui` runs the seed and the UI bench only, `load` everything but the UI bench,
-   * `search` the seed and the two searches (their raw SQL and HTTP scenarios) only.
+   * `search` the seed and the searches (their raw SQL and HTTP scenarios) only.
    */
   only?: 'ui' | 'load' | 'search';
 }

@@ -12,7 +12,7 @@ import { instancePath, listPath } from './list-query';
 import { measureHttp } from './measure-http';
 import { measureRawListSql } from './raw-sql-baseline';
 import { checkService } from './sanity-check';
-import { searchBaselines, searchScenarios, type SearchBaselines, type SearchPlan } from './search-steps';
+import { searchBaselines, searchScenarios, type SearchBaselines, type SearchPlanText } from './search-steps';
 import { coldPkids, seedLines, type SeededStore } from './seed-lines';
 import { uiChecks, uiOnlyOutcome, uiScenarios } from './ui-steps';
 
@@ -24,7 +24,7 @@ const log = (line: string): void => void process.stderr.write(`bench: ${line}\n`
 
 export interface FullOutcome extends BenchOutcome {
   listPlan: ListPlan;
-  searchPlans: SearchPlan[];
+  searchPlans: SearchPlanText[];
   prefixes: string[];
 }
 
@@ -91,7 +91,7 @@ async function serviceScenarios(
 }
 
 /**
- * BENCH_ONLY=search: the seed, then the two searches beside their raw SQL, nothing else. For
+ * BENCH_ONLY=search: the seed, then the searches beside their raw SQL, nothing else. For
  * working on search, whose figures need the full 1M rows but not the other scenarios' minutes.
  */
 async function searchOnly(store: SeededStore, config: BenchConfig, cleanup: CleanupStack): Promise<FullOutcome> {
@@ -105,7 +105,7 @@ async function searchOnly(store: SeededStore, config: BenchConfig, cleanup: Clea
   }
   const checks = [seedCheck(store.rows, store.timing.totalSeconds), ...scenarios.flatMap(scenarioChecks)];
   const listPlan = explainList(store.file, store.customerPath, blockPrefix(0));
-  return { rows: store.rows, seed: store.timing, baselines: [...searches.baselines.values()], scenarios, checks, listPlan, searchPlans: searches.plans, prefixes: [] };
+  return { rows: store.rows, seed: store.timing, baselines: [...searches.baselines.values(), ...searches.notChosen], scenarios, checks, listPlan, searchPlans: searches.plans, prefixes: [] };
 }
 
 /** Seeds, measures the baselines and the service scenarios (instance GET, list, search), and checks the targets. */
@@ -140,6 +140,6 @@ export async function runBench(config: BenchConfig, cleanup: CleanupStack): Prom
   // After the load scenarios: the UI bench adds the wide node to the store, which they must not see.
   const ui = config.only === 'load' ? undefined : await uiScenarios(store, config, cleanup);
   const checks = [seedCheck(store.rows, store.timing.totalSeconds), baselineCheck(http), ...scenarios.flatMap(scenarioChecks), ...(ui ? uiChecks(ui) : [])];
-  const baselines = [http, sql, ...searches.baselines.values()];
+  const baselines = [http, sql, ...searches.baselines.values(), ...searches.notChosen];
   return { rows: store.rows, seed: store.timing, baselines, scenarios, checks, listPlan, searchPlans: searches.plans, prefixes, ui };
 }

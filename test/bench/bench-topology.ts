@@ -4,9 +4,13 @@ import { basicAuth } from './bench-config';
 export interface Topology {
   customerPath: string;
   sites: { name: string; pkid: string }[];
+  /** A site of another customer holding a few lines (seed-lines.ts): a small scope in a big store. */
+  smallSite: { name: string; path: string; pkid: string };
 }
 
 export const CUSTOMER_NAME = 'BenchCo';
+const SMALL_CUSTOMER_NAME = 'KioskCo';
+const SMALL_SITE_NAME = 'Kiosk';
 
 /**
  * Creates the store (root, admin, summary indexes) and the customer with its sites through the
@@ -23,8 +27,11 @@ export async function createTopology(dataDir: string, adminPassword: string, sit
       const name = `Site${String(index).padStart(2, '0')}`;
       sites.push({ name, pkid: await post(customerPath, name, 'Site') });
     }
+    await post('sys', SMALL_CUSTOMER_NAME, 'Customer');
+    const smallCustomerPath = `sys.${SMALL_CUSTOMER_NAME}`;
+    const smallSite = { name: SMALL_SITE_NAME, path: `${smallCustomerPath}.${SMALL_SITE_NAME}`, pkid: await post(smallCustomerPath, SMALL_SITE_NAME, 'Site') };
     await service.idle();
-    return { customerPath, sites };
+    return { customerPath, sites, smallSite };
   } finally {
     service.close();
   }

@@ -4,19 +4,37 @@ import { directionScope } from '../../main/service/search/search-scope';
 import { openDatabase } from '../../main/service/store/db';
 import { summarise, type LatencySummary } from './latency-stats';
 
-/** The SQL the search route runs for these queries from the customer down, through its own compiler. */
-export function compiledSearches(customerPath: string, queries: string[]): CompiledSearch[] {
-  return queries.map((query) => searchSql(query, directionScope('down', customerPath)));
+/**
+ * A plan of a single model's search (search-plan-choice.ts): 'index' walks the summary index,
+ * 'scope' starts from the scope's nodes. The service's probe picks one per scope.
+ */
+export type SearchPlan = 'index' | 'scope';
+
+/** The SQL the search route runs for these queries from a node down, through its own compiler. */
+export function compiledSearches(path: string, queries: string[], plan: SearchPlan = 'index'): CompiledSearch[] {
+  return queries.map((query) => {
+    const plans = searchSql(query, directionScope('down', path));
+    if (plan === 'index') return plans;
+    if (!plans.narrow) throw new Error(`${query} has no plan from its scope's nodes`);
+    return plans.narrow.search;
+  });
 }
 
 /**
  * The ceiling for a search scenario: the search's own statement in a loop on one
  * better-sqlite3 connection, rotating the same queries. No HTTP, no JSON, no authentication.
  */
-export function measureRawSearchSql(file: string, customerPath: string, queries: string[], warmupSeconds: number, seconds: number): LatencySummary {
+export function measureRawSearchSql(
+  file: string,
+  path: string,
+  queries: string[],
+  plan: SearchPlan,
+  warmupSeconds: number,
+  seconds: number,
+): LatencySummary {
   const db = openDatabase(file);
   try {
-    const statements = compiledSearches(customerPath, queries).map((compiled) => ({ compiled, statement: db.prepare(compiled.sql) }));
+    const statements = compiledSearches(path, queries, plan).map((compiled) => ({ compiled, statement: db.prepare(compiled.sql) }));
     const latencies: number[] = [];
     const from = performance.now() + warmupSeconds * 1000;
     const end = from + seconds * 1000;
@@ -33,10 +51,10 @@ export function measureRawSearchSql(file: string, customerPath: string, queries:
 }
 
 /** EXPLAIN QUERY PLAN of a search, so a slow run shows which index it walked. */
-export function explainSearch(file: string, customerPath: string, query: string): string[] {
+export function explainSearch(file: string, path: string, query: string, plan: SearchPlan): string[] {
   const db = openDatabase(file);
   try {
-    const [compiled] = compiledSearches(customerPath, [query]);
+    const [compiled] = compiledSearches(path, [query], plan);
     return db
       .prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${compiled.sql}`)
       .all(...compiled.params)

@@ -26,6 +26,12 @@ export interface SeededStore extends Topology {
 
 const MODEL_TYPE = 'relation/LineRelation';
 const BATCH = 50_000;
+/**
+ * Lines of the small site, after the `rows` lines of the bench customer (rows, rows + 1...):
+ * one whole cycle of the seeded names (12 first names x 11 last names), so each last name is
+ * in 12 of them.
+ */
+export const SMALL_SITE_LINES = 132;
 const seconds = (from: number): number => (performance.now() - from) / 1000;
 
 /** Seeds `rows` LineRelation instances; the whole of it is the timed "seeding" of the target. */
@@ -95,6 +101,13 @@ function insertLines(db: Db, topology: Topology, config: BenchConfig): string[] 
     }
   });
   for (let from = 0; from < config.rows; from += BATCH) batch(from, Math.min(config.rows, from + BATCH));
+  const small = topology.smallSite;
+  db.transaction(() => {
+    for (let index = config.rows; index < config.rows + SMALL_SITE_LINES; index += 1) {
+      const line = encode(index, small.name);
+      insert.run(newPkid(), small.pkid, line.json, businessKeyOf(model, line.fields, small.pkid), now, now);
+    }
+  })();
   return samples;
 }
 
