@@ -6,8 +6,8 @@ import type { CompiledSearch } from './search-compiler';
  * the 1,000th hit, which in a large scope comes early), or start from the scope's nodes and
  * sort what it finds there (the "narrow" plan: its cost is the scope's size). SQLite cannot
  * tell which is cheaper, since it does not know how many rows a scope holds: a search at a
- * 5-line site of a 1,000,000-line store walked the whole index (about 300 ms) where the narrow
- * plan takes 0.2 ms. So a probe counts, up to a cap, the model's rows in the scope and in all.
+ * 5-line site of a 1,000,000-line store walked the whole index (260 to 400 ms) where the
+ * narrow plan takes 0.2 ms. So a probe counts, up to a cap, the model's rows in the scope and in all.
  *
  * This module is loaded by the search worker too: it imports types only.
  */
