@@ -1,4 +1,5 @@
 import { openDatabase } from '../../main/service/store/db';
+import { listQuery } from './list-query';
 import { listSqlFor } from './raw-sql-baseline';
 
 export interface ListPlan {
@@ -11,7 +12,7 @@ export interface ListPlan {
 export function explainList(file: string, customerPath: string, prefix: string): ListPlan {
   const db = openDatabase(file);
   try {
-    const list = listSqlFor(db, customerPath, prefix);
+    const list = listSqlFor(db, listQuery(customerPath, prefix));
     const plan = (sql: string, params: unknown[]): string[] =>
       db
         .prepare<unknown[], { detail: string }>(`EXPLAIN QUERY PLAN ${sql}`)

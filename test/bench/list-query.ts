@@ -16,6 +16,12 @@ export function listQuery(customerPath: string, prefix: string): URLSearchParams
   });
 }
 
-export const listPath = (customerPath: string, prefix: string): string => `/api/${LINE_MODEL}/?${listQuery(customerPath, prefix).toString()}`;
+/** What the Resources view asks at a site: its lines' first page in number order, with the total. */
+export function siteListQuery(sitePath: string): URLSearchParams {
+  return new URLSearchParams({ hierarchy: sitePath, order_by: 'pattern', limit: '50' });
+}
+
+export const listPathOf = (query: URLSearchParams): string => `/api/${LINE_MODEL}/?${query.toString()}`;
+export const listPath = (customerPath: string, prefix: string): string => listPathOf(listQuery(customerPath, prefix));
 
 export const instancePath = (pkid: string): string => `/api/${LINE_MODEL}/${pkid}/`;

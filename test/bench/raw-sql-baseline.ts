@@ -6,32 +6,41 @@ import { requireModel } from '../../main/service/models/registry';
 import { openDatabase, type Db } from '../../main/service/store/db';
 import { NodesRepo, traversalScope } from '../../main/service/store/nodes-repo';
 import { summarise, type LatencySummary } from './latency-stats';
-import { LINE_MODEL, listQuery } from './list-query';
+import { LINE_MODEL } from './list-query';
 
 export interface PreparedList {
-  prefix: string;
   page: { sql: string; params: unknown[] };
   count: { sql: string; params: unknown[] };
 }
 
-/** The page and count SQL the list route builds for this request, through the route's own builders. */
-export function listSqlFor(db: Db, customerPath: string, prefix: string): PreparedList {
+/**
+ * The page and count SQL the list route builds for this request, through the route's own
+ * builders, in the plan given (the route's probe picks it: list/scope-plan.ts).
+ */
+export function listSqlFor(db: Db, query: URLSearchParams, drive: 'index' | 'nodes' = 'index'): PreparedList {
   const model = requireModel(LINE_MODEL);
-  const node = new NodesRepo(db).getByPath(customerPath);
-  if (!node) throw new Error(`the seeded store has no node ${customerPath}`);
-  const params = parseListParams(model, listQuery(customerPath, prefix), undefined);
-  const sql = buildListSql(instanceSource(model, params.summary), params, traversalScope(params.traversal, node), 'i.hierarchy_pkid');
-  return { prefix, page: { sql: sql.page, params: sql.pageParams }, count: { sql: sql.count, params: sql.countParams } };
+  const path = query.get('hierarchy') ?? '';
+  const node = new NodesRepo(db).getByPath(path);
+  if (!node) throw new Error(`the seeded store has no node ${path}`);
+  const params = parseListParams(model, query, undefined);
+  const sql = buildListSql(instanceSource(model, params.summary), params, traversalScope(params.traversal, node), 'i.hierarchy_pkid', drive);
+  return { page: { sql: sql.page, params: sql.pageParams }, count: { sql: sql.count, params: sql.countParams } };
 }
 
 /**
  * The ceiling for the list scenario: page + count in a loop on one better-sqlite3 connection
- * (the service has one too), rotating the same prefixes. No HTTP, no JSON, no authentication.
+ * (the service has one too), rotating the same queries. No HTTP, no JSON, no authentication.
  */
-export function measureRawListSql(file: string, customerPath: string, prefixes: string[], warmupSeconds: number, seconds: number): LatencySummary {
+export function measureRawListSql(
+  file: string,
+  queries: URLSearchParams[],
+  drive: 'index' | 'nodes',
+  warmupSeconds: number,
+  seconds: number,
+): LatencySummary {
   const db = openDatabase(file);
   try {
-    const lists = prefixes.map((prefix) => listSqlFor(db, customerPath, prefix));
+    const lists = queries.map((query) => listSqlFor(db, query, drive));
     const statements = lists.map((list) => ({ list, page: db.prepare(list.page.sql), count: db.prepare(list.count.sql) }));
     const latencies: number[] = [];
     const started = performance.now();

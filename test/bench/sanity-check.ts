@@ -22,8 +22,13 @@ export async function checkService(origin: string, authorization: string, pkid: 
   if (anonymous.status !== 401) throw new Error(`an instance GET without credentials answered ${anonymous.status}, not 401`);
   const instance = await getJson(origin, instancePath(pkid), authorization);
   if (instance.status !== 200) throw new Error(`GET ${instancePath(pkid)} answered ${instance.status}: ${JSON.stringify(instance.body)}`);
-  const list = await getJson(origin, listPath(customerPath, prefix), authorization);
-  if (list.status !== 200) throw new Error(`the list answered ${list.status}: ${JSON.stringify(list.body)}`);
+  await checkList(origin, authorization, listPath(customerPath, prefix), expectedTotal, prefix);
+}
+
+/** A list page holds the expected total and its first 50 lines in number order, each with the prefix. */
+export async function checkList(origin: string, authorization: string, path: string, expectedTotal: number, prefix = ''): Promise<void> {
+  const list = await getJson(origin, path, authorization);
+  if (list.status !== 200) throw new Error(`the list ${path} answered ${list.status}: ${JSON.stringify(list.body)}`);
   const { pagination, resources = [] } = list.body as ListBody;
   const patterns = resources.map((resource) => resource.data?.pattern ?? '');
   const problems = [
@@ -32,5 +37,5 @@ export async function checkService(origin: string, authorization: string, pkid: 
     patterns.some((pattern) => !pattern.startsWith(prefix)) ? `a pattern not starting with ${prefix}` : '',
     patterns.some((pattern, index) => index > 0 && pattern < patterns[index - 1]) ? 'patterns out of order' : '',
   ].filter(Boolean);
-  if (problems.length > 0) throw new Error(`the list for ${prefix} is not what was seeded: ${problems.join(', ')}`);
+  if (problems.length > 0) throw new Error(`the list ${path} is not what was seeded: ${problems.join(', ')}`);
 }

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaceFile } from '../../main/service';
 import { answerSql } from '../../main/service/search/search-answer';
 import { searchSql } from '../../main/service/search/search-compiler';
-import type { SearchStatements } from '../../main/service/search/search-plan-choice';
-import { SearchPool } from '../../main/service/search/search-pool';
+import { SearchPool, type SearchStatements } from '../../main/service/search/search-pool';
 import { directionScope } from '../../main/service/search/search-scope';
 import { ACME, LONDON, openTestService, PARIS, type TestService } from './helpers';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
@@ -50,7 +50,7 @@ describe('electron-builder.yml', () => {
     // stop every search in a packaged app, and nothing else here would notice.
     const worker = 'dist/main/service/search/search-worker.js';
     const source = readFileSync(join(__dirname, '..', '..', worker), 'utf8');
-    const ours = [...source.matchAll(/require\("\.\/([^"]+)"\)/g)].map((match) => `dist/main/service/search/${match[1]}.js`);
+    const ours = [...source.matchAll(/require\("(\.\.?\/[^"]+)"\)/g)].map((match) => posix.join('dist/main/service/search', `${match[1]}.js`));
     expect(ours.length).toBeGreaterThan(0);
     expect(config.asarUnpack).toEqual(expect.arrayContaining([worker, ...ours]));
   });

@@ -56,10 +56,33 @@ function filterClause(source: ListSource, filter: Filter): { sql: string; params
   }
 }
 
-export function buildListSql(source: ListSource, params: ListParams, scope: { sql: string; params: unknown[] } | null, hierarchyColumn: string | null): ListSql {
+/** A scope's node pkids as a table: a local scope is one bound pkid ('?'), which needs a SELECT. */
+export function scopeNodes(scope: { sql: string; params: unknown[] }): { sql: string; params: unknown[] } {
+  return { sql: scope.sql === '?' ? 'SELECT ? AS pkid' : scope.sql, params: scope.params };
+}
+
+/**
+ * A list's page and count. `drive` picks the plan (scope-plan.ts): 'index' reads the source in
+ * its order and keeps the rows whose hierarchy is in the scope; 'nodes' starts from the scope's
+ * nodes and reads their rows by the (model, node) index, then sorts them.
+ */
+export function buildListSql(
+  source: ListSource,
+  params: ListParams,
+  scope: { sql: string; params: unknown[] } | null,
+  hierarchyColumn: string | null,
+  drive: 'index' | 'nodes' = 'index',
+): ListSql {
+  const byNodes = drive === 'nodes' && scope !== null && hierarchyColumn !== null;
   const where = [...source.where];
-  const whereParams = [...source.params];
-  if (scope && hierarchyColumn) {
+  // Parameters in the order of their placeholders: the FROM's subquery comes first.
+  const whereParams = byNodes ? [...scope.params, ...source.params] : [...source.params];
+  let from = source.from;
+  if (byNodes) {
+    // CROSS JOIN keeps the nodes as the outer loop: SQLite never reorders it.
+    from = `(${scopeNodes(scope).sql}) AS sn CROSS JOIN ${source.from}`;
+    where.push(`${hierarchyColumn} = sn.pkid`);
+  } else if (scope && hierarchyColumn) {
     where.push(`${hierarchyColumn} IN (${scope.sql})`);
     whereParams.push(...scope.params);
   }
@@ -72,9 +95,9 @@ export function buildListSql(source: ListSource, params: ListParams, scope: { sq
   const direction = params.direction === 'desc' ? 'DESC' : 'ASC';
   const order = `ORDER BY ${source.foldedExpr(params.orderBy)} ${direction}, ${source.idColumn} ${direction}`;
   return {
-    page: `SELECT ${source.columns} FROM ${source.from} ${whereSql} ${order} LIMIT ? OFFSET ?`,
+    page: `SELECT ${source.columns} FROM ${from} ${whereSql} ${order} LIMIT ? OFFSET ?`,
     pageParams: [...whereParams, params.limit, params.skip],
-    count: `SELECT count(*) AS total FROM ${source.from} ${whereSql}`,
+    count: `SELECT count(*) AS total FROM ${from} ${whereSql}`,
     countParams: whereParams,
   };
 }

@@ -1,13 +1,12 @@
 import type { ApiResponse, JsonObject } from '../api-types';
 import { nodeHref, resolveHierarchy } from '../domain/hierarchy';
 import type { Store } from '../domain/store';
-import { instanceSource } from '../list/instance-source';
+import { instanceListSql } from '../list/instance-list-sql';
 import { parseBoolean, parseListParams, MAX_LIMIT, type ListParams } from '../list/list-params';
-import { buildListSql } from '../list/list-sql';
 import type { ModelDef } from '../models/types';
 import { draft03Schema } from '../schema/draft03';
 import { actionsByName, schemaMeta, schemaVersionOf, summaryAttrsMeta } from '../schema/schema-meta';
-import { traversalScope, type NodeRow } from '../store/nodes-repo';
+import type { NodeRow } from '../store/nodes-repo';
 import { header, type RequestContext } from '../request-context';
 import { json } from '../responses';
 import { instanceHref, visibleData } from './resource-view';
@@ -30,7 +29,7 @@ export function listInstances(deps: RouteDeps, ctx: RequestContext, model: Model
   const node = resolveHierarchy(store.nodes, ctx.query.get('hierarchy'));
   const params = parseListParams(model, ctx.query, header(ctx, 'range'));
   guardNode(ctx, node, 'read', params.traversal === 'up');
-  const sql = buildListSql(instanceSource(model, params.summary), params, traversalScope(params.traversal, node), 'i.hierarchy_pkid');
+  const sql = instanceListSql(store, model, params, node);
   // One read transaction, so the page and its total come from the same snapshot.
   const { rows, total } = store.db.transaction(() => {
     return {

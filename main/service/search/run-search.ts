@@ -4,8 +4,8 @@ import type { Store } from '../domain/store';
 import { permissionDenied } from '../errors';
 import { answerSql } from './search-answer';
 import { searchSql, type CompiledSearch, type SearchPlans, type SearchRow } from './search-compiler';
-import { PlanChoices, type ProbeCounts, type SearchStatements } from './search-plan-choice';
-import type { SearchPool } from './search-pool';
+import { narrowHere } from '../list/instance-list-sql';
+import type { SearchPool, SearchStatements } from './search-pool';
 import type { SearchRequest } from './search-request';
 import { callerScope } from './search-scope';
 
@@ -21,11 +21,9 @@ export function searchRows(store: Store, principal: Principal, request: SearchRe
   return store.statement(chosen.sql).raw(true).all(...chosen.params) as SearchRow[];
 }
 
-/** The plan choices of searches run on this thread (exports, and searches without a worker). */
-const choicesHere = new PlanChoices();
-
+/** The plan of a search run on this thread (exports, and searches without a worker). */
 function pickHere(store: Store, statements: SearchStatements): CompiledSearch {
-  return choicesHere.pick(statements, (probe) => store.statement(probe.sql).raw(true).get(...probe.params) as ProbeCounts);
+  return statements.narrow && narrowHere(store, statements.narrow.probe) ? statements.narrow.answer : statements.answer;
 }
 
 /** The search's SQL for this caller: where it may look is settled here, on the main thread. */

@@ -1,12 +1,12 @@
 import { summaryObject } from '../list/instance-source';
 import { ApiError } from '../errors';
 import { foldAscii } from '../list/list-sql';
+import { scopeProbe } from '../list/scope-plan';
 import { ALL_MODELS, findModel } from '../models/registry';
 import { modelKind, type ModelDef } from '../models/types';
 import { searchError } from './search-lexer';
 import { resolveField } from './search-fields';
 import { parseSearch, type Clause, type Condition, type SearchQuery } from './search-parser';
-import { NARROW_MAX_ROWS, NARROW_MAX_SHARE } from './search-plan-choice';
 import { scopeNodeSql, scopeSql, type NodeScope } from './search-scope';
 
 /** decisions.md: at most 1,000 results, and no count beyond them. */
@@ -20,7 +20,7 @@ export interface CompiledSearch {
 
 /**
  * A compiled search; a single model's also has its narrow plan, the same search driven from the
- * scope's nodes, and the probe that tells when that plan is the cheaper (search-plan-choice.ts).
+ * scope's nodes, and the probe that tells when that plan is the cheaper (list/scope-plan.ts).
  */
 export interface SearchPlans extends CompiledSearch {
   narrow?: { search: CompiledSearch; probe: CompiledSearch };
@@ -156,16 +156,10 @@ function modelSelect(
   };
 }
 
-/**
- * How many of the model's rows the scope holds and the store holds, each counted only up to
- * what the choice needs, so that the probe of a large scope stops early (search-plan-choice.ts).
- */
-function scopeProbe(model: ModelDef, scope: NodeScope): CompiledSearch {
+/** The scope's node pkids as a query, for the probe. */
+function scopeNodes(scope: NodeScope): CompiledSearch {
   const nodes = scopeNodeSql(scope);
-  const ofModel = `i.model_type = '${model.modelType}'`;
-  const inScope = `SELECT 1 FROM nodes sn CROSS JOIN instances i WHERE ${nodes.sql} AND ${ofModel} AND i.hierarchy_pkid = sn.pkid LIMIT ${NARROW_MAX_ROWS + 1}`;
-  const total = `SELECT 1 FROM instances i WHERE ${ofModel} LIMIT ${NARROW_MAX_SHARE * NARROW_MAX_ROWS + 1}`;
-  return { sql: `SELECT (SELECT count(*) FROM (${inScope})), (SELECT count(*) FROM (${total}))`, params: nodes.params };
+  return { sql: `SELECT sn.pkid AS pkid FROM nodes sn WHERE ${nodes.sql}`, params: nodes.params };
 }
 
 /** The models a bare text searches: data and device models that hold instances. */
@@ -202,7 +196,7 @@ export function compileSearch(query: SearchQuery, scope: NodeScope): SearchPlans
   });
   return {
     ...ordered(modelSelect(model, scope, where, false)),
-    narrow: { search: ordered(modelSelect(model, scope, where, false, 'scope')), probe: scopeProbe(model, scope) },
+    narrow: { search: ordered(modelSelect(model, scope, where, false, 'scope')), probe: scopeProbe(model.modelType, scopeNodes(scope)) },
   };
 }
 

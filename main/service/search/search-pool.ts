@@ -2,8 +2,17 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { SearchStatements } from './search-plan-choice';
+import type { CompiledSearch } from './search-compiler';
 import type { SearchJob, SearchJobResult } from './search-worker';
+
+/**
+ * A search's answer statement, and for a single model its narrow alternative with the probe
+ * that tells which to run (list/scope-plan.ts); the worker chooses, on its own connection.
+ */
+export interface SearchStatements {
+  answer: CompiledSearch;
+  narrow?: { answer: CompiledSearch; probe: CompiledSearch };
+}
 
 /**
  * How many searches a worker holds: the one it runs and the next, so that it never waits for

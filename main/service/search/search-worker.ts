@@ -1,12 +1,13 @@
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
-import { PlanChoices, type ProbeCounts, type SearchStatements } from './search-plan-choice';
+import { PlanChoices, type ProbeCounts } from '../list/scope-plan';
+import type { SearchStatements } from './search-pool';
 
 /**
  * A search worker: its own read-only connection to the workspace file, so a search of a
  * million rows never holds the service's event loop. It runs the SQL the main thread compiled
  * (after the reach checks): a statement that writes the whole answer (search-answer.ts), in
- * the plan its probe chooses (search-plan-choice.ts).
+ * the plan its probe chooses (list/scope-plan.ts).
  */
 export interface SearchJob extends SearchStatements {
   id: number;
@@ -45,7 +46,8 @@ function ownBuffer(bytes: Uint8Array): Uint8Array {
 const choices = new PlanChoices();
 
 function run(job: SearchJob): SearchJobResult {
-  const answer = choices.pick(job, (probe) => statementFor(probe.sql).get(...probe.params) as ProbeCounts);
+  const probe = (sql: { sql: string; params: unknown[] }): ProbeCounts => statementFor(sql.sql).get(...sql.params) as ProbeCounts;
+  const answer = job.narrow && choices.narrow(job.narrow.probe, probe) ? job.narrow.answer : job.answer;
   const [bytes] = statementFor(answer.sql).get(...answer.params) as [Uint8Array];
   return { id: job.id, bytes: ownBuffer(bytes) };
 }

@@ -1,14 +1,13 @@
 import { isJsonObject, type Json, type JsonObject } from '../api-types';
 import type { Store } from '../domain/store';
 import { ApiError, notFound } from '../errors';
-import { instanceSource } from '../list/instance-source';
+import { instanceListSql } from '../list/instance-list-sql';
 import { parseListParams } from '../list/list-params';
-import { buildListSql } from '../list/list-sql';
 import type { ModelDef } from '../models/types';
 import { header, type RequestContext } from '../request-context';
 import { guardInstance, guardNode } from '../routes/guards';
 import { parseRoutePath } from '../routes/route-path';
-import { traversalScope, type NodeRow } from '../store/nodes-repo';
+import type { NodeRow } from '../store/nodes-repo';
 import type { ExportRecord } from './export-sheet';
 import { SHEET_LIMITS } from './limits';
 
@@ -66,7 +65,7 @@ export function recordsByList(store: Store, ctx: RequestContext, model: ModelDef
   const everything = ctx.query.get('limit') === null && !params.range;
   // One row past the limit tells "exactly the limit" from "more than can be written".
   const selected = { ...params, summary: false, limit: everything ? MAX_EXPORT_ROWS + 1 : params.limit };
-  const sql = buildListSql(instanceSource(model, false), selected, traversalScope(selected.traversal, node), 'i.hierarchy_pkid');
+  const sql = instanceListSql(store, model, selected, node);
   const rows = store.statement(sql.page).all(...sql.pageParams) as Row[];
   if (rows.length > MAX_EXPORT_ROWS) throw tooMany();
   return rows.map((row) => ({

@@ -1,14 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { instanceSource } from '../../main/service/list/instance-source';
+import { parseListParams } from '../../main/service/list/list-params';
+import { buildListSql, scopeNodes } from '../../main/service/list/list-sql';
+import { NARROW_MAX_ROWS, narrowWins, PlanChoices, scopeProbe, type ProbeCounts } from '../../main/service/list/scope-plan';
+import { requireModel } from '../../main/service/models/registry';
 import { answerSql } from '../../main/service/search/search-answer';
 import { searchSql, type CompiledSearch } from '../../main/service/search/search-compiler';
-import { NARROW_MAX_ROWS, narrowWins, PlanChoices, type ProbeCounts } from '../../main/service/search/search-plan-choice';
 import { directionScope, type SearchDirection } from '../../main/service/search/search-scope';
+import { traversalScope } from '../../main/service/store/nodes-repo';
 import { ACME, LONDON, openTestService, PARIS, q, type TestService } from './helpers';
 
 /**
- * A single model's search has two plans (search-plan-choice.ts): walk the summary index and test
- * each row's node, or start from the scope's nodes. Whichever runs, the answer must be the same
- * bytes; the probe must pick the scope's nodes only for a scope that holds few of the model's rows.
+ * A single model's search and a list each have two plans (list/scope-plan.ts): walk the
+ * summary index and test each row's node, or start from the scope's nodes. Whichever runs, the
+ * answer must be the same; the probe must pick the scope's nodes only for a scope that holds
+ * few of the model's rows.
  */
 let t: TestService;
 const KIOSK = `${ACME}.Kiosk`;
@@ -82,23 +88,19 @@ describe('the two plans of a search', () => {
 
   it('are chosen once a minute per scope, not on every search', () => {
     const choices = new PlanChoices();
-    const plans = searchSql(QUERIES[1], directionScope('down', KIOSK));
-    const narrow = plans.narrow as { search: CompiledSearch; probe: CompiledSearch };
-    const statements = { answer: plans as CompiledSearch, narrow: { answer: narrow.search, probe: narrow.probe } };
+    const probeAt = (path: string): CompiledSearch => (searchSql(QUERIES[1], directionScope('down', path)).narrow as { probe: CompiledSearch }).probe;
     let probes = 0;
     const counting = (search: CompiledSearch): ProbeCounts => {
       probes += 1;
       return probe(search);
     };
-    expect(choices.pick(statements, counting, 0)).toBe(narrow.search);
-    expect(choices.pick(statements, counting, 59_000)).toBe(narrow.search);
+    expect(choices.narrow(probeAt(KIOSK), counting, 0)).toBe(true);
+    expect(choices.narrow(probeAt(KIOSK), counting, 59_000)).toBe(true);
     expect(probes).toBe(1);
-    expect(choices.pick(statements, counting, 61_000)).toBe(narrow.search);
+    expect(choices.narrow(probeAt(KIOSK), counting, 61_000)).toBe(true);
     expect(probes).toBe(2);
     // Another scope is probed for itself.
-    const wide = searchSql(QUERIES[1], directionScope('down', ACME));
-    const wideNarrow = wide.narrow as { search: CompiledSearch; probe: CompiledSearch };
-    expect(choices.pick({ answer: wide, narrow: { answer: wideNarrow.search, probe: wideNarrow.probe } }, counting, 61_000)).toBe(wide);
+    expect(choices.narrow(probeAt(ACME), counting, 61_000)).toBe(false);
     expect(probes).toBe(3);
   });
 
@@ -108,5 +110,54 @@ describe('the two plans of a search', () => {
     expect(reply.status).toBe(200);
     expect(reply.text).toBe(run(answerSql(searchSql(query, directionScope('down', KIOSK)))));
     expect(reply.body.pagination.total).toBe(1);
+  });
+});
+
+describe('the two plans of a list', () => {
+  const LISTS = [
+    '',
+    '&order_by=alertingName&direction=desc',
+    '&filter_field=alertingName&filter_condition=contains&filter_text=Kiosk',
+    '&filter_field=pattern&filter_condition=startswith&filter_text=%2B3314&skip=5&limit=7',
+    '&filter_field=routePartitionName&filter_condition=equals&filter_text=kiosk-pt&ignore_case=true',
+  ];
+  const TRAVERSALS: [string, string][] = [
+    [ACME, 'down'],
+    [KIOSK, 'down'],
+    [KIOSK, 'local'],
+    [PARIS, 'local'],
+    [KIOSK, 'up'],
+  ];
+  const model = requireModel('relation/LineRelation');
+
+  it('read the same page and total for every filter, order, page and traversal', () => {
+    let compared = 0;
+    for (const extra of LISTS) {
+      for (const [path, traversal] of TRAVERSALS) {
+        const node = t.service.store.nodes.getByPath(path);
+        if (!node) throw new Error(`no node ${path}`);
+        const params = parseListParams(model, new URLSearchParams(`traversal=${traversal}${extra}`), undefined);
+        const scope = traversalScope(params.traversal, node);
+        const [index, nodes] = (['index', 'nodes'] as const).map((drive) => buildListSql(instanceSource(model, true), params, scope, 'i.hierarchy_pkid', drive));
+        expect(nodes.page, 'the nodes plan reads from the nodes').toContain('CROSS JOIN');
+        const read = (sql: typeof index): unknown => ({
+          page: t.service.store.db.prepare(sql.page).all(...sql.pageParams),
+          total: t.service.store.db.prepare(sql.count).get(...sql.countParams),
+        });
+        expect(read(nodes), `${path} ${traversal} ${extra}`).toEqual(read(index));
+        compared += 1;
+      }
+    }
+    expect(compared).toBe(LISTS.length * TRAVERSALS.length);
+  });
+
+  it('list a small site from its node through the route, with its three lines and their total', async () => {
+    const node = t.service.store.nodes.getByPath(KIOSK);
+    if (!node) throw new Error('no kiosk');
+    expect(narrowWins(t.service.store.db.prepare(scopeProbe(model.modelType, scopeNodes(traversalScope('down', node))).sql).raw(true).get(node.path, `${node.path}.`, `${node.path}/`) as ProbeCounts)).toBe(true);
+    const reply = await t.get(`/api/relation/LineRelation/${q(KIOSK)}`);
+    expect(reply.status).toBe(200);
+    expect(reply.body.pagination.total).toBe(3);
+    expect(reply.body.resources.map((line: { data: { pattern: string } }) => line.data.pattern)).toEqual(['+33199000001', '+33199000002', '+33199000003']);
   });
 });
