@@ -5,7 +5,7 @@ import { openDatabase } from '../../main/service/store/db';
 import { summarise, type LatencySummary } from './latency-stats';
 
 /**
- * A plan of a single model's search (search-plan-choice.ts): 'index' walks the summary index,
+ * A plan of a single model's search (main/service/list/scope-plan.ts): 'index' walks the summary index,
  * 'scope' starts from the scope's nodes. The service's probe picks one per scope.
  */
 export type SearchPlan = 'index' | 'scope';
