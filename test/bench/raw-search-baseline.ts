@@ -6,9 +6,9 @@ import { summarise, type LatencySummary } from './latency-stats';
 
 /**
  * A plan of a single model's search (main/service/list/scope-plan.ts): 'index' walks the summary index,
- * 'scope' starts from the scope's nodes. The service's probe picks one per scope.
+ * 'nodes' starts from the scope's nodes. The service's probe picks one per scope.
  */
-export type SearchPlan = 'index' | 'scope';
+export type SearchPlan = 'index' | 'nodes';
 
 /** The SQL the search route runs for these queries from a node down, through its own compiler. */
 export function compiledSearches(path: string, queries: string[], plan: SearchPlan = 'index'): CompiledSearch[] {

@@ -26,7 +26,7 @@ export interface SearchBaselines {
 
 const pathOf = (store: SeededStore, kind: SearchKind): string => (kind.at === 'customer' ? store.customerPath : store.smallSite.path);
 /** The plan the service's probe chooses: the index walk for the customer, the nodes for the small site. */
-const planOf = (kind: SearchKind): SearchPlan => (kind.at === 'customer' ? 'index' : 'scope');
+const planOf = (kind: SearchKind): SearchPlan => (kind.at === 'customer' ? 'index' : 'nodes');
 
 /** Each search's own compiled SQL in a loop: the raw SQL baseline its scenario is printed beside. */
 export function searchBaselines(store: SeededStore, config: BenchConfig): SearchBaselines {

@@ -127,14 +127,14 @@ function conditionSql(model: ModelDef, condition: Condition): Fragment {
  *
  * `from`: 'index' walks the model's rows (in answer order, when the summary index serves it)
  * and tests each one's node last, so only the rows that match are looked up (search-scope.ts);
- * 'scope' starts from the scope's nodes and reads their rows by the (model, node) index.
+ * 'nodes' starts from the scope's nodes and reads their rows by the (model, node) index.
  */
 function modelSelect(
   model: ModelDef,
   scope: NodeScope,
   where: Fragment | null,
   withOrderKey: boolean,
-  from: 'index' | 'scope' = 'index',
+  from: 'index' | 'nodes' = 'index',
 ): Fragment & { orderKey: string } {
   const inScope = from === 'index' ? scopeSql(scope) : scopeNodeSql(scope);
   const orderKey = folded(`$.${model.summaryAttrs[0]}`);
@@ -148,7 +148,7 @@ function modelSelect(
   ];
   // CROSS JOIN keeps the nodes as the outer loop: SQLite never reorders it.
   const source = from === 'index' ? 'instances i' : 'nodes sn CROSS JOIN instances i';
-  if (from === 'scope') conditions.push('i.hierarchy_pkid = sn.pkid');
+  if (from === 'nodes') conditions.push('i.hierarchy_pkid = sn.pkid');
   return {
     sql: `SELECT ${columns.join(', ')} FROM ${source} WHERE ${conditions.join(' AND ')}`,
     params: [...(where?.params ?? []), ...inScope.params],
@@ -196,7 +196,7 @@ export function compileSearch(query: SearchQuery, scope: NodeScope): SearchPlans
   });
   return {
     ...ordered(modelSelect(model, scope, where, false)),
-    narrow: { search: ordered(modelSelect(model, scope, where, false, 'scope')), probe: scopeProbe(model.modelType, scopeNodes(scope)) },
+    narrow: { search: ordered(modelSelect(model, scope, where, false, 'nodes')), probe: scopeProbe(model.modelType, scopeNodes(scope)) },
   };
 }
 
