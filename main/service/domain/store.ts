@@ -5,6 +5,7 @@ import { NodesRepo } from '../store/nodes-repo';
 import { TransactionsRepo } from '../store/transactions-repo';
 import { CredentialsRepo } from '../store/credentials-repo';
 import { UploadsRepo } from '../store/uploads-repo';
+import { BulkLoadsRepo } from '../store/bulk-loads-repo';
 
 /** The repositories of one workspace, handed to routes and workflows together. */
 export interface Store {
@@ -14,6 +15,7 @@ export interface Store {
   transactions: TransactionsRepo;
   credentials: CredentialsRepo;
   uploads: UploadsRepo;
+  bulkLoads: BulkLoadsRepo;
   now: () => string;
   /** A prepared statement per distinct SQL text; list SQL varies only with the request's shape. */
   statement(sql: string): Statement;
@@ -39,6 +41,7 @@ export function createStore(db: Db, now: () => string, uploadsFolder: string): S
     transactions: new TransactionsRepo(db),
     credentials: new CredentialsRepo(db),
     uploads: new UploadsRepo(db, uploadsFolder, now),
+    bulkLoads: new BulkLoadsRepo(db),
     now,
   };
 }

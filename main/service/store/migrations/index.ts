@@ -2,6 +2,7 @@ import { sql as initial } from './0001-initial';
 import { sql as deviceCopy } from './0002-device-copy';
 import { sql as uploads } from './0003-uploads';
 import { sql as scheduledLoads } from './0004-scheduled-loads';
+import { sql as bulkLoads } from './0005-bulk-loads';
 
 /**
  * Numbered migrations, applied in order at open. Append a new file `NNNN-name.ts` exporting
@@ -19,4 +20,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: 'device-copy', sql: deviceCopy },
   { version: 3, name: 'uploads', sql: uploads },
   { version: 4, name: 'scheduled-loads', sql: scheduledLoads },
+  { version: 5, name: 'bulk-loads', sql: bulkLoads },
 ];

@@ -1,0 +1,105 @@
+import type { Db } from './db';
+
+/**
+ * A bulk load's own state beside its parent transaction (`load_id` is the parent's id): the
+ * workbook's sheets, its rows spooled as read, and how many have run. States: `reading` (the
+ * worker is still spooling; no parent yet), `waiting` (scheduled), `running`.
+ */
+export type BulkLoadState = 'reading' | 'waiting' | 'running';
+
+export interface BulkLoadRow {
+  load_id: string;
+  upload_id: string;
+  file_name: string;
+  hierarchy_pkid: string;
+  username: string;
+  /** JSON: the sheets (name, model type, directive), in load order. */
+  sheets: string;
+  total: number;
+  done: number;
+  ok: number;
+  state: BulkLoadState;
+}
+
+export interface SpooledRow {
+  seq: number;
+  sheet: number;
+  /** JSON of the ParsedRow. */
+  row: string;
+}
+
+export type NewBulkLoad = Pick<BulkLoadRow, 'load_id' | 'upload_id' | 'file_name' | 'hierarchy_pkid' | 'username'>;
+
+export class BulkLoadsRepo {
+  private readonly byId;
+  private readonly insertLoad;
+  private readonly insertRow;
+  private readonly nextRows;
+  private readonly dropThrough;
+  private readonly progressRow;
+  private readonly readyRow;
+  private readonly stateRow;
+  private readonly dropRows;
+  private readonly dropLoad;
+  private readonly inState;
+
+  constructor(db: Db) {
+    this.byId = db.prepare<[string], BulkLoadRow>('SELECT * FROM bulk_loads WHERE load_id = ?');
+    this.insertLoad = db.prepare(
+      `INSERT INTO bulk_loads (load_id, upload_id, file_name, hierarchy_pkid, username, state)
+       VALUES (@load_id, @upload_id, @file_name, @hierarchy_pkid, @username, 'reading')`,
+    );
+    this.insertRow = db.prepare('INSERT INTO bulk_load_rows (load_id, seq, sheet, row) VALUES (?, ?, ?, ?)');
+    this.nextRows = db.prepare<[string, number], SpooledRow>('SELECT seq, sheet, row FROM bulk_load_rows WHERE load_id = ? ORDER BY seq LIMIT ?');
+    this.dropThrough = db.prepare('DELETE FROM bulk_load_rows WHERE load_id = ? AND seq <= ?');
+    this.progressRow = db.prepare('UPDATE bulk_loads SET done = ?, ok = ? WHERE load_id = ?');
+    this.readyRow = db.prepare('UPDATE bulk_loads SET sheets = ?, total = ?, state = ? WHERE load_id = ?');
+    this.stateRow = db.prepare('UPDATE bulk_loads SET state = ? WHERE load_id = ?');
+    this.dropRows = db.prepare('DELETE FROM bulk_load_rows WHERE load_id = ?');
+    this.dropLoad = db.prepare('DELETE FROM bulk_loads WHERE load_id = ?');
+    this.inState = db.prepare<[string], BulkLoadRow>('SELECT * FROM bulk_loads WHERE state = ?');
+  }
+
+  get(loadId: string): BulkLoadRow | undefined {
+    return this.byId.get(loadId);
+  }
+
+  begin(load: NewBulkLoad): void {
+    this.insertLoad.run(load);
+  }
+
+  /** Rows as the reader hands them over, in load order. */
+  spool(loadId: string, rows: readonly SpooledRow[]): void {
+    for (const row of rows) this.insertRow.run(loadId, row.seq, row.sheet, row.row);
+  }
+
+  /** The workbook was read whole: its sheets and row count are known. */
+  ready(loadId: string, sheets: string, total: number, state: 'waiting' | 'running'): void {
+    this.readyRow.run(sheets, total, state, loadId);
+  }
+
+  setState(loadId: string, state: BulkLoadState): void {
+    this.stateRow.run(state, loadId);
+  }
+
+  /** The next rows still to run, oldest first. */
+  next(loadId: string, limit: number): SpooledRow[] {
+    return this.nextRows.all(loadId, limit);
+  }
+
+  /** Rows up to `seq` have run (their batch commits with this). */
+  ran(loadId: string, seq: number, done: number, ok: number): void {
+    this.dropThrough.run(loadId, seq);
+    this.progressRow.run(done, ok, loadId);
+  }
+
+  /** Forgets a load and whatever of it is still spooled. */
+  remove(loadId: string): void {
+    this.dropRows.run(loadId);
+    this.dropLoad.run(loadId);
+  }
+
+  withState(state: BulkLoadState): BulkLoadRow[] {
+    return this.inState.all(state);
+  }
+}
