@@ -130,9 +130,9 @@ beforeAll(async () => {
     const made = await t.call('POST', `/api/data/User/${q(PARIS)}`, { data: { username: `matrix-${role}`, role, password: PASSWORD } });
     if (made.status !== 200) throw new Error(`setup: ${made.text}`);
   }
-  // One workbook at Paris, visible to the Paris users: one line the admin inside may load.
+  // One workbook at Paris, sent by the Paris admin (uploads belong to their sender): one line it may load.
   const workbook = await compactWorkbook('LineRelation', ['# Hierarchy Node', '# Directory Number'], [[PARIS, '+33140001077']]);
-  if ((await upload(t, 'matrix.xlsx', workbook, PARIS)).status !== 200) throw new Error('setup: upload');
+  if ((await upload(t, 'matrix.xlsx', workbook, PARIS, as('admin'))).status !== 200) throw new Error('setup: upload');
   for (const [place, hierarchy] of Object.entries(PLACES) as [Place, string][]) {
     const made = await t.call('POST', `/api/data/Countries/${q(hierarchy)}`, { data: { country_name: `Land of ${place}`, iso_code: place.slice(0, 2).toUpperCase() } });
     const tx = await t.get(`/api/tool/Transaction/${made.body.transaction_id}/`);

@@ -22,6 +22,7 @@ const FORM = { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` };
 const upload = (body: Buffer | string, headers: Record<string, string> = FORM, hierarchy = PARIS) =>
   t.call('POST', `/api/uploadfiles/${q(hierarchy)}`, body instanceof Buffer ? new Uint8Array(body) : body, headers);
 const uploadsFolder = (): string => t.service.store.uploads.folder;
+const adminPkid = (): string => t.service.store.instances.findByKey('data/User', JSON.stringify(['admin']))[0].pkid;
 
 describe('uploads', () => {
   it('stores a file and answers its name and id; the bytes are kept exactly', async () => {
@@ -33,11 +34,11 @@ describe('uploads', () => {
     expect(readFileSync(t.service.store.uploads.pathOf(id))).toEqual(bytes);
   });
 
-  it('keeps both files of the same name, and a look-up by name finds the newest', async () => {
+  it('keeps both files of the same name, and a look-up by name finds the sender\'s newest', async () => {
     const first = await upload(multipart([{ field: 'uploadedfile', filename: 'same.xlsx', bytes: Buffer.from('first') }]));
     const second = await upload(multipart([{ field: 'uploadedfile', filename: 'same.xlsx', bytes: Buffer.from('second') }]));
     expect(first.body.uploadedfiles[0].id).not.toBe(second.body.uploadedfiles[0].id);
-    expect(t.service.store.uploads.newestNamed('same.xlsx')?.id).toBe(second.body.uploadedfiles[0].id);
+    expect(t.service.store.uploads.newestOwned('same.xlsx', adminPkid())?.id).toBe(second.body.uploadedfiles[0].id);
     expect(t.service.store.uploads.get(first.body.uploadedfiles[0].id)?.name).toBe('same.xlsx');
   });
 

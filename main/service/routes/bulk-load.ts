@@ -11,7 +11,7 @@ import { guardNode } from './guards';
 
 /**
  * `POST /api/tool/BulkLoad/?method=validate&hierarchy=...` with `{"bulkload_file": "<name>"}`:
- * validates the newest upload of that name without loading it. Problems of rows are data (200,
+ * validates the caller's newest upload of that name without loading it. Problems of rows are data (200,
  * the validation shape of decisions.md); problems of the whole file (not an .xlsx, encrypted,
  * unsafe, over a limit, a header that names no field) are faults.
  */
@@ -26,9 +26,15 @@ function fileNameOf(ctx: RequestContext): string {
   return name;
 }
 
-/** The newest upload of that name the caller may see: its own subtree's uploads only. */
+/**
+ * The caller's own newest upload of that name (decisions.md: an upload belongs to its sender, and
+ * another user's file is never run, whatever its name). Files whose sender is unknown (stores
+ * from before owners were kept) are left to admins at the root. The file's node must still be in
+ * the caller's reach, in case the caller was moved since.
+ */
 function uploadNamed(deps: RouteDeps, ctx: RequestContext, name: string): UploadRow {
-  const upload = deps.store.uploads.newestNamed(name);
+  const rootAdmin = ctx.principal.role === 'admin' && !ctx.callerPath.includes('.');
+  const upload = deps.store.uploads.newestOwned(name, ctx.principal.pkid, rootAdmin);
   const path = upload ? deps.store.nodes.get(upload.hierarchy_pkid)?.path : undefined;
   if (!upload || path === undefined || !isWithin(path, ctx.callerPath)) {
     throw notFound(`No uploaded file is named '${name}': upload it with POST /api/uploadfiles/ first, then give the same name.`);

@@ -47,7 +47,7 @@ export async function routeUpload(deps: RouteDeps, ctx: RequestContext): Promise
   const saved = [];
   for (const file of files) {
     const bytes = new Uint8Array(await file.arrayBuffer());
-    const row = deps.store.uploads.save(displayName(file.name), bytes, node.pkid, ctx.principal.username);
+    const row = deps.store.uploads.save(displayName(file.name), bytes, node.pkid, ctx.principal);
     saved.push({ name: row.name, id: row.id });
   }
   return json(200, { uploadedfiles: saved });

@@ -21,7 +21,7 @@ export const exportDownloadHref = (id: string): string => `/api/export/download/
 const EXPORT_NAME = /_exported(sheet)?_[a-z]+_\d{8}_\d{6}\.(xlsx|json)$/;
 
 export function keepForDownload(store: Store, engine: TransactionEngine, principal: Principal, node: NodeRow, file: ExportFile): Submitted & { id: string } {
-  const row = store.uploads.save(file.fileName, file.bytes, node.pkid, principal.username);
+  const row = store.uploads.save(file.fileName, file.bytes, node.pkid, principal);
   const href = exportDownloadHref(row.id);
   const submitted = engine.submit({
     username: principal.username,

@@ -10,13 +10,21 @@ export interface UploadRow {
   sha256: string;
   hierarchy_pkid: string;
   username: string;
+  /** The sender's user pkid; null for an upload from before owners were kept whose sender is unknown. */
+  owner_pkid: string | null;
   created_at: string;
   seq: number;
 }
 
+/** Who sent an upload: the owner of the row, and the name shown in messages. */
+export interface UploadSender {
+  pkid: string;
+  username: string;
+}
+
 /**
- * Uploaded files: bytes in `<folder>/<id>`, a row per upload. The same name twice keeps both;
- * a look-up by name takes the newest. A file is written to a temporary name and renamed into
+ * Uploaded files: bytes in `<folder>/<id>`, a row per upload, owned by the user who sent it.
+ * The same name twice keeps both; a look-up by name takes the sender's newest. A file is written to a temporary name and renamed into
  * place before its row commits, so a crash never leaves a row without its bytes.
  */
 export class UploadsRepo {
@@ -37,7 +45,7 @@ export class UploadsRepo {
     }
   }
 
-  save(name: string, bytes: Uint8Array, hierarchyPkid: string, username: string): UploadRow {
+  save(name: string, bytes: Uint8Array, hierarchyPkid: string, sender: UploadSender): UploadRow {
     const id = randomBytes(12).toString('hex');
     const partial = join(this.folder, `${id}.partial`);
     writeFileSync(partial, bytes);
@@ -48,15 +56,16 @@ export class UploadsRepo {
       size: bytes.byteLength,
       sha256: createHash('sha256').update(bytes).digest('hex'),
       hierarchy_pkid: hierarchyPkid,
-      username,
+      username: sender.username,
+      owner_pkid: sender.pkid,
       created_at: this.now(),
       seq: 0,
     };
     try {
       this.db
         .prepare(
-          `INSERT INTO uploads (id, name, size, sha256, hierarchy_pkid, username, created_at, seq)
-           VALUES (@id, @name, @size, @sha256, @hierarchy_pkid, @username, @created_at, (SELECT coalesce(max(seq), 0) + 1 FROM uploads))`,
+          `INSERT INTO uploads (id, name, size, sha256, hierarchy_pkid, username, owner_pkid, created_at, seq)
+           VALUES (@id, @name, @size, @sha256, @hierarchy_pkid, @username, @owner_pkid, @created_at, (SELECT coalesce(max(seq), 0) + 1 FROM uploads))`,
         )
         .run(row);
     } catch (error) {
@@ -66,9 +75,16 @@ export class UploadsRepo {
     return row;
   }
 
-  /** The newest upload of that name. */
-  newestNamed(name: string): UploadRow | undefined {
-    return this.db.prepare<[string], UploadRow>('SELECT * FROM uploads WHERE name = ? ORDER BY seq DESC LIMIT 1').get(name);
+  /**
+   * The newest upload of that name among the owner's own. `withUnowned` adds the uploads whose
+   * sender is unknown (older stores): only an admin at the root may be given those.
+   */
+  newestOwned(name: string, ownerPkid: string, withUnowned = false): UploadRow | undefined {
+    return this.db
+      .prepare<[string, string, number], UploadRow>(
+        'SELECT * FROM uploads WHERE name = ? AND (owner_pkid = ? OR (? AND owner_pkid IS NULL)) ORDER BY seq DESC LIMIT 1',
+      )
+      .get(name, ownerPkid, withUnowned ? 1 : 0);
   }
 
   get(id: string): UploadRow | undefined {

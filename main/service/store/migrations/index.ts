@@ -3,6 +3,7 @@ import { sql as deviceCopy } from './0002-device-copy';
 import { sql as uploads } from './0003-uploads';
 import { sql as scheduledLoads } from './0004-scheduled-loads';
 import { sql as bulkLoads } from './0005-bulk-loads';
+import { sql as uploadOwners } from './0006-upload-owners';
 
 /**
  * Numbered migrations, applied in order at open. Append a new file `NNNN-name.ts` exporting
@@ -21,4 +22,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: 'uploads', sql: uploads },
   { version: 4, name: 'scheduled-loads', sql: scheduledLoads },
   { version: 5, name: 'bulk-loads', sql: bulkLoads },
+  { version: 6, name: 'upload-owners', sql: uploadOwners },
 ];
