@@ -1,6 +1,7 @@
 import type { ApiRequest, Json } from './api-types';
 import type { Principal } from './auth/principal';
 import { ApiError } from './errors';
+import { assertJsonDepth } from './json-depth';
 
 /** One parsed request on its way through the routes. */
 export interface RequestContext {
@@ -22,12 +23,13 @@ export function header(ctx: RequestContext, name: string): string | undefined {
   return ctx.request.headers?.[name];
 }
 
-/** The JSON body; malformed JSON is a 400 that says where it broke. */
+/** The JSON body; malformed or too deeply nested JSON is a 400 that says what is wrong. */
 export function jsonBody(ctx: RequestContext): Json | undefined {
   const raw = ctx.request.body;
   if (raw === undefined) return undefined;
   const text = typeof raw === 'string' ? raw : Buffer.from(raw).toString('utf8');
   if (text.trim() === '') return undefined;
+  assertJsonDepth(text);
   try {
     return JSON.parse(text) as Json;
   } catch (error) {

@@ -1,5 +1,6 @@
 import { isJsonObject, type ApiRequest, type ApiResponse } from '../api-types';
 import { ApiError } from '../errors';
+import { assertJsonDepth } from '../json-depth';
 import { json } from '../responses';
 import type { Authenticator } from './authenticator';
 import { parseCookies, tokensMatch, type Sessions } from './sessions';
@@ -9,18 +10,16 @@ export const SESSION_PATHS = ['/noninteractivelogin/', '/logout/'];
 
 const COOKIE_ATTRIBUTES = 'HttpOnly; Path=/; SameSite=Lax';
 
+/** The login body: JSON only (the pipeline refused any other type before the body was read). */
 function credentialsOf(request: ApiRequest): { username: string; password: string } {
   const raw = request.body === undefined ? '' : typeof request.body === 'string' ? request.body : Buffer.from(request.body).toString('utf8');
   let fields: Record<string, unknown> = {};
-  if ((request.headers?.['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
-    fields = Object.fromEntries(new URLSearchParams(raw));
-  } else {
-    try {
-      const parsed: unknown = raw.trim() === '' ? {} : JSON.parse(raw);
-      if (isJsonObject(parsed)) fields = parsed;
-    } catch {
-      throw new ApiError(400, 'malformed-json', 'The login body is not valid JSON: send {"username": ..., "password": ...}.');
-    }
+  assertJsonDepth(raw);
+  try {
+    const parsed: unknown = raw.trim() === '' ? {} : JSON.parse(raw);
+    if (isJsonObject(parsed)) fields = parsed;
+  } catch {
+    throw new ApiError(400, 'malformed-json', 'The login body is not valid JSON: send {"username": ..., "password": ...}.');
   }
   const { username, password } = fields;
   if (typeof username !== 'string' || typeof password !== 'string' || username === '') {

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertJsonDepth } from '../../main/service/json-depth';
+import { ACME, openTestService, q, type TestService } from './helpers';
+
+/**
+ * Issue 11, finding 5: a 10,000-level object in a template's `template` field or in a search
+ * body answered 500 (the stack overflowed while walking it). JSON deeper than 64 levels is now
+ * a 400 before anything walks it.
+ */
+let t: TestService;
+beforeAll(async () => {
+  t = await openTestService({ demo: true });
+});
+afterAll(() => t.close());
+
+/** `{"a":{"a":...1...}}`, `levels` objects deep, as text (building it as an object would be walked by JSON.stringify). */
+const nested = (levels: number): string => `${'{"a":'.repeat(levels - 1)}{"a":1}${'}'.repeat(levels - 1)}`;
+
+describe('deeply nested JSON', () => {
+  it("answers 400 for a 10,000-level template field and stores nothing", async () => {
+    const before = t.snapshot({ withTransactions: true });
+    const body = `{"data": {"name": "Deep", "target_model_type": "relation/LineRelation", "merge_strategy": "merge", "template": ${nested(10_000)}}}`;
+    const reply = await t.call('POST', `/api/data/ConfigurationTemplate/${q(ACME)}`, body);
+    expect(reply.status).toBe(400);
+    expect(reply.body).toMatchObject({ success: false, http_code: 400, code: 'validation-failed' });
+    expect(reply.body.message).toMatch(/deeper than 64 levels/);
+    expect(t.snapshot({ withTransactions: true })).toBe(before);
+  });
+
+  it('answers 400 for a 10,000-level search body, and for one in an array', async () => {
+    const search = await t.call('POST', `/api/tool/Search/${q(ACME)}`, `{"query": "Paris", "extra": ${nested(10_000)}}`);
+    expect([search.status, search.body.code]).toEqual([400, 'validation-failed']);
+    expect(search.body.message).toMatch(/deeper than 64 levels/);
+    const arrays = await t.call('POST', `/api/tool/Search/${q(ACME)}`, `${'['.repeat(10_000)}${']'.repeat(10_000)}`);
+    expect([arrays.status, arrays.body.code]).toEqual([400, 'validation-failed']);
+  });
+
+  it('refuses a deep login body with 400 too', async () => {
+    const reply = await t.call('POST', '/noninteractivelogin/', `{"username": "admin", "password": "x", "deep": ${nested(10_000)}}`);
+    expect([reply.status, reply.body.code]).toEqual([400, 'validation-failed']);
+  });
+
+  it('takes 64 levels, counts only brackets outside strings, and refuses the 65th', () => {
+    expect(() => assertJsonDepth(nested(64))).not.toThrow();
+    expect(() => assertJsonDepth(nested(65))).toThrow(/deeper than 64 levels/);
+    expect(() => assertJsonDepth(`{"text": "${'{['.repeat(500)}\\"{{{"}`)).not.toThrow();
+  });
+
+  it('still creates a template with an ordinary nested value', async () => {
+    const reply = await t.call('POST', `/api/data/ConfigurationTemplate/${q(ACME)}`, {
+      data: { name: 'Shallow', target_model_type: 'relation/LineRelation', merge_strategy: 'merge', template: { callForwardAll: { destination: '+33140009999' } } },
+    });
+    expect(reply.status).toBe(200);
+  });
+});
