@@ -2,6 +2,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { ApiRequest, ApiResponse } from './api-types';
 import type { Authenticator } from './auth/authenticator';
 import type { Principal } from './auth/principal';
+import { unreachable } from './auth/access';
+import { HierarchyNotFound, wouldBeWithin } from './domain/hierarchy';
 import { handleSessionRoute, SESSION_PATHS } from './auth/session-routes';
 import { parseCookies, tokensMatch, type Sessions } from './auth/sessions';
 import { ApiError } from './errors';
@@ -75,6 +77,7 @@ export function createPipeline(deps: PipelineDeps) {
   async function run(request: ApiRequest, callerFor: () => Promise<Caller>): Promise<ApiResponse> {
     const requestId = `${idPrefix}${(requestCount += 1).toString(16).padStart(4, '0')}`;
     let caller: Caller | undefined;
+    let ctx: RequestContext | undefined;
     try {
       const url = new URL(request.url, 'http://workstation.local');
       if (SESSION_PATHS.includes(url.pathname)) return await handleSessionRoute(request, url.pathname, deps.authenticator, deps.sessions);
@@ -87,7 +90,7 @@ export function createPipeline(deps: PipelineDeps) {
         throw new ApiError(403, 'csrf-failed', 'CSRF check failed: send the X-CSRFToken header the login answered with.');
       }
       checkBody(request, bodyLimitFor(url.pathname));
-      const ctx: RequestContext = {
+      ctx = {
         request,
         method,
         path: url.pathname,
@@ -103,7 +106,7 @@ export function createPipeline(deps: PipelineDeps) {
       const nowait = method === 'GET' && response.status === 200 && /^(true|1)$/i.test(url.searchParams.get('nowait') ?? '');
       return withToken(nowait ? { ...response, status: 202 } : response, caller);
     } catch (error) {
-      return withToken(faultOf(error, request, requestId), caller);
+      return withToken(faultOf(ctx ? hideUnreachable(error, ctx) : error, request, requestId), caller);
     }
   }
 
@@ -140,6 +143,16 @@ export function createPipeline(deps: PipelineDeps) {
     handleAs: (principal: Principal, request: ApiRequest) =>
       run(request, () => Promise.resolve({ principal, viaSession: false, csrfToken: basicToken(principal) })),
   };
+}
+
+/**
+ * A hierarchy that does not exist is 404 only where it would lie within the caller's reach;
+ * elsewhere the answer is the same 403 an existing node there gets, so nobody can list the nodes
+ * beside or above its own (decisions.md, Identity and hierarchy).
+ */
+function hideUnreachable(error: unknown, ctx: RequestContext): unknown {
+  if (!(error instanceof HierarchyNotFound) || wouldBeWithin(error.requested, ctx.callerPath)) return error;
+  return unreachable(ctx.principal, ctx.callerPath);
 }
 
 /** Every authenticated answer carries the caller's CSRF token. */

@@ -1,5 +1,5 @@
 import { isWithin } from '../domain/hierarchy';
-import { permissionDenied } from '../errors';
+import { permissionDenied, type ApiError } from '../errors';
 import type { NodeRow } from '../store/nodes-repo';
 import type { Principal } from './principal';
 
@@ -39,7 +39,15 @@ export function inReach(callerPath: string, node: NodeRow): boolean {
 export function assertPathReach(principal: Principal, callerPath: string, path: string, options: { readUp?: boolean } = {}): void {
   if (isWithin(path, callerPath)) return;
   if (options.readUp && isWithin(callerPath, path)) return;
-  throw permissionDenied(`${principal.username} works at ${callerPath} and cannot reach ${path || 'that hierarchy'}.`);
+  throw unreachable(principal, callerPath);
+}
+
+/**
+ * The one refusal for a hierarchy outside the caller's reach, whether it exists or not. It names
+ * only the caller's own node: naming the other would tell the caller it exists, and where.
+ */
+export function unreachable(principal: Principal, callerPath: string): ApiError {
+  return permissionDenied(`${principal.username} works at ${callerPath} and cannot reach that hierarchy: work at ${callerPath} or below.`);
 }
 
 export function assertReach(principal: Principal, callerPath: string, node: NodeRow, options: { readUp?: boolean } = {}): void {

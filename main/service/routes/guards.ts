@@ -14,9 +14,13 @@ import type { RequestContext } from '../request-context';
 /** Who is asking: enough for every check, whether the call came over HTTP or from a sheet row. */
 export type Caller = Pick<RequestContext, 'principal' | 'callerPath'>;
 
+/**
+ * Reach is checked before the role: a node outside the caller's reach then gets the same answer
+ * whatever the operation, the same as a node that does not exist there (decisions.md).
+ */
 export function guardNode(ctx: Caller, node: NodeRow, operation: Operation, readUp = false): void {
-  assertRole(ctx.principal, operation);
   assertPathReach(ctx.principal, ctx.callerPath, node.path, { readUp });
+  assertRole(ctx.principal, operation);
 }
 
 /** Where an instance sits for access: a hierarchy node at its own path, the rest at their node. */
@@ -26,8 +30,8 @@ export function accessPathOf(store: Store, record: InstanceRecord): string {
 }
 
 export function guardInstance(ctx: Caller, store: Store, record: InstanceRecord, operation: Operation, readUp = false): void {
-  assertRole(ctx.principal, operation);
   assertPathReach(ctx.principal, ctx.callerPath, accessPathOf(store, record), { readUp });
+  assertRole(ctx.principal, operation);
 }
 
 export const readsUp = (ctx: RequestContext): boolean => ctx.query.get('traversal') === 'up';
