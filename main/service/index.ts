@@ -5,6 +5,8 @@ import { Authenticator } from './auth/authenticator';
 import type { Principal } from './auth/principal';
 import { Sessions } from './auth/sessions';
 import { BulkLoadScheduler } from './bulkload/scheduler';
+import { BulkLoads } from './bulkload/bulk-loads';
+import { JobPool } from './jobs/job-pool';
 import { SearchPool } from './search/search-pool';
 import { bootstrapStore } from './bootstrap';
 import { createPipeline } from './request-pipeline';
@@ -44,6 +46,8 @@ export interface Service {
   store: Store;
   /** The transaction queue, for in-process callers that submit work of their own (bulk loads). */
   engine: TransactionEngine;
+  /** Bulk loads, for in-process callers that load a workbook they hold. */
+  loads: BulkLoads;
   /** Resolves when every queued transaction has finished. */
   idle(): Promise<void>;
   close(): void;
@@ -72,8 +76,12 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     store.nodes.clearCache();
     readCache.invalidate();
   });
-  const scheduler = new BulkLoadScheduler(store, engine, clock);
-  const searchPool = new SearchPool(workspaceFile(options.dataDir, options.workspace));
+  const file = workspaceFile(options.dataDir, options.workspace);
+  const jobs = new JobPool(file, store);
+  const loads = new BulkLoads({ store, engine, pool: jobs, events: engine.events, now, onInternalError: internalError });
+  const scheduler = new BulkLoadScheduler(store, engine, loads, clock);
+  const searchPool = new SearchPool(file);
+  loads.recover();
   const recoveredTransactions = engine.recoverInterrupted((transactionId) => scheduler.isWaiting(transactionId));
   const { generatedPassword } = await bootstrapStore(store, options.adminPassword ?? process.env.WORKSTATION_ADMIN_PASSWORD);
   const authenticator = new Authenticator(store);
@@ -92,6 +100,8 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     readCache,
     scheduler,
     searchPool,
+    loads,
+    jobs,
     release: options.release ?? DEFAULT_RELEASE,
     workspace: options.workspace ?? 'Local',
     internalError,
@@ -105,9 +115,11 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     recoveredTransactions,
     store,
     engine,
+    loads,
     idle: () => engine.idle(),
     close() {
       searchPool.close();
+      jobs.close();
       scheduler.close();
       engine.close();
       db.close();

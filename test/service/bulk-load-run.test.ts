@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { submitBulkLoad } from '../../main/service/bulkload/submit-bulk-load';
 import type { ParsedRow, ParsedSheet, ParsedWorkbook } from '../../main/service/sheets/sheet-types';
 import { ACME, LONDON, openTestService, PARIS, q, type TestService } from './helpers';
 
@@ -34,7 +33,7 @@ function caller(role: 'admin' | 'operator' = 'admin', path = ACME) {
 async function load(workbook: ParsedWorkbook, who = caller()) {
   const node = t.service.store.nodes.getByPath(ACME);
   if (!node) throw new Error('no Acme');
-  const submitted = submitBulkLoad(t.service.engine, t.service.store, who, workbook, node);
+  const submitted = t.service.loads.start(who, t.service.loads.spoolParsed(who.principal.username, workbook, node), node);
   await submitted.done;
   return (await t.get(`/api/tool/Transaction/${submitted.transactionId}/`)).body.data;
 }

@@ -35,19 +35,24 @@ export interface RowSource {
 const ACTION_WORD = { add: 'Create', modify: 'Modify', delete: 'Delete' } as const;
 
 export function rowTransaction(source: RowSource): TxSpec {
-  const { store, caller, sheet, row } = source;
+  const head = rowHead(source.store, source.caller.principal.username, source.sheet, source.row, source.defaultPath);
+  const model = requireModel(source.sheet.modelType);
+  return { ...head, run: (steps) => runRow(steps, source, model, head.hierarchyPath, head.resourcePkid) };
+}
+
+/** What a row's sub-transaction says before it runs: its action, detail, model and place. */
+export function rowHead(store: Store, username: string, sheet: ParsedSheet, row: ParsedRow, defaultPath: string): Omit<TxSpec, 'run'> {
   const model = requireModel(sheet.modelType);
-  const path = row.hierarchy ?? sheet.directive.hierarchy ?? source.defaultPath;
+  const path = row.hierarchy ?? sheet.directive.hierarchy ?? defaultPath;
   const pkid = row.action === 'add' ? newPkid() : (row.pkid ?? null);
   return {
-    username: caller.principal.username,
+    username,
     action: ACTION_WORD[row.action],
     detail: `Row ${row.rowNumber} of sheet '${sheet.name}': ${ACTION_WORD[row.action]} ${model.modelType} ${labelOf(model, row.data)}`.trim(),
     modelType: model.modelType,
     hierarchyPkid: store.nodes.getByPath(path)?.pkid ?? null,
     hierarchyPath: path,
     resourcePkid: pkid,
-    run: (steps) => runRow(steps, source, model, path, pkid),
   };
 }
 

@@ -1,11 +1,10 @@
 import type { Principal } from '../auth/principal';
 import type { Store } from '../domain/store';
 import type { Caller } from '../routes/guards';
-import { readWorkbook } from '../sheets/read-workbook';
-import type { UploadRow } from '../store/uploads-repo';
+import type { BulkLoadRow } from '../store/bulk-loads-repo';
 import type { NodeRow } from '../store/nodes-repo';
 import type { TransactionEngine } from '../transactions/engine';
-import { loadParent, rowTransactions } from './submit-bulk-load';
+import type { BulkLoads } from './bulk-loads';
 
 interface ScheduledRow {
   transaction_id: string;
@@ -20,9 +19,10 @@ interface ScheduledRow {
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
- * Bulk loads queued for a moment. The parent transaction is Queued from the start; at the
- * moment, the workbook is read again and its rows attached and run with the rights its user
- * has then. Waiting loads are re-armed at every start.
+ * Bulk loads queued for a moment. The workbook is read into the load's spool when the load is
+ * scheduled (a bad file is refused at once, not at 3 a.m.) and its parent is Queued; at the
+ * moment, the rows run with the rights their user has then. Waiting loads are re-armed at every
+ * start.
  */
 export class BulkLoadScheduler {
   private readonly timers = new Set<NodeJS.Timeout>();
@@ -30,6 +30,7 @@ export class BulkLoadScheduler {
   constructor(
     private readonly store: Store,
     private readonly engine: TransactionEngine,
+    private readonly loads: BulkLoads,
     private readonly clock: () => Date,
   ) {}
 
@@ -37,14 +38,12 @@ export class BulkLoadScheduler {
     return this.store.db.prepare("SELECT 1 FROM scheduled_loads WHERE transaction_id = ? AND state = 'waiting'").get(transactionId) !== undefined;
   }
 
-  schedule(caller: Caller, upload: UploadRow, node: NodeRow, runAt: Date): string {
-    const transactionId = this.store.db.transaction(() => {
-      const id = this.engine.createWaitingGroup(loadParent(caller, node, upload.name, 0, 0));
+  schedule(caller: Caller, load: BulkLoadRow, node: NodeRow, runAt: Date): string {
+    const transactionId = this.loads.schedule(caller, load, node, (id) => {
       this.store.db
         .prepare("INSERT INTO scheduled_loads (transaction_id, upload_id, hierarchy_pkid, user_pkid, run_at, state) VALUES (?, ?, ?, ?, ?, 'waiting')")
-        .run(id, upload.id, node.pkid, caller.principal.pkid, runAt.toISOString());
-      return id;
-    })();
+        .run(id, load.upload_id, node.pkid, caller.principal.pkid, runAt.toISOString());
+    });
     this.armAll();
     return transactionId;
   }
@@ -55,7 +54,7 @@ export class BulkLoadScheduler {
     const rows = this.store.db.prepare<[], ScheduledRow>("SELECT * FROM scheduled_loads WHERE state = 'waiting'").all();
     for (const row of rows) {
       const wait = Math.max(0, new Date(row.run_at).getTime() - this.clock().getTime());
-      const timer = setTimeout(() => (wait > MAX_TIMER_MS ? this.armAll() : void this.fire(row)), Math.min(wait, MAX_TIMER_MS));
+      const timer = setTimeout(() => (wait > MAX_TIMER_MS ? this.armAll() : this.fire(row)), Math.min(wait, MAX_TIMER_MS));
       // A waiting load alone does not keep a process (a test, the CLI) alive.
       timer.unref();
       this.timers.add(timer);
@@ -67,27 +66,16 @@ export class BulkLoadScheduler {
     this.timers.clear();
   }
 
-  private async fire(row: ScheduledRow): Promise<void> {
+  private fire(row: ScheduledRow): void {
     if (!this.isWaiting(row.transaction_id)) return;
     this.store.db.prepare("UPDATE scheduled_loads SET state = 'started' WHERE transaction_id = ?").run(row.transaction_id);
     const caller = this.callerOf(row.user_pkid);
     const node = this.store.nodes.get(row.hierarchy_pkid);
-    const upload = this.store.uploads.get(row.upload_id);
-    if (!caller || !node || !upload) {
-      const gone = !caller ? 'its user no longer exists' : !node ? 'its hierarchy node no longer exists' : 'its file is gone';
-      this.engine.failWaitingGroup(row.transaction_id, `The scheduled bulk load did not run: ${gone}.`);
-      return;
-    }
-    try {
-      const workbook = await readWorkbook(this.store.uploads.pathOf(upload.id), upload.name);
-      const children = rowTransactions(this.store, caller, workbook, node);
-      const parent = loadParent(caller, node, upload.name, children.length, workbook.sheets.length);
-      this.store.db.prepare('UPDATE transactions SET detail = ? WHERE transaction_id = ?').run(parent.detail, row.transaction_id);
-      this.engine.startWaitingGroup(row.transaction_id, parent, children, 'Success With Async Failures');
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      this.engine.failWaitingGroup(row.transaction_id, `The scheduled bulk load did not run: ${reason}`);
-    }
+    const started = caller && node ? this.loads.startWaiting(caller, row.transaction_id, node) : undefined;
+    if (started) return;
+    const gone = !caller ? 'its user no longer exists' : !node ? 'its hierarchy node no longer exists' : 'its rows are gone';
+    this.store.db.transaction(() => this.store.bulkLoads.remove(row.transaction_id))();
+    this.engine.failWaitingGroup(row.transaction_id, `The scheduled bulk load did not run: ${gone}.`);
   }
 
   /** The load runs with the rights its user has when it runs, not when it was scheduled. */

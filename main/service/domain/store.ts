@@ -23,8 +23,14 @@ export interface Store {
 
 type Statement = Database.Statement<unknown[]>;
 
-export function createStore(db: Db, now: () => string, uploadsFolder: string): Store {
+/**
+ * `uploadsFolder` null: the repositories on a worker thread's read-only connection (validation,
+ * exports, reading a workbook). Uploads stay the main thread's: a worker is handed file paths,
+ * never the folder, so it can never sweep or write it.
+ */
+export function createStore(db: Db, now: () => string, uploadsFolder: string | null): Store {
   const statements = new Map<string, Statement>();
+  const uploads = uploadsFolder === null ? undefined : new UploadsRepo(db, uploadsFolder, now);
   return {
     statement(sql) {
       let statement = statements.get(sql);
@@ -40,8 +46,12 @@ export function createStore(db: Db, now: () => string, uploadsFolder: string): S
     instances: new InstancesRepo(db, now),
     transactions: new TransactionsRepo(db),
     credentials: new CredentialsRepo(db),
-    uploads: new UploadsRepo(db, uploadsFolder, now),
+    get uploads(): UploadsRepo {
+      if (!uploads) throw new Error('uploads are not available on a worker connection');
+      return uploads;
+    },
     bulkLoads: new BulkLoadsRepo(db),
     now,
   };
 }
+

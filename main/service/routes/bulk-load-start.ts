@@ -1,11 +1,9 @@
 import { isJsonObject, type ApiResponse } from '../api-types';
 import { resolveHierarchy } from '../domain/hierarchy';
-import { submitBulkLoad } from '../bulkload/submit-bulk-load';
 import { ApiError } from '../errors';
 import { parseBoolean } from '../list/list-params';
 import { jsonBody, type RequestContext } from '../request-context';
 import { json } from '../responses';
-import { readWorkbook } from '../sheets/read-workbook';
 import type { UploadRow } from '../store/uploads-repo';
 import type { RouteDeps } from './deps';
 import { guardNode } from './guards';
@@ -13,9 +11,9 @@ import { transactionHref } from './transaction-answer';
 
 /**
  * `POST /api/tool/BulkLoad/?method=bulkload_spreadsheet&hierarchy=...` with
- * `{"bulkload_file": "<name>", "execute_immediately": true}`. The whole-file checks (the file,
- * its headers, the caller's access) refuse the load with nothing loaded; after them every row
- * runs as its own sub-transaction. `nowait=true` answers 202 at once; otherwise the call waits
+ * `{"bulkload_file": "<name>", "execute_immediately": true}`. A worker reads the workbook (the
+ * whole-file checks, the file and its headers, refuse the load with nothing loaded); after
+ * them every row runs as its own sub-transaction, in batches. `nowait=true` answers 202 at once; otherwise the call waits
  * and answers the parent's outcome.
  */
 const text = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
@@ -55,12 +53,12 @@ export async function startBulkLoad(
   const runAt = immediately ? undefined : scheduledMoment(fields);
   const upload = uploadNamed(fileName);
   // Read now even when scheduled: a bad file or header is refused at once, not at 3 a.m.
-  const workbook = await readWorkbook(deps.store.uploads.pathOf(upload.id), upload.name);
+  const load = await deps.loads.read(ctx, upload, node, deps.store.uploads.pathOf(upload.id));
   if (runAt) {
-    const transactionId = deps.scheduler.schedule(ctx, upload, node, runAt);
+    const transactionId = deps.scheduler.schedule(ctx, load, node, runAt);
     return json(202, { href: transactionHref(transactionId), success: true, transaction_id: transactionId, execute_at: runAt.toISOString() });
   }
-  const submitted = submitBulkLoad(deps.engine, deps.store, ctx, workbook, node);
+  const submitted = deps.loads.start(ctx, load, node);
   const href = transactionHref(submitted.transactionId);
   if (parseBoolean(ctx.query, 'nowait', false)) return json(202, { href, success: true, transaction_id: submitted.transactionId });
   const outcome = await submitted.done;

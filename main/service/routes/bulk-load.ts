@@ -3,7 +3,6 @@ import { isWithin, resolveHierarchy } from '../domain/hierarchy';
 import { ApiError, badParameter, notFound } from '../errors';
 import { jsonBody, type RequestContext } from '../request-context';
 import { json } from '../responses';
-import { validateWorkbookFile } from '../sheets/validate-workbook';
 import type { UploadRow } from '../store/uploads-repo';
 import type { RouteDeps } from './deps';
 import { startBulkLoad } from './bulk-load-start';
@@ -46,7 +45,10 @@ async function validateUpload(deps: RouteDeps, ctx: RequestContext): Promise<Api
   const node = resolveHierarchy(deps.store.nodes, ctx.query.get('hierarchy'));
   guardNode(ctx, node, 'bulkload');
   const upload = uploadNamed(deps, ctx, fileNameOf(ctx));
-  const result = await validateWorkbookFile(deps.store, ctx, node, deps.store.uploads.pathOf(upload.id), upload.name);
+  // A worker validates, on its own connection: a 100,000-row workbook never holds the service.
+  const caller = { principal: ctx.principal, callerPath: ctx.callerPath };
+  const input = { path: deps.store.uploads.pathOf(upload.id), fileName: upload.name, caller, nodePkid: node.pkid };
+  const result = await deps.jobs.run('validate', input, { owner: ctx.principal.username });
   return json(200, result);
 }
 

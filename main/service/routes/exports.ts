@@ -13,13 +13,15 @@ import { schemaMeta } from '../schema/schema-meta';
 import { readSearchRequest } from '../search/search-request';
 import { exportDownloadHref, keepForDownload, keptExport } from '../sheets/export-download';
 import { checkExportFormat, exportFileName, fileResponse, xlsxFile } from '../sheets/export-file';
-import { hrefsOf, recordsByHrefs, recordsByList } from '../sheets/export-select';
-import { exportDataTypeOf, searchExportFile } from '../sheets/export-search';
-import { instancesSheet, lookOf, templateNameOf, templateSheet, type ExportRecord } from '../sheets/export-sheet';
+import type { ExportSource } from '../sheets/export-job';
+import { hrefsOf, listExportSql } from '../sheets/export-select';
+import { exportDataTypeOf } from '../sheets/export-search';
+import { lookOf, templateNameOf, templateSheet } from '../sheets/export-sheet';
 import { writeWorkbook } from '../sheets/write-workbook';
 import type { NodeRow } from '../store/nodes-repo';
 import type { RouteDeps } from './deps';
-import { guardInstance, guardNode, readsUp } from './guards';
+import { guardInstance, guardNode, readsUp, type Caller } from './guards';
+import { instanceHref } from './resource-view';
 import { transactionHref } from './transaction-answer';
 
 /**
@@ -54,12 +56,20 @@ function checkExportQuery(ctx: RequestContext): void {
   parseBoolean(ctx.query, 'schema_rules', false);
 }
 
-async function instancesFile(deps: RouteDeps, ctx: RequestContext, model: ModelDef, node: NodeRow, records: ExportRecord[]): Promise<ApiResponse> {
+/** The instances of `source` in one workbook, written by a job worker. */
+async function instancesFile(deps: RouteDeps, ctx: RequestContext, model: ModelDef, node: NodeRow, source: ExportSource): Promise<ApiResponse> {
   const template = templateNameOf(deps.store, model, node, ctx.query);
-  const sheet = instancesSheet(model, lookOf(deps.store, model, node, ctx.query), records, { hierarchy: node.path, template, layout: 'directive' });
-  const fileName = exportFileName(model.modelType, 'exportedsheet_formatted', deps.store.now());
-  return fileResponse(ctx, xlsxFile(fileName, await writeWorkbook([sheet])));
+  const job = {
+    source,
+    modelType: model.modelType,
+    look: lookOf(deps.store, model, node, ctx.query),
+    place: { hierarchy: node.path, template, layout: 'directive' as const },
+    fileName: exportFileName(model.modelType, 'exportedsheet_formatted', deps.store.now()),
+  };
+  return fileResponse(ctx, await deps.jobs.run('export', job, { owner: ctx.principal.username }));
 }
+
+const callerOf = (ctx: RequestContext): Caller => ({ principal: ctx.principal, callerPath: ctx.callerPath });
 
 /** `GET /api/<type>/<name>/<pkid>/export/`: one instance; A1 names its node unless `hierarchy` says otherwise. */
 export async function exportInstance(deps: RouteDeps, ctx: RequestContext, model: ModelDef, pkid: string): Promise<ApiResponse> {
@@ -70,7 +80,7 @@ export async function exportInstance(deps: RouteDeps, ctx: RequestContext, model
   const given = ctx.query.get('hierarchy');
   const node = given ? resolveHierarchy(deps.store.nodes, given) : requireNode(deps.store, record.hierarchyPkid);
   if (given) guardNode(ctx, node, 'export', readsUp(ctx));
-  return instancesFile(deps, ctx, model, node, [record]);
+  return instancesFile(deps, ctx, model, node, { kind: 'hrefs', hrefs: [instanceHref(model.modelType, record.pkid)], caller: callerOf(ctx), readUp: readsUp(ctx) });
 }
 
 /** `POST /api/<type>/<name>/export/`: the body's `hrefs`, else what the list parameters select. */
@@ -80,11 +90,11 @@ export async function exportMany(deps: RouteDeps, ctx: RequestContext, model: Mo
   const hrefs = hrefsOf(jsonBody(ctx));
   if (hrefs === undefined) {
     const node = resolveHierarchy(deps.store.nodes, ctx.query.get('hierarchy'));
-    return instancesFile(deps, ctx, model, node, recordsByList(deps.store, ctx, model, node));
+    return instancesFile(deps, ctx, model, node, { kind: 'list', ...listExportSql(deps.store, ctx, model, node) });
   }
   const node = nodeOrCaller(deps, ctx);
   guardNode(ctx, node, 'export', readsUp(ctx));
-  return instancesFile(deps, ctx, model, node, recordsByHrefs(deps.store, ctx, model, hrefs));
+  return instancesFile(deps, ctx, model, node, { kind: 'hrefs', hrefs, caller: callerOf(ctx), readUp: false });
 }
 
 /** `view/ExportData`: `add/` is the form listing the `export_data_type` choices; help is served by dispatch. */
@@ -119,7 +129,8 @@ async function exportSearch(deps: RouteDeps, ctx: RequestContext): Promise<ApiRe
   const type = exportDataTypeOf(jsonBody(ctx));
   const request = readSearchRequest(ctx);
   const node = request.hierarchy === null ? requireNode(deps.store, ctx.principal.hierarchyPkid) : resolveHierarchy(deps.store.nodes, request.hierarchy);
-  const file = await searchExportFile(deps.store, ctx.principal, request, type, node);
+  const search = { principal: ctx.principal, request, type, nodePkid: node.pkid };
+  const file = await deps.jobs.run('export', { search }, { owner: ctx.principal.username });
   if (!parseBoolean(ctx.query, 'nowait', false)) return fileResponse(ctx, file);
   const kept = keepForDownload(deps.store, deps.engine, ctx.principal, node, file);
   const href = transactionHref(kept.transactionId);

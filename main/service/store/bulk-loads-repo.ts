@@ -50,7 +50,7 @@ export class BulkLoadsRepo {
        VALUES (@load_id, @upload_id, @file_name, @hierarchy_pkid, @username, 'reading')`,
     );
     this.insertRow = db.prepare('INSERT INTO bulk_load_rows (load_id, seq, sheet, row) VALUES (?, ?, ?, ?)');
-    this.nextRows = db.prepare<[string, number], SpooledRow>('SELECT seq, sheet, row FROM bulk_load_rows WHERE load_id = ? ORDER BY seq LIMIT ?');
+    this.nextRows = db.prepare<[string, number, number], SpooledRow>('SELECT seq, sheet, row FROM bulk_load_rows WHERE load_id = ? AND seq > ? ORDER BY seq LIMIT ?');
     this.dropThrough = db.prepare('DELETE FROM bulk_load_rows WHERE load_id = ? AND seq <= ?');
     this.progressRow = db.prepare('UPDATE bulk_loads SET done = ?, ok = ? WHERE load_id = ?');
     this.readyRow = db.prepare('UPDATE bulk_loads SET sheets = ?, total = ?, state = ? WHERE load_id = ?');
@@ -82,9 +82,9 @@ export class BulkLoadsRepo {
     this.stateRow.run(state, loadId);
   }
 
-  /** The next rows still to run, oldest first. */
-  next(loadId: string, limit: number): SpooledRow[] {
-    return this.nextRows.all(loadId, limit);
+  /** The next rows after `afterSeq` still to run, oldest first. */
+  next(loadId: string, afterSeq: number, limit: number): SpooledRow[] {
+    return this.nextRows.all(loadId, afterSeq, limit);
   }
 
   /** Rows up to `seq` have run (their batch commits with this). */

@@ -86,14 +86,18 @@ export class NodesRepo {
     this.db.prepare('UPDATE nodes SET node_type = ? WHERE pkid = ?').run(nodeType, pkid);
   }
 
-  /** Ancestors from the root down to the node itself. */
+  /**
+   * Ancestors from the root down to the node itself, from the cache: every template, policy
+   * and macro look-up walks them, once per bulk-load row too.
+   */
   lineage(node: NodeRow): NodeRow[] {
     const parts = node.path.split('.');
-    const paths = parts.map((_, index) => parts.slice(0, index + 1).join('.'));
-    const rows = this.db
-      .prepare<string[], NodeRow>(`SELECT * FROM nodes WHERE path IN (${paths.map(() => '?').join(',')})`)
-      .all(...paths);
-    return rows.sort((a, b) => a.path.length - b.path.length);
+    const rows: NodeRow[] = [];
+    for (let index = 1; index <= parts.length; index += 1) {
+      const row = this.getByPath(parts.slice(0, index).join('.'));
+      if (row) rows.push(row);
+    }
+    return rows;
   }
 
   /** Renames or moves a node: its own path and every descendant's path follow. */

@@ -1,4 +1,8 @@
+import type Database from 'better-sqlite3';
 import type { Db } from './db';
+
+/** Entries one multi-row log insert takes at most (a statement is prepared per count). */
+const MAX_LOGS_PER_STATEMENT = 16;
 
 export type TxStatus = 'Queued' | 'In Progress' | 'Processing' | 'Success' | 'Fail' | 'Success With Async Failures';
 
@@ -47,6 +51,9 @@ export type NewTx = Pick<
   | 'submitted_time'
 >;
 
+/** A transaction written once, already finished: a bulk-load row run inside its batch. */
+export type FinishedTx = NewTx & Omit<TxFinish, 'detail'> & { started_time: string };
+
 export interface TxFinish {
   /** A new detail (a group's final count); the detail stays as it was when absent. */
   detail?: string;
@@ -61,6 +68,9 @@ export interface TxFinish {
 export class TransactionsRepo {
   private readonly byId;
   private readonly insertRow;
+  private readonly logsBy = new Map<number, Database.Statement<string[]>>();
+  private readonly insertFinishedRow;
+  private readonly detailRow;
   private readonly startRow;
   private readonly finishRow;
   private readonly insertLog;
@@ -75,6 +85,13 @@ export class TransactionsRepo {
        VALUES (@transaction_id, @parent_id, @status, @action, @detail, @username, @model_type,
          @hierarchy_pkid, @hierarchy_path, @resource_pkid, @current_state, @submitted_time)`,
     );
+    this.insertFinishedRow = db.prepare(
+      `INSERT INTO transactions (transaction_id, parent_id, status, rolled_back, action, detail, message, username, model_type,
+         hierarchy_pkid, hierarchy_path, resource_pkid, current_state, submitted_time, started_time, completed_time)
+       VALUES (@transaction_id, @parent_id, @status, @rolled_back, @action, @detail, @message, @username, @model_type,
+         @hierarchy_pkid, @hierarchy_path, @resource_pkid, @current_state, @submitted_time, @started_time, @completed_time)`,
+    );
+    this.detailRow = db.prepare('UPDATE transactions SET detail = ? WHERE transaction_id = ?');
     this.startRow = db.prepare(
       `UPDATE transactions SET status = @status, started_time = @started_time WHERE transaction_id = @transaction_id`,
     );
@@ -101,6 +118,15 @@ export class TransactionsRepo {
     this.insertRow.run(row);
   }
 
+  insertFinished(row: FinishedTx): void {
+    this.insertFinishedRow.run(row);
+  }
+
+  /** A running group's detail, as its count moves (`[ 41000/100000 ] ...`). */
+  setDetail(transactionId: string, detail: string): void {
+    this.detailRow.run(detail, transactionId);
+  }
+
   start(transactionId: string, status: TxStatus, time: string): void {
     this.startRow.run({ transaction_id: transactionId, status, started_time: time });
   }
@@ -111,6 +137,29 @@ export class TransactionsRepo {
 
   log(transactionId: string, severity: string, time: string, message: string): void {
     this.insertLog.run(transactionId, severity, 'text', time, message);
+  }
+
+  /**
+   * Several entries of one transaction in one statement (a bulk-load row writes about eight):
+   * one round into SQLite instead of one each.
+   */
+  logAll(transactionId: string, entries: readonly { severity: string; time: string; message: string }[]): void {
+    for (let start = 0; start < entries.length; start += MAX_LOGS_PER_STATEMENT) {
+      const part = entries.slice(start, start + MAX_LOGS_PER_STATEMENT);
+      const values: string[] = [];
+      for (const entry of part) values.push(transactionId, entry.severity, 'text', entry.time, entry.message);
+      this.logStatement(part.length).run(...values);
+    }
+  }
+
+  private logStatement(count: number): Database.Statement<string[]> {
+    let statement = this.logsBy.get(count);
+    if (!statement) {
+      const rows = Array.from({ length: count }, () => '(?, ?, ?, ?, ?)').join(', ');
+      statement = this.db.prepare<string[]>(`INSERT INTO transaction_logs (transaction_id, severity, format, time, message) VALUES ${rows}`);
+      this.logsBy.set(count, statement);
+    }
+    return statement;
   }
 
   /** Log entries, newest first. */

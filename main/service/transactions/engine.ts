@@ -41,6 +41,18 @@ interface Job {
   resolve: (outcome: TxOutcome) => void;
 }
 
+/**
+ * Long work that writes in slices (a bulk load's batches of rows): `step()` runs one slice of
+ * at most a few tens of milliseconds in its own SQLite transaction and says whether the work is
+ * finished. Between slices the engine yields to the event loop and runs the single transactions
+ * queued meanwhile, so a load never holds the service or other writers for long.
+ */
+export interface SlicedWork {
+  step(): boolean;
+  /** The slice threw: the work must settle itself (its transaction was rolled back). */
+  abort(error: unknown): void;
+}
+
 export interface TransactionEvent {
   transaction_id: string;
   status: TxStatus;
@@ -49,7 +61,18 @@ export interface TransactionEvent {
   resource_pkid: string | null;
 }
 
-const INTERNAL = new ApiError(500, 'internal-error', 'The transaction failed on an internal error.');
+/** A running bulk load's count, once per batch, so a progress bar follows it without polling. */
+export interface LoadProgressEvent {
+  transaction_id: string;
+  done: number;
+  succeeded: number;
+  failed: number;
+  total: number;
+  /** The parent's detail as it now reads: `[ 41000/100000 ] succeeded from [ 1 ] sheet in lines.xlsx`. */
+  detail: string;
+}
+
+export const INTERNAL = new ApiError(500, 'internal-error', 'The transaction failed on an internal error.');
 
 /**
  * Runs every change as a persisted transaction, one at a time (SQLite has one writer), in the
@@ -58,7 +81,8 @@ const INTERNAL = new ApiError(500, 'internal-error', 'The transaction failed on 
  */
 export class TransactionEngine {
   readonly events = new EventEmitter();
-  private readonly queue: Job[] = [];
+  private readonly queue = new JobQueue<Job>();
+  private readonly sliced: SlicedWork[] = [];
   private draining = false;
   private closed = false;
 
@@ -91,6 +115,15 @@ export class TransactionEngine {
     const done = new Promise<TxOutcome>((resolve) => this.queue.push({ transactionId, spec, resolve }));
     this.scheduleDrain();
     return { transactionId, done };
+  }
+
+  /**
+   * Queues sliced work. Single transactions go first: one queued while a load runs waits for
+   * the current slice only. Sliced works run one after the other, in the order submitted.
+   */
+  submitSliced(work: SlicedWork): void {
+    this.sliced.push(work);
+    this.scheduleDrain();
   }
 
   /**
@@ -130,6 +163,25 @@ export class TransactionEngine {
     this.emit(transactionId, 'Processing', null, parent.modelType, null);
     const done = Promise.all(submitted).then((outcomes) => this.finishGroup(transactionId, parent, outcomes, partialStatus));
     return { transactionId, done };
+  }
+
+  /**
+   * A group parent under an id chosen beforehand (a bulk load's, whose rows were spooled under
+   * it), Queued (scheduled) or already Processing; its children come from sliced work.
+   */
+  openGroup(transactionId: string, parent: Omit<TxSpec, 'run'>, status: 'Queued' | 'Processing'): void {
+    this.insertParent(transactionId, parent, status);
+    if (status === 'Processing') this.repo.start(transactionId, 'Processing', this.now());
+  }
+
+  /** A Queued parent (a scheduled load) starts: Processing from now on. */
+  startWaitingParent(transactionId: string): void {
+    this.repo.start(transactionId, 'Processing', this.now());
+  }
+
+  /** Announces a parent opened with openGroup, once its commit is done. */
+  announceGroup(transactionId: string, status: TxStatus, modelType: string): void {
+    this.emit(transactionId, status, null, modelType, null);
   }
 
   /** Ends a waiting parent that can no longer run (its file or its user is gone). */
@@ -231,7 +283,7 @@ export class TransactionEngine {
 
   /** Resolves once everything submitted so far has finished. */
   async idle(): Promise<void> {
-    while (this.draining || this.queue.length > 0) await new Promise((resolve) => setTimeout(resolve, 2));
+    while (this.draining || this.queue.length > 0 || this.sliced.length > 0) await new Promise((resolve) => setTimeout(resolve, 2));
   }
 
   close(): void {
@@ -246,14 +298,29 @@ export class TransactionEngine {
 
   private async drain(): Promise<void> {
     try {
-      for (let job = this.queue.shift(); job && !this.closed; job = this.queue.shift()) {
-        job.resolve(this.runJob(job));
+      while (!this.closed) {
+        const job = this.queue.shift();
+        if (job) job.resolve(this.runJob(job));
+        else if (this.sliced.length > 0) this.runSlice(this.sliced[0]);
+        else break;
         // Let pending reads and network I/O through between two transactions.
         await new Promise((resolve) => setImmediate(resolve));
       }
     } finally {
       this.draining = false;
     }
+  }
+
+  private runSlice(work: SlicedWork): void {
+    let finished = true;
+    try {
+      finished = work.step();
+    } catch (error) {
+      work.abort(error);
+    } finally {
+      this.afterTransaction();
+    }
+    if (finished) this.sliced.shift();
   }
 
   private runJob(job: Job): TxOutcome {
@@ -319,11 +386,40 @@ export class TransactionEngine {
   }
 }
 
+/**
+ * First in, first out, without Array.shift(): shifting a 100,000-job array copies it each
+ * time, which made a big group's cost per job grow with its size.
+ */
+class JobQueue<T> {
+  private items: (T | undefined)[] = [];
+  private head = 0;
+
+  get length(): number {
+    return this.items.length - this.head;
+  }
+
+  push(item: T): void {
+    this.items.push(item);
+  }
+
+  shift(): T | undefined {
+    if (this.head >= this.items.length) return undefined;
+    const item = this.items[this.head];
+    this.items[this.head] = undefined;
+    this.head += 1;
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return item;
+  }
+}
+
 /** A group detail that starts `[ <ok>/<total> ]` (a bulk load's) gets its final count. */
-function countedDetail(detail: string, ok: number, total: number): string {
+export function countedDetail(detail: string, ok: number, total: number): string {
   return detail.replace(/^\[ \d+\/\d+ \]/, `[ ${ok}/${total} ]`);
 }
 
-function currentState(modelType: string, pkid: string | null, word: string): string {
+export function currentState(modelType: string, pkid: string | null, word: string): string {
   return pkid ? `/api/${modelType}/${pkid}/ ${word}` : `/api/${modelType}/ ${word}`;
 }

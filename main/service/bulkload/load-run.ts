@@ -1,0 +1,192 @@
+import { performance } from 'node:perf_hooks';
+import type { EventEmitter } from 'node:events';
+import type { Store } from '../domain/store';
+import { ApiError } from '../errors';
+import type { Caller } from '../routes/guards';
+import type { ParsedRow, ParsedSheet } from '../sheets/sheet-types';
+import type { BulkLoadRow } from '../store/bulk-loads-repo';
+import type { TxStatus } from '../store/transactions-repo';
+import { recordRowNotRun, runRowInBatch, type BatchRowDeps } from '../transactions/batch-row';
+import { countedDetail, type LoadProgressEvent, type SlicedWork, type TransactionEvent, type TxOutcome } from '../transactions/engine';
+import { rowHead, rowTransaction } from './row-transaction';
+
+/**
+ * A bulk load running from its spool, in batches: each batch is one SQLite transaction of
+ * as many rows as fit in a slice of about 20 ms (a row in its own savepoint), with the parent's
+ * count and the rows leaving the spool in the same commit. So a row is Success only once its
+ * batch has committed, a killed process leaves each row loaded whole or not at all, and the
+ * rows it had not reached are still in the spool. Between batches the engine yields, so the
+ * service keeps answering and other writes are not held for the whole load.
+ */
+const SLICE_MS = 20;
+/** Rows read from the spool at a time; a slice takes as many of these reads as fit. */
+const READ_AHEAD = 64;
+
+export interface LoadRunDeps extends BatchRowDeps {
+  store: Store;
+  events: EventEmitter;
+}
+
+export const sheetsOf = (load: BulkLoadRow): ParsedSheet[] => JSON.parse(load.sheets) as ParsedSheet[];
+
+export const loadDetail = (ok: number, total: number, sheets: number, fileName: string): string =>
+  `[ ${ok}/${total} ] succeeded from [ ${sheets} ] sheet in ${fileName}`;
+
+export class LoadRun implements SlicedWork {
+  readonly finished: Promise<TxOutcome>;
+  private resolve: (outcome: TxOutcome) => void = () => undefined;
+  private readonly sheets: ParsedSheet[];
+  private lastSeq = -1;
+  private done: number;
+  private ok: number;
+
+  constructor(
+    private readonly deps: LoadRunDeps,
+    private readonly load: BulkLoadRow,
+    private readonly caller: Caller,
+    private readonly defaultPath: string,
+  ) {
+    this.sheets = sheetsOf(load);
+    this.done = load.done;
+    this.ok = load.ok;
+    this.finished = new Promise((resolve) => (this.resolve = resolve));
+  }
+
+  get transactionId(): string {
+    return this.load.load_id;
+  }
+
+  step(): boolean {
+    const { db, bulkLoads, transactions } = this.deps.store;
+    const deadline = performance.now() + SLICE_MS;
+    const events: TransactionEvent[] = [];
+    const batch = db.transaction(() => {
+      let ran = 0;
+      while (ran === 0 || performance.now() < deadline) {
+        const rows = bulkLoads.next(this.load.load_id, this.lastSeq, READ_AHEAD);
+        if (rows.length === 0) break;
+        for (const spooled of rows) {
+          const outcome = this.runRow(this.sheets[spooled.sheet], JSON.parse(spooled.row) as ParsedRow);
+          events.push(outcome.event);
+          this.lastSeq = spooled.seq;
+          ran += 1;
+        }
+      }
+      if (ran === 0) return 0;
+      bulkLoads.ran(this.load.load_id, this.lastSeq, this.done, this.ok);
+      transactions.setDetail(this.load.load_id, this.detail());
+      return ran;
+    });
+    // Each row's savepoint journals the pages it first touches: in memory, not in a temp file
+    // (measured: 24 µs a row with the file, 10 in memory). Only for the batch: big sorts of
+    // other queries keep spilling to disk.
+    db.pragma('temp_store = MEMORY');
+    let ran: number;
+    try {
+      ran = batch();
+    } finally {
+      db.pragma('temp_store = DEFAULT');
+    }
+    for (const event of events) this.deps.events.emit('transaction', event);
+    if (ran > 0) {
+      this.emitProgress();
+      return false;
+    }
+    this.finish();
+    return true;
+  }
+
+  abort(error: unknown): void {
+    this.deps.onInternalError(error, this.load.load_id);
+    stopLoad(this.deps, this.load, 'Transaction canceled: the load stopped on an internal error; this row did not run.');
+    this.settle('The bulk load stopped on an internal error; the rows before it were kept.');
+  }
+
+  private runRow(sheet: ParsedSheet, row: ParsedRow): ReturnType<typeof runRowInBatch> {
+    const spec = rowTransaction({ store: this.deps.store, caller: this.caller, sheet, row, defaultPath: this.defaultPath });
+    const outcome = runRowInBatch(this.deps, this.load.load_id, spec);
+    this.done += 1;
+    if (outcome.status === 'Success') this.ok += 1;
+    // A row rolled back to its savepoint may have cached a node it had created.
+    else this.deps.store.nodes.clearCache();
+    return outcome;
+  }
+
+  private detail(): string {
+    return loadDetail(this.ok, this.load.total, this.sheets.length, this.load.file_name);
+  }
+
+  private emitProgress(): void {
+    const event: LoadProgressEvent = {
+      transaction_id: this.load.load_id,
+      done: this.done,
+      succeeded: this.ok,
+      failed: this.done - this.ok,
+      total: this.load.total,
+      detail: this.detail(),
+    };
+    this.deps.events.emit('progress', event);
+  }
+
+  private finish(): void {
+    const failed = this.done - this.ok;
+    const status: TxStatus = failed === 0 ? 'Success' : this.ok === 0 ? 'Fail' : 'Success With Async Failures';
+    const message = failed === 0 ? `${this.done} of ${this.done} succeeded` : `${failed} of ${this.done} failed`;
+    this.deps.db.transaction(() => {
+      this.deps.repo.finish(this.load.load_id, {
+        status,
+        rolled_back: 'No',
+        message,
+        resource_pkid: null,
+        current_state: '',
+        completed_time: this.deps.now(),
+        detail: this.detail(),
+      });
+      this.deps.store.bulkLoads.remove(this.load.load_id);
+    })();
+    this.emitProgress();
+    this.deps.events.emit('transaction', { transaction_id: this.load.load_id, status, parent_id: null, model_type: 'tool/BulkLoad', resource_pkid: null });
+    const error = failed === 0 ? undefined : new ApiError(409, 'sub-transactions-failed', message);
+    this.resolve({ transactionId: this.load.load_id, status, resourcePkid: null, error });
+  }
+
+  /** Ends the parent from its sub-transactions, as recovery does after a crash. */
+  private settle(message: string): void {
+    const children = this.deps.repo.children(this.load.load_id);
+    const ok = children.filter((child) => child.status === 'Success').length;
+    this.deps.repo.log(this.load.load_id, 'error', this.deps.now(), message);
+    this.deps.repo.finish(this.load.load_id, {
+      status: 'Fail',
+      rolled_back: 'No',
+      message,
+      resource_pkid: null,
+      current_state: '',
+      completed_time: this.deps.now(),
+      detail: countedDetail(this.detail(), ok, children.length),
+    });
+    this.deps.events.emit('transaction', { transaction_id: this.load.load_id, status: 'Fail', parent_id: null, model_type: 'tool/BulkLoad', resource_pkid: null });
+    this.resolve({ transactionId: this.load.load_id, status: 'Fail', resourcePkid: null, error: new ApiError(500, 'internal-error', message) });
+  }
+}
+
+/**
+ * Every row still in a load's spool becomes a failed sub-transaction that says why it did not
+ * run, and the load leaves the spool: after a crash (at the next start) or an internal error.
+ */
+export function stopLoad(deps: BatchRowDeps & { store: Store }, load: BulkLoadRow, message: string): number {
+  const sheets = sheetsOf(load);
+  const defaultPath = deps.store.nodes.get(load.hierarchy_pkid)?.path ?? '';
+  let stopped = 0;
+  deps.db.transaction(() => {
+    for (let rows = deps.store.bulkLoads.next(load.load_id, -1, 1000), after = -1; rows.length > 0; rows = deps.store.bulkLoads.next(load.load_id, after, 1000)) {
+      for (const spooled of rows) {
+        const head = rowHead(deps.store, load.username, sheets[spooled.sheet], JSON.parse(spooled.row) as ParsedRow, defaultPath);
+        recordRowNotRun(deps, load.load_id, head, message);
+        after = spooled.seq;
+        stopped += 1;
+      }
+    }
+    deps.store.bulkLoads.remove(load.load_id);
+  })();
+  return stopped;
+}

@@ -1,0 +1,86 @@
+import type { Store } from '../domain/store';
+import type { Db } from '../store/db';
+import { notFound } from '../errors';
+import type { ParsedSheet } from '../sheets/sheet-types';
+import { streamWorkbook } from '../sheets/read-workbook';
+import type { ValidationCaller } from '../sheets/validate-context';
+import { validateWorkbookFile, type WorkbookValidation } from '../sheets/validate-workbook';
+import type { SpooledRow } from '../store/bulk-loads-repo';
+import { writeExport, type ExportJob, type WrittenExport } from '../sheets/export-job';
+
+/**
+ * The heavy jobs, as plain functions of a store and an input: a worker thread runs them on its
+ * own read-only connection (job-worker.ts), and the service runs the same functions on its own
+ * thread where no worker script exists (tests that run the TypeScript sources). Inputs, chunks
+ * and results cross threads, so they are plain data.
+ */
+export interface JobContext {
+  store: Store;
+  /** A second read connection, for a statement iterated while the store answers look-ups. */
+  cursor(): Db;
+  /** Hands a part of the result over while the job goes on; resolves when there is room for more. */
+  send(chunk: unknown): Promise<void>;
+}
+
+export interface ReadLoadInput {
+  path: string;
+  fileName: string;
+}
+
+export interface ReadLoadChunk {
+  rows: SpooledRow[];
+}
+
+export interface ReadLoadResult {
+  sheets: ParsedSheet[];
+  total: number;
+}
+
+export interface ValidateInput {
+  path: string;
+  fileName: string;
+  caller: ValidationCaller;
+  nodePkid: string;
+}
+
+/** Rows handed over at a time: big enough to amortise a message, small enough to bound memory. */
+const ROWS_PER_CHUNK = 500;
+
+/** Reads a workbook into spool rows, checking the whole file on the way (headers, limits). */
+async function readLoad(ctx: JobContext, input: ReadLoadInput): Promise<ReadLoadResult> {
+  const sheets: ParsedSheet[] = [];
+  let rows: SpooledRow[] = [];
+  let seq = 0;
+  for await (const event of streamWorkbook(input.path, input.fileName)) {
+    if (event.type === 'sheet') sheets.push({ ...event.sheet, rows: [] });
+    if (event.type !== 'row') continue;
+    rows.push({ seq, sheet: sheets.length - 1, row: JSON.stringify(event.row) });
+    seq += 1;
+    if (rows.length >= ROWS_PER_CHUNK) {
+      await ctx.send({ rows } satisfies ReadLoadChunk);
+      rows = [];
+    }
+  }
+  if (rows.length > 0) await ctx.send({ rows } satisfies ReadLoadChunk);
+  return { sheets, total: seq };
+}
+
+async function validate(ctx: JobContext, input: ValidateInput): Promise<WorkbookValidation> {
+  const node = ctx.store.nodes.get(input.nodePkid);
+  if (!node) throw notFound('The hierarchy node of this validation no longer exists.');
+  return validateWorkbookFile(ctx.store, input.caller, node, input.path, input.fileName);
+}
+
+async function exportInstances(ctx: JobContext, input: ExportJob): Promise<WrittenExport> {
+  return writeExport(ctx.store, ctx.cursor(), input);
+}
+
+export const JOB_HANDLERS = {
+  'read-load': readLoad,
+  validate,
+  export: exportInstances,
+} as const;
+
+export type JobKind = keyof typeof JOB_HANDLERS;
+export type JobInput<K extends JobKind> = Parameters<(typeof JOB_HANDLERS)[K]>[1];
+export type JobOutput<K extends JobKind> = Awaited<ReturnType<(typeof JOB_HANDLERS)[K]>>;

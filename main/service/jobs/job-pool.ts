@@ -1,0 +1,169 @@
+import Database from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { Store } from '../domain/store';
+import { ApiError } from '../errors';
+import { JOB_HANDLERS, type JobKind, type JobInput, type JobOutput } from './job-handlers';
+import type { FromWorker, ToWorker } from './job-protocol';
+
+/**
+ * Heavy jobs (reading a workbook for a load, validating one, writing an export) on worker
+ * threads, so the service's event loop stays free for everyone else. Fair: a user runs at most
+ * `perOwner` jobs at once while others wait their turn in order, so one user's eight exports
+ * never take every worker; past `maxQueued` waiting jobs the service answers 429.
+ */
+export interface JobOptions {
+  /** Whose job it is (a username): the unit of the fair share. */
+  owner: string;
+  onChunk?: (chunk: unknown) => void;
+}
+
+interface Queued {
+  id: number;
+  kind: JobKind;
+  input: unknown;
+  options: JobOptions;
+  resolve: (result: unknown) => void;
+  reject: (error: Error) => void;
+  /** A chunk the service could not take (its spool write failed): the job fails with it. */
+  chunkError?: Error;
+}
+
+interface Slot {
+  worker: Worker;
+  job?: Queued;
+}
+
+/** The compiled worker beside this file, or, from the TypeScript sources, in dist/. */
+function workerScript(): string | undefined {
+  const here = join(__dirname, 'job-worker.js');
+  if (existsSync(here)) return here;
+  const built = join(__dirname, '..', '..', '..', 'dist', 'main', 'service', 'jobs', 'job-worker.js');
+  return existsSync(built) ? built : undefined;
+}
+
+export class JobPool {
+  private readonly script = workerScript();
+  private readonly slots: (Slot | undefined)[] = [];
+  private readonly queue: Queued[] = [];
+  private readonly running = new Map<string, number>();
+  private nextId = 0;
+  private closed = false;
+
+  constructor(
+    private readonly file: string,
+    /** The service's own store: jobs run on it where no worker script exists. */
+    private readonly store: Store,
+    private readonly size = Math.max(1, Math.min(2, availableParallelism())),
+    private readonly perOwner = Math.max(1, size - 1),
+    private readonly maxQueued = 64,
+  ) {}
+
+  run<K extends JobKind>(kind: K, input: JobInput<K>, options: JobOptions): Promise<JobOutput<K>> {
+    if (this.closed) return Promise.reject(new Error('job pool closed'));
+    if (this.queue.length >= this.maxQueued) {
+      return Promise.reject(new ApiError(429, 'too-many-requests', 'The workstation is busy with other exports and validations: try again in a few seconds.'));
+    }
+    return new Promise<JobOutput<K>>((resolve, reject) => {
+      this.queue.push({ id: (this.nextId += 1), kind, input, options, resolve: resolve as (result: unknown) => void, reject });
+      this.dispatch();
+    });
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const waiting of this.queue.splice(0)) waiting.reject(new Error('job pool closed'));
+    for (const slot of this.slots) {
+      slot?.job?.reject(new Error('job pool closed'));
+      void slot?.worker.terminate();
+    }
+    this.slots.length = 0;
+  }
+
+  /** The first waiting job whose owner is under its share, to the first free worker. */
+  private dispatch(): void {
+    for (let index = 0; index < this.size && !this.closed; index += 1) {
+      if (this.slots[index]?.job) continue;
+      const at = this.queue.findIndex((job) => (this.running.get(job.options.owner) ?? 0) < this.perOwner);
+      if (at < 0) return;
+      const [job] = this.queue.splice(at, 1);
+      this.running.set(job.options.owner, (this.running.get(job.options.owner) ?? 0) + 1);
+      if (!this.script) {
+        void this.runHere(job);
+        continue;
+      }
+      const slot = (this.slots[index] ??= this.start(index));
+      slot.job = job;
+      slot.worker.postMessage({ type: 'run', id: job.id, kind: job.kind, input: job.input } satisfies ToWorker);
+    }
+  }
+
+  private settle(job: Queued): void {
+    const count = (this.running.get(job.options.owner) ?? 1) - 1;
+    if (count > 0) this.running.set(job.options.owner, count);
+    else this.running.delete(job.options.owner);
+  }
+
+  /** Without a worker script: the same handler on this thread, with a cursor connection of its own. */
+  private async runHere(job: Queued): Promise<void> {
+    let cursor: Database.Database | undefined;
+    try {
+      const handler = JOB_HANDLERS[job.kind] as (ctx: Parameters<(typeof JOB_HANDLERS)[JobKind]>[0], input: unknown) => Promise<unknown>;
+      const send = async (chunk: unknown): Promise<void> => job.options.onChunk?.(chunk);
+      const cursorOf = (): Database.Database => (cursor ??= new Database(this.file, { readonly: true, fileMustExist: true }));
+      job.resolve(await handler({ store: this.store, cursor: cursorOf, send }, job.input));
+    } catch (error) {
+      job.reject(error instanceof Error ? error : new Error(String(error)));
+    } finally {
+      cursor?.close();
+      this.settle(job);
+      this.dispatch();
+    }
+  }
+
+  private start(index: number): Slot {
+    if (!this.script) throw new Error('no job worker script');
+    const worker = new Worker(this.script, { workerData: { file: this.file } });
+    // An idle worker must not keep a finished process (a test, the CLI) alive.
+    worker.unref();
+    const slot: Slot = { worker };
+    worker.on('message', (message: FromWorker) => this.onMessage(slot, message));
+    const fail = (error: Error): void => {
+      const job = slot.job;
+      slot.job = undefined;
+      if (this.slots[index] === slot) this.slots[index] = undefined;
+      if (job) {
+        this.settle(job);
+        job.reject(error);
+      }
+      this.dispatch();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`job worker stopped (${code})`)));
+    return slot;
+  }
+
+  private onMessage(slot: Slot, message: FromWorker): void {
+    const job = slot.job;
+    if (!job || job.id !== message.id) return;
+    if (message.type === 'chunk') {
+      try {
+        if (!job.chunkError) job.options.onChunk?.(message.chunk);
+      } catch (error) {
+        job.chunkError = error instanceof Error ? error : new Error(String(error));
+      } finally {
+        slot.worker.postMessage({ type: 'ack', id: job.id } satisfies ToWorker);
+      }
+      return;
+    }
+    slot.job = undefined;
+    this.settle(job);
+    if (job.chunkError) job.reject(job.chunkError);
+    else if (message.type === 'done') job.resolve(message.result);
+    else if (message.fault) job.reject(new ApiError(message.fault.httpCode, message.fault.code, message.fault.message, message.fault.details));
+    else job.reject(new Error(message.message));
+    this.dispatch();
+  }
+}
