@@ -1,13 +1,16 @@
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, rmSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve } from 'node:path';
-import type { ApiResponse, Service } from '../service';
-import { bodyLimitFor, isServicePath } from '../service';
+import type { ApiRequest, ApiResponse, Service } from '../service';
+import { bodyLimitFor, isServicePath, isUploadPath } from '../service';
+import { BodyBudget } from './body-budget';
 
 /**
  * Puts the service's `handle()` on a loopback port and serves the built renderer from the same
- * origin (server mode, browser mode, end-to-end tests). No logic of its own: bytes in, bytes out.
+ * origin (server mode, browser mode, end-to-end tests). No API logic of its own: it asks the
+ * service to admit a request on its headers before it reads the body (a refused body is never
+ * read), keeps the bodies arriving at once under a cap, and streams uploads to disk.
  */
 export interface HttpHost {
   port: number;
@@ -49,16 +52,60 @@ function headersOf(req: IncomingMessage): Record<string, string | undefined> {
   return headers as Record<string, string | undefined>;
 }
 
-function tooLarge(res: ServerResponse, limit: number): void {
+function tooLargeResponse(limit: number): ApiResponse {
   const body = JSON.stringify({
     success: false,
     http_code: 413,
     code: 'too-large',
     message: `The request body is larger than the ${limit / 1024 / 1024} MB limit.`,
   });
-  res.writeHead(413, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
-  res.end(body);
+  return { status: 413, headers: { 'content-type': 'application/json; charset=utf-8' }, body };
 }
+
+function busy(): ApiResponse {
+  const body = JSON.stringify({
+    success: false,
+    http_code: 503,
+    code: 'service-busy',
+    message: 'Too many large request bodies are arriving at once: send this one again in a few seconds.',
+  });
+  return { status: 503, headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': '5' }, body };
+}
+
+/**
+ * Answers without reading the body. A body still on its way is never read: the answer says
+ * Connection: close, and the connection closes once the answer is out.
+ */
+function refuse(req: IncomingMessage, res: ServerResponse, response: ApiResponse): void {
+  if (hasBody(req) && !req.complete) {
+    response.headers.connection = 'close';
+    lingerOnClose(req);
+  }
+  send(res, response);
+}
+
+/**
+ * Node ends a Connection: close answer with socket.destroySoon(): it destroys the socket as soon
+ * as the answer is written, and a socket destroyed with unread data in it sends a reset, which
+ * can make the client drop the answer it has not read yet (it is still busy sending). So this
+ * socket's close sends our FIN, stops reading, and drops the socket a little later: the client
+ * reads its answer first, and no more of the body than what already arrived is ever read.
+ */
+function lingerOnClose(req: IncomingMessage): void {
+  const socket = req.socket;
+  socket.destroySoon = () => {
+    socket.end();
+    // Node resumes an unread request on the next tick (to discard its body); pause after that.
+    setImmediate(() => socket.pause());
+    setTimeout(() => socket.destroy(), UNREAD_LINGER_MS).unref();
+  };
+}
+
+/**
+ * Long enough for a client busy sending (or slowed by a loaded machine) to read its answer; the
+ * socket is paused meanwhile, so lingering costs no reading and no memory of this process.
+ */
+const UNREAD_LINGER_MS = 2_000;
 
 function readBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<Buffer | undefined> {
   return new Promise((resolvePromise, reject) => {
@@ -72,7 +119,7 @@ function readBody(req: IncomingMessage, res: ServerResponse, limit: number): Pro
         // Answer at once and drop the rest; never buffer an oversized body.
         refused = true;
         chunks.length = 0;
-        tooLarge(res, limit);
+        refuse(req, res, tooLargeResponse(limit));
         resolvePromise(undefined);
         return;
       }
@@ -82,6 +129,34 @@ function readBody(req: IncomingMessage, res: ServerResponse, limit: number): Pro
       if (!refused) resolvePromise(Buffer.concat(chunks));
     });
     req.on('error', reject);
+  });
+}
+
+/** Streams a body to `file`; stops reading as soon as it passes `limit`, and leaves no file unless whole. */
+function spoolBody(req: IncomingMessage, file: string, limit: number): Promise<'ok' | 'too-large' | 'aborted'> {
+  return new Promise((resolvePromise) => {
+    const out = createWriteStream(file, { flags: 'wx' });
+    let size = 0;
+    let settled = false;
+    const settle = (outcome: 'ok' | 'too-large' | 'aborted'): void => {
+      if (settled) return;
+      settled = true;
+      if (outcome !== 'ok') {
+        req.unpipe(out);
+        out.destroy();
+      }
+      resolvePromise(outcome);
+    };
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) settle('too-large');
+    });
+    req.on('close', () => {
+      if (!req.complete) settle('aborted');
+    });
+    out.on('finish', () => settle('ok'));
+    out.on('error', () => settle('aborted'));
+    req.pipe(out);
   });
 }
 
@@ -133,27 +208,65 @@ function serveStatic(res: ServerResponse, staticDir: string | undefined, pathnam
   createReadStream(file).pipe(res);
 }
 
+/** Bodies held in memory at once (JSON, at most 10 MB each). */
+const MEMORY_BUDGET_BYTES = 64 * 1024 * 1024;
+/** Upload bodies being streamed to disk at once (at most 50 MB each). */
+const SPOOL_BUDGET_BYTES = 256 * 1024 * 1024;
+
 export function startHttpServer(options: HttpHostOptions): Promise<HttpHost> {
   const { service } = options;
+  const budgets = { memory: new BodyBudget(MEMORY_BUDGET_BYTES), spool: new BodyBudget(SPOOL_BUDGET_BYTES) };
+
+  /** A service request: refused on its headers if it must be, and only then is its body read. */
+  async function serviceRequest(req: IncomingMessage, res: ServerResponse, url: string, pathname: string): Promise<void> {
+    const head: ApiRequest = { method: req.method ?? 'GET', url, headers: headersOf(req), remoteAddress: req.socket.remoteAddress };
+    const refusal = await service.admit(head);
+    if (refusal) return refuse(req, res, refusal);
+    if (!hasBody(req)) return send(res, await service.handle(head));
+    const limit = bodyLimitFor(pathname);
+    const declared = Math.min(Number(req.headers['content-length'] ?? limit) || limit, limit);
+    const budget = isUploadPath(pathname) ? budgets.spool : budgets.memory;
+    if (!budget.take(declared)) return refuse(req, res, busy());
+    try {
+      if (budget === budgets.spool) await spooledRequest(req, res, head, limit);
+      else await bufferedRequest(req, res, head, limit);
+    } finally {
+      budget.give(declared);
+    }
+  }
+
+  async function bufferedRequest(req: IncomingMessage, res: ServerResponse, head: ApiRequest, limit: number): Promise<void> {
+    const body = await readBody(req, res, limit);
+    if (body === undefined) return;
+    send(res, await service.handle({ ...head, body: body.length > 0 ? body : undefined }));
+  }
+
+  /** Uploads go to a file as they arrive, never whole into memory; the service reads them from there. */
+  async function spooledRequest(req: IncomingMessage, res: ServerResponse, head: ApiRequest, limit: number): Promise<void> {
+    const file = service.spoolPath();
+    let response: ApiResponse | undefined;
+    try {
+      const outcome = await spoolBody(req, file, limit);
+      if (outcome === 'too-large') return refuse(req, res, tooLargeResponse(limit));
+      if (outcome === 'aborted') return void res.destroy();
+      response = await service.handle({ ...head, bodyFile: file });
+    } finally {
+      // Gone before the answer leaves: a client that looks at once finds only what was stored.
+      rmSync(file, { force: true });
+    }
+    send(res, response);
+  }
+
   const server = createServer((req, res) => {
     void (async () => {
       const url = req.url ?? '/';
       const pathname = url.split('?')[0];
       if (!isServicePath(pathname)) {
         if (req.method === 'GET' || req.method === 'HEAD') serveStatic(res, options.staticDir, pathname);
-        else send(res, { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Not found' });
+        else refuse(req, res, { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Not found' });
         return;
       }
-      const body = hasBody(req) ? await readBody(req, res, bodyLimitFor(pathname)) : Buffer.alloc(0);
-      if (body === undefined) return;
-      const response = await service.handle({
-        method: req.method ?? 'GET',
-        url,
-        headers: headersOf(req),
-        body: body.length > 0 ? body : undefined,
-        remoteAddress: req.socket.remoteAddress,
-      });
-      send(res, response);
+      await serviceRequest(req, res, url, pathname);
     })().catch((error: unknown) => {
       process.stderr.write(`http host: ${error instanceof Error ? error.message : String(error)}\n`);
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });

@@ -10,6 +10,11 @@ export interface ApiRequest {
   headers?: Record<string, string | undefined>;
   /** Raw body: JSON text, or bytes for uploads. */
   body?: string | Uint8Array;
+  /**
+   * A file holding the raw body, instead of `body`: the HTTP host streams uploads to disk rather
+   * than hold them in memory. Set only by the host; the IPC door never passes it on.
+   */
+  bodyFile?: string;
   /** Caller address, used to slow down repeated failed logins. */
   remoteAddress?: string;
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { ApiRequest, ApiResponse } from './api-types';
@@ -36,6 +37,13 @@ export interface ServiceOptions {
 
 export interface Service {
   handle(request: ApiRequest): Promise<ApiResponse>;
+  /**
+   * For the HTTP host, before it reads a body: the answer to a request refused on its line and
+   * headers alone (credentials, Origin, CSRF token, declared length and type), or undefined.
+   */
+  admit(head: ApiRequest): Promise<ApiResponse | undefined>;
+  /** A new file name for the HTTP host to stream an upload's body to (swept at the next open if left behind). */
+  spoolPath(): string;
   /** Calls a route as a given user, skipping authentication (seeding, the desktop's own user). */
   handleAs(principal: Principal, request: ApiRequest): Promise<ApiResponse>;
   events: EventEmitter;
@@ -54,6 +62,7 @@ export interface Service {
 }
 
 export { MAX_JSON_BODY, bodyLimitFor, isServicePath } from './request-pipeline';
+export { isUploadPath } from './request-screen';
 export const DEFAULT_RELEASE = '20.1.1';
 
 export function workspaceFile(dataDir: string, workspace = 'Local'): string {
@@ -109,6 +118,8 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   scheduler.armAll();
   return {
     handle: pipeline.handle,
+    admit: pipeline.admit,
+    spoolPath: () => join(store.uploads.folder, `${randomBytes(12).toString('hex')}.body.partial`),
     handleAs: pipeline.handleAs,
     events: engine.events,
     generatedAdminPassword: generatedPassword,

@@ -13,16 +13,9 @@ import { readKey } from './routes/read-cache';
 import { dispatch } from './routes';
 import type { RouteDeps } from './routes/deps';
 import { deviceSchemaVersionFor } from './schema/versioning';
-import { MAX_UPLOAD_BYTES } from './routes/uploads';
+import { assertBodySize, assertContentType, assertSameOrigin, declaredBody, receivedBody, WRITE_METHODS, type BodyFacts } from './request-screen';
 
-export const MAX_JSON_BODY = 10 * 1024 * 1024;
-
-/** How large a request body may be on a path: uploads take spreadsheets, the rest JSON. */
-export function bodyLimitFor(pathname: string): number {
-  return /^\/api\/uploadfiles\/?$/.test(pathname) ? MAX_UPLOAD_BYTES : MAX_JSON_BODY;
-}
-
-const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+export { bodyLimitFor, MAX_JSON_BODY } from './request-screen';
 
 interface Caller {
   principal: Principal;
@@ -74,22 +67,53 @@ export function createPipeline(deps: PipelineDeps) {
     throw new ApiError(401, 'authentication-required', 'Authentication required: sign in, or send Basic credentials (user name and password).');
   }
 
+  /**
+   * Everything decided before a body is read, in this order: the Origin of a write, the login's
+   * body, who calls (401 otherwise), the CSRF token of a session write, the body's size and type.
+   * The caller is kept in `seen` as soon as it is known, so a later refusal still carries its token.
+   */
+  async function screen(request: ApiRequest, body: BodyFacts, callerFor: () => Promise<Caller>, seen: { caller?: Caller }): Promise<URL> {
+    const url = new URL(request.url, 'http://workstation.local');
+    const method = request.method.toUpperCase();
+    assertSameOrigin(method, request.headers);
+    if (SESSION_PATHS.includes(url.pathname)) {
+      assertBodySize(url.pathname, body);
+      assertContentType(url.pathname, request.headers, body);
+      return url;
+    }
+    if (!url.pathname.startsWith('/api/')) throw new ApiError(404, 'not-found', `No API resource at ${url.pathname}.`);
+    const caller = await callerFor();
+    seen.caller = caller;
+    if (caller.viaSession && WRITE_METHODS.has(method) && !tokensMatch(caller.csrfToken, request.headers?.['x-csrftoken'])) {
+      throw new ApiError(403, 'csrf-failed', 'CSRF check failed: send the X-CSRFToken header the login answered with.');
+    }
+    assertBodySize(url.pathname, body);
+    assertContentType(url.pathname, request.headers, body);
+    return url;
+  }
+
+  /** For the HTTP host: the refusal of a request decided on its headers alone, or undefined to read its body. */
+  async function admit(head: ApiRequest): Promise<ApiResponse | undefined> {
+    const seen: { caller?: Caller } = {};
+    try {
+      await screen(head, declaredBody(head.headers), () => callerOf(head), seen);
+      return undefined;
+    } catch (error) {
+      return withToken(faultOf(error, head, `${idPrefix}-head`), seen.caller);
+    }
+  }
+
   async function run(request: ApiRequest, callerFor: () => Promise<Caller>): Promise<ApiResponse> {
     const requestId = `${idPrefix}${(requestCount += 1).toString(16).padStart(4, '0')}`;
-    let caller: Caller | undefined;
+    const seen: { caller?: Caller } = {};
     let ctx: RequestContext | undefined;
     try {
-      const url = new URL(request.url, 'http://workstation.local');
-      if (SESSION_PATHS.includes(url.pathname)) return await handleSessionRoute(request, url.pathname, deps.authenticator, deps.sessions);
-      if (!url.pathname.startsWith('/api/')) throw new ApiError(404, 'not-found', `No API resource at ${url.pathname}.`);
-      caller = await callerFor();
+      const url = await screen(request, receivedBody(request), callerFor, seen);
+      const { caller } = seen;
+      if (!caller) return await handleSessionRoute(request, url.pathname, deps.authenticator, deps.sessions);
       const method = request.method.toUpperCase();
       const remembered = method === 'GET' ? rememberedAnswer(request, caller) : undefined;
       if (remembered) return withToken(remembered, caller);
-      if (caller.viaSession && WRITE_METHODS.has(method) && !tokensMatch(caller.csrfToken, request.headers?.['x-csrftoken'])) {
-        throw new ApiError(403, 'csrf-failed', 'CSRF check failed: send the X-CSRFToken header the login answered with.');
-      }
-      checkBody(request, bodyLimitFor(url.pathname));
       ctx = {
         request,
         method,
@@ -106,7 +130,7 @@ export function createPipeline(deps: PipelineDeps) {
       const nowait = method === 'GET' && response.status === 200 && /^(true|1)$/i.test(url.searchParams.get('nowait') ?? '');
       return withToken(nowait ? { ...response, status: 202 } : response, caller);
     } catch (error) {
-      return withToken(faultOf(ctx ? hideUnreachable(error, ctx) : error, request, requestId), caller);
+      return withToken(faultOf(ctx ? hideUnreachable(error, ctx) : error, request, requestId), seen.caller);
     }
   }
 
@@ -139,6 +163,7 @@ export function createPipeline(deps: PipelineDeps) {
   }
 
   return {
+    admit,
     handle: (request: ApiRequest) => run(request, () => callerOf(request)),
     handleAs: (principal: Principal, request: ApiRequest) =>
       run(request, () => Promise.resolve({ principal, viaSession: false, csrfToken: basicToken(principal) })),
@@ -160,13 +185,6 @@ function withToken(response: ApiResponse, caller: Caller | undefined): ApiRespon
   if (!caller) return response;
   response.headers['x-csrftoken'] = caller.csrfToken;
   return response;
-}
-
-function checkBody(request: ApiRequest, limit: number): void {
-  const size = request.body === undefined ? 0 : typeof request.body === 'string' ? Buffer.byteLength(request.body) : request.body.byteLength;
-  if (size > limit) {
-    throw new ApiError(413, 'too-large', `The request body is larger than the ${limit / 1024 / 1024} MB limit.`);
-  }
 }
 
 function checkFormat(ctx: RequestContext): void {

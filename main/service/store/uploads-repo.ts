@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from './db';
 
@@ -16,6 +16,13 @@ export interface UploadRow {
   seq: number;
 }
 
+/** One upload being written; see `UploadsRepo.begin`. */
+export interface UploadWriter {
+  write(chunk: Uint8Array): void;
+  commit(name: string, hierarchyPkid: string, sender: UploadSender): UploadRow;
+  abort(): void;
+}
+
 /** Who sent an upload: the owner of the row, and the name shown in messages. */
 export interface UploadSender {
   pkid: string;
@@ -24,8 +31,9 @@ export interface UploadSender {
 
 /**
  * Uploaded files: bytes in `<folder>/<id>`, a row per upload, owned by the user who sent it.
- * The same name twice keeps both; a look-up by name takes the sender's newest. A file is written to a temporary name and renamed into
- * place before its row commits, so a crash never leaves a row without its bytes.
+ * The same name twice keeps both; a look-up by name takes the sender's newest. A file is written
+ * to a temporary name and renamed into place before its row commits, so a crash never leaves a
+ * row without its bytes.
  */
 export class UploadsRepo {
   constructor(
@@ -46,33 +54,69 @@ export class UploadsRepo {
   }
 
   save(name: string, bytes: Uint8Array, hierarchyPkid: string, sender: UploadSender): UploadRow {
-    const id = randomBytes(12).toString('hex');
-    const partial = join(this.folder, `${id}.partial`);
-    writeFileSync(partial, bytes);
-    renameSync(partial, this.pathOf(id));
-    const row: UploadRow = {
-      id,
-      name,
-      size: bytes.byteLength,
-      sha256: createHash('sha256').update(bytes).digest('hex'),
-      hierarchy_pkid: hierarchyPkid,
-      username: sender.username,
-      owner_pkid: sender.pkid,
-      created_at: this.now(),
-      seq: 0,
-    };
+    const writer = this.begin();
     try {
-      this.db
-        .prepare(
-          `INSERT INTO uploads (id, name, size, sha256, hierarchy_pkid, username, owner_pkid, created_at, seq)
-           VALUES (@id, @name, @size, @sha256, @hierarchy_pkid, @username, @owner_pkid, @created_at, (SELECT coalesce(max(seq), 0) + 1 FROM uploads))`,
-        )
-        .run(row);
+      writer.write(bytes);
     } catch (error) {
-      rmSync(this.pathOf(id), { force: true });
+      writer.abort();
       throw error;
     }
-    return row;
+    return writer.commit(name, hierarchyPkid, sender);
+  }
+
+  /**
+   * An upload written as it arrives: bytes go to `<id>.partial` chunk by chunk (hashed on the
+   * way), and `commit` renames the file into place and records its row. `abort` leaves nothing.
+   */
+  begin(): UploadWriter {
+    const id = randomBytes(12).toString('hex');
+    const partial = join(this.folder, `${id}.partial`);
+    const fd = openSync(partial, 'wx');
+    const hash = createHash('sha256');
+    let size = 0;
+    let open = true;
+    const close = (): void => {
+      if (open) closeSync(fd);
+      open = false;
+    };
+    return {
+      write: (chunk) => {
+        writeSync(fd, chunk);
+        hash.update(chunk);
+        size += chunk.byteLength;
+      },
+      abort: () => {
+        close();
+        rmSync(partial, { force: true });
+      },
+      commit: (name, hierarchyPkid, sender) => {
+        close();
+        renameSync(partial, this.pathOf(id));
+        const row: UploadRow = {
+          id,
+          name,
+          size,
+          sha256: hash.digest('hex'),
+          hierarchy_pkid: hierarchyPkid,
+          username: sender.username,
+          owner_pkid: sender.pkid,
+          created_at: this.now(),
+          seq: 0,
+        };
+        try {
+          this.db
+            .prepare(
+              `INSERT INTO uploads (id, name, size, sha256, hierarchy_pkid, username, owner_pkid, created_at, seq)
+               VALUES (@id, @name, @size, @sha256, @hierarchy_pkid, @username, @owner_pkid, @created_at, (SELECT coalesce(max(seq), 0) + 1 FROM uploads))`,
+            )
+            .run(row);
+        } catch (error) {
+          rmSync(this.pathOf(id), { force: true });
+          throw error;
+        }
+        return row;
+      },
+    };
   }
 
   /**

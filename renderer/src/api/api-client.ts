@@ -35,7 +35,9 @@ export class ApiClient {
   }
 
   async send<T>(method: string, path: string, body?: unknown, query?: TransportRequestOptions['query']): Promise<T> {
-    return this.json<T>(method, path, { query, body: body === undefined ? undefined : JSON.stringify(body) });
+    if (body === undefined) return this.json<T>(method, path, { query });
+    // Declared on every door, IPC too: the service takes JSON bodies only as application/json.
+    return this.json<T>(method, path, { query, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   }
 
   /** A file answer (an export): its bytes, type and name; a fault answer throws as JSON calls do. */

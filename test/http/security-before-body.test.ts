@@ -1,0 +1,90 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, basicAuth } from './api-client';
+import { rawUpload, rssBytes } from './raw-upload';
+import { cleanupServers, startServe, tempDataDir, type ServeProcess } from './serve-process';
+
+/**
+ * Issue 11, finding 2: bodies were read before credentials were checked. 16 unauthenticated
+ * 45 MB uploads took the server from 133 MB to 905 MB, and each got its 401 only after 2.5 s.
+ * Now credentials and the declared length are checked from the headers and a refused body is
+ * never read.
+ */
+let server: ServeProcess;
+let dataDir: string;
+const MB = 1024 * 1024;
+
+beforeAll(async () => {
+  dataDir = tempDataDir();
+  server = await startServe({ dataDir });
+});
+afterAll(cleanupServers);
+
+const uploadsOnDisk = (): string[] => readdirSync(join(dataDir, 'uploads', 'Local'));
+const uploadUrl = (): string => `${server.url}/api/uploadfiles/?hierarchy=sys`;
+
+describe('refusals decided before the body is read', () => {
+  it('answers 16 parallel unauthenticated 45 MB uploads with 401 in under 100 ms each, and RSS stays within 50 MB', async () => {
+    const pid = server.child.pid ?? 0;
+    // Warm up: the first requests load code the attack must not be blamed for.
+    for (let i = 0; i < 3; i += 1) await rawUpload({ url: uploadUrl(), bytes: MB });
+    const before = await rssBytes(pid);
+    const answers = await Promise.all(Array.from({ length: 16 }, () => rawUpload({ url: uploadUrl(), bytes: 45 * MB })));
+    const after = await rssBytes(pid);
+    const times = answers.map((answer) => Math.round(answer.answerMs));
+    console.log(`[before-body] RSS ${(before / MB).toFixed(1)} MB -> ${(after / MB).toFixed(1)} MB (${((after - before) / MB).toFixed(1)} MB); 401 after ${times.join(', ')} ms; at most ${Math.max(...answers.map((a) => a.sentBeforeAnswer)) / MB} MB sent before an answer`);
+    expect(answers.map((answer) => answer.status)).toEqual(Array(16).fill(401));
+    expect(JSON.parse(answers[0].text)).toMatchObject({ success: false, http_code: 401, code: 'authentication-required' });
+    expect(Math.max(...times)).toBeLessThan(100);
+    expect(after - before).toBeLessThan(50 * MB);
+    expect(uploadsOnDisk()).toEqual([]);
+  });
+
+  it('refuses a wrong password, and a declared length over the limit, from the headers', async () => {
+    const wrong = await rawUpload({ url: uploadUrl(), bytes: 20 * MB, headers: { authorization: basicAuth({ username: 'admin', password: 'not-it' }) } });
+    expect(wrong.status).toBe(401);
+    const tooLarge = await rawUpload({ url: uploadUrl(), bytes: 51 * MB, headers: { authorization: basicAuth(ADMIN) } });
+    expect(tooLarge.status).toBe(413);
+    expect(JSON.parse(tooLarge.text)).toMatchObject({ code: 'too-large' });
+    expect(tooLarge.answerMs).toBeLessThan(1000);
+    expect(uploadsOnDisk()).toEqual([]);
+  });
+
+  it('streams an accepted 45 MB upload to disk without holding it in memory', async () => {
+    const pid = server.child.pid ?? 0;
+    const before = await rssBytes(pid);
+    const boundary = 'streamed-boundary';
+    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="uploadedfile"; filename="big.xlsx"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    const fileBytes = 45 * MB;
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(uploadUrl(), {
+        method: 'POST',
+        headers: { authorization: basicAuth(ADMIN), 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + fileBytes + tail.length) },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      const chunk = Buffer.alloc(MB, 0x42);
+      let sent = 0;
+      const pump = (): void => {
+        while (sent < fileBytes) {
+          sent += chunk.length;
+          if (!req.write(chunk)) return void req.once('drain', pump);
+        }
+        req.end(tail);
+      };
+      req.write(head);
+      pump();
+    });
+    const after = await rssBytes(pid);
+    console.log(`[before-body] accepted 45 MB upload: RSS ${(before / MB).toFixed(1)} MB -> ${(after / MB).toFixed(1)} MB`);
+    expect(status).toBe(200);
+    expect(after - before).toBeLessThan(40 * MB);
+    expect(uploadsOnDisk()).toHaveLength(1);
+  });
+});
