@@ -3,7 +3,7 @@ import { ApiError } from '../errors';
 import type { Store } from '../domain/store';
 import type { Principal } from './principal';
 import { LoginThrottle } from './login-throttle';
-import { verifyPassword } from './passwords';
+import { hashPassword, randomPassword, verifyPassword } from './passwords';
 
 const AUTH_REQUIRED = 'Authentication required: send Basic credentials (user name and password).';
 
@@ -28,6 +28,9 @@ export class Authenticator {
   /** Bumped by invalidate(): a check that started before a user write is not remembered. */
   private generation = 0;
   private static readonly MAX_CACHE = 1000;
+
+  /** Made once, at start, so that the first unknown user name is not answered faster or slower. */
+  private readonly dummyHash: Promise<string> = hashPassword(randomPassword());
 
   constructor(
     private readonly store: Store,
@@ -62,16 +65,20 @@ export class Authenticator {
     return { principal, verifiedAt: Date.now() };
   }
 
-  /** Checks a user name and password, slowed down after failures from the same address. */
+  /**
+   * Checks a user name and password, slowed down after failures (see LoginThrottle). An unknown
+   * user name costs the same scrypt as a known one, against a hash of no one's password, so the
+   * time of the answer does not tell which user names exist.
+   */
   async login(username: string, password: string, address: string): Promise<Principal> {
-    await this.throttle.wait(address);
-    const user = this.store.instances.findByKey('data/User', JSON.stringify([username]))[0];
-    const credentials = user && this.store.credentials.get(user.pkid);
-    if (!user || !credentials || !(await verifyPassword(password, credentials.password_hash))) {
-      this.throttle.failed(address);
-      throw new ApiError(401, 'authentication-required', 'The user name or password is wrong.');
-    }
-    this.throttle.succeeded(address);
+    let user: ReturnType<Store['instances']['findByKey']>[number] | undefined;
+    const ok = await this.throttle.attempt(address, username, async () => {
+      user = this.store.instances.findByKey('data/User', JSON.stringify([username]))[0];
+      const credentials = user && this.store.credentials.get(user.pkid);
+      const matches = await verifyPassword(password, credentials?.password_hash ?? (await this.dummyHash));
+      return matches && credentials !== undefined;
+    });
+    if (!ok || !user) throw new ApiError(401, 'authentication-required', 'The user name or password is wrong.');
     return {
       pkid: user.pkid,
       username,
