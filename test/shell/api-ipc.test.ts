@@ -28,6 +28,8 @@ const APP_PAGE = 'file:///app/dist/renderer/index.html';
 const CREATE_COUNTRY = {
   method: 'POST',
   url: '/api/data/Countries/?hierarchy=sys',
+  // As the renderer sends it: the service takes JSON bodies only as application/json.
+  headers: { 'Content-Type': 'application/json' },
   body: JSON.stringify({ data: { country_name: 'Latvia', iso_code: 'LV' } }),
 };
 let t: TestService;
