@@ -18,9 +18,9 @@ import { rowHead, rowTransaction } from './row-transaction';
  * rows it had not reached are still in the spool. Between batches the engine yields, so the
  * service keeps answering and other writes are not held for the whole load.
  */
-const SLICE_MS = 20;
-/** Rows read from the spool at a time; a slice takes as many of these reads as fit. */
-const READ_AHEAD = 64;
+const SLICE_MS = 15;
+/** Rows read from the spool at a time; the slice's clock is checked after each row. */
+const READ_AHEAD = 32;
 
 export interface LoadRunDeps extends BatchRowDeps {
   store: Store;
@@ -70,6 +70,7 @@ export class LoadRun implements SlicedWork {
           events.push(outcome.event);
           this.lastSeq = spooled.seq;
           ran += 1;
+          if (performance.now() >= deadline) break;
         }
       }
       if (ran === 0) return 0;

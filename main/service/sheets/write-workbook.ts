@@ -32,8 +32,11 @@ const LAST_ROW = 1_048_576;
 const SPARE_ROWS = 10_000;
 /** Excel refuses an inline list longer than 255 characters. */
 const INLINE_LIST_LIMIT = 255;
-/** Rows written between two yields, so a big export does not hold up other requests. */
-const ROWS_PER_YIELD = 2000;
+/**
+ * Rows written between two yields: the zip stream compresses what was written while we yield,
+ * so fewer rows between yields keep less uncompressed XML waiting in memory.
+ */
+const ROWS_PER_YIELD = 250;
 
 type Worksheet = ExcelJS.Worksheet;
 /** The streaming worksheet has `dataValidations`, which exceljs's typings leave out. */

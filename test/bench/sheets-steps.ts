@@ -1,0 +1,274 @@
+import * as ExcelJS from 'exceljs';
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { createService } from '../../main/service';
+import { seedDemo } from '../../main/service/seed/demo';
+import { openDatabase } from '../../main/service/store/db';
+import { syncSummaryIndexes } from '../../main/service/store/summary-indexes';
+import { ALL_MODELS } from '../../main/service/models/registry';
+import { basicAuth, type BenchConfig } from './bench-config';
+import type { Check } from './bench-targets';
+import { stopChild } from './child-process-stop';
+import type { CleanupStack } from './cleanup-stack';
+import { percentile } from './latency-stats';
+import { textTable } from './text-table';
+
+/**
+ * BENCH_ONLY=sheets (and the end of the full bench): bulk load, validation and export of a
+ * 100,000-row compact LineRelation workbook at `sys.hcs.Telco.Acme.Paris` (Hierarchy Node,
+ * Action, Device, CFT Template, Directory Number, Alerting Name; a phone per four rows), over
+ * HTTP against the service in a child process, each beside a baseline measured in this run on
+ * the same rows: exceljs's streaming read of the file, plain better-sqlite3 inserts of the same
+ * documents in one transaction into a store with the store's indexes, and exceljs's streaming
+ * write of the same rows. During each job: the server's peak RSS (/proc), its event loop's p99
+ * delay (measured inside it), and a small GET every 20 ms.
+ */
+const PARIS = 'sys.hcs.Telco.Acme.Paris';
+const ROWS = 100_000;
+const SMALL = 10_000;
+const TARGETS = { validateRatio: 0.5, loadRowsPerSecond: 10_000, loadRatio: 0.06, loadLinear: 0.8, exportRatio: 0.5, rssMb: 500, loopP99Ms: 50 } as const;
+const log = (line: string): void => void process.stderr.write(`bench: ${line}\n`);
+
+const pattern = (prefix: string, i: number): string => `${prefix}${String(i).padStart(7, '0')}`;
+const phone = (i: number): string => `SEPBE${String(Math.floor(i / 4)).padStart(10, '0')}`;
+const header = ['Hierarchy Node', 'Action', 'Device', 'CFT Template', 'Directory Number', 'Alerting Name'];
+const rowOf = (prefix: string, i: number): string[] => [PARIS, 'add', phone(i), 'Acme Line Defaults', pattern(prefix, i), `Person ${i}`];
+
+async function writeWorkbook(file: string, rows: number, prefix: string): Promise<void> {
+  const writer = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file });
+  const sheet = writer.addWorksheet('LineRelation');
+  sheet.addRow(header).commit();
+  for (let i = 0; i < rows; i += 1) sheet.addRow(rowOf(prefix, i)).commit();
+  await writer.commit();
+}
+
+/** The demo world and the phones the rows name, written before the server starts. */
+async function seedStore(dataDir: string, password: string): Promise<void> {
+  const service = await createService({ dataDir, adminPassword: password, log: () => undefined });
+  const admin = service.store.instances.findByKey('data/User', JSON.stringify(['admin']))[0];
+  await seedDemo(service, { pkid: admin.pkid, username: 'admin', role: 'admin', hierarchyPkid: admin.hierarchyPkid });
+  const paris = service.store.nodes.getByPath(PARIS);
+  if (!paris) throw new Error('demo seed made no Paris');
+  service.store.db.transaction(() => {
+    for (let i = 0; i < ROWS + SMALL; i += 4) {
+      const name = phone(i);
+      service.store.instances.insert({ pkid: `be${(i / 4 + 1).toString(16).padStart(22, '0')}`, modelType: 'device/cucm/Phone', hierarchyPkid: paris.pkid, data: { name, product: 'Cisco 8845', protocol: 'SIP', lines: [] }, bkey: JSON.stringify([name]) });
+    }
+  })();
+  service.close();
+}
+
+async function baselineRead(file: string): Promise<number> {
+  const started = performance.now();
+  let rows = 0;
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore' });
+  for await (const worksheet of reader) for await (const row of worksheet) if (row.number > 1) rows += 1;
+  return rows / ((performance.now() - started) / 1000);
+}
+
+function baselineInsert(dir: string): number {
+  const db = openDatabase(join(dir, 'baseline.sqlite'));
+  syncSummaryIndexes(db, ALL_MODELS);
+  db.prepare("INSERT INTO nodes (pkid, parent_pkid, name, path, node_type) VALUES ('0', NULL, 'sys', 'sys', 'Root')").run();
+  const insert = db.prepare("INSERT INTO instances (pkid, model_type, hierarchy_pkid, data, bkey, links, created_at, updated_at) VALUES (?, 'relation/LineRelation', '0', ?, ?, '{}', ?, ?)");
+  const docs = Array.from({ length: ROWS }, (_, i) => JSON.stringify({ pattern: pattern('+3319', i), routePartitionName: '', alertingName: `Person ${i}`, summary_device: phone(i), usage: 'Device' }));
+  const started = performance.now();
+  db.transaction(() => docs.forEach((doc, i) => insert.run(`ba${i.toString(16).padStart(22, '0')}`, doc, JSON.stringify([pattern('+3319', i), '', '0']), '2026', '2026')))();
+  const rate = ROWS / ((performance.now() - started) / 1000);
+  db.close();
+  return rate;
+}
+
+async function baselineWrite(file: string, columns: number): Promise<number> {
+  const started = performance.now();
+  const writer = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useStyles: true, useSharedStrings: false });
+  const sheet = writer.addWorksheet('relation_LineRelation');
+  for (let i = 0; i < ROWS; i += 1) sheet.addRow([PARIS, 'modify', `aa${i}`, ...rowOf('+3319', i).slice(2), ...Array<null>(Math.max(0, columns - 6)).fill(null)]).commit();
+  await writer.commit();
+  return ROWS / ((performance.now() - started) / 1000);
+}
+
+interface Server {
+  origin: string;
+  child: ChildProcess;
+  ask(message: 'reset' | 'stats'): Promise<{ p99Ms: number; maxMs: number }>;
+}
+
+async function startServer(dataDir: string, password: string, cleanup: CleanupStack): Promise<Server> {
+  const child = fork(join(__dirname, 'sheets-server.js'), [dataDir], { env: { ...process.env, WORKSTATION_ADMIN_PASSWORD: password }, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  cleanup.push('stop the sheets server', () => stopChild(child));
+  const origin = await new Promise<string>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+    lines.on('line', (line) => {
+      const match = /^listening on (\S+)$/.exec(line.trim());
+      if (match) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`sheets server exited (${code})`)));
+  });
+  const ask = (message: 'reset' | 'stats'): Promise<{ p99Ms: number; maxMs: number }> =>
+    new Promise((resolve) => {
+      child.once('message', (answer: { p99Ms: number; maxMs: number }) => resolve(answer));
+      child.send(message);
+    });
+  return { origin, child, ask };
+}
+
+const rssMbOf = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+
+interface JobFigures {
+  seconds: number;
+  peakRssMb: number;
+  loopP99Ms: number;
+  getP99Ms: number;
+}
+
+/** Runs a job over HTTP with the RSS sampled and a GET every 20 ms, and the server's loop delay for exactly that span. */
+async function measureJob(server: Server, authorization: string, job: () => Promise<void>): Promise<JobFigures> {
+  await server.ask('reset');
+  let peak = rssMbOf(server.child.pid ?? 0);
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMbOf(server.child.pid ?? 0))), 20);
+  const latencies: number[] = [];
+  let running = true;
+  const poller = (async () => {
+    while (running) {
+      const started = performance.now();
+      const reply = await fetch(`${server.origin}/api/data/Countries/?hierarchy=sys&limit=1`, { headers: { authorization } });
+      await reply.arrayBuffer();
+      latencies.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  const started = performance.now();
+  try {
+    await job();
+  } finally {
+    running = false;
+    clearInterval(sampler);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  await poller;
+  const loop = await server.ask('stats');
+  return { seconds, peakRssMb: peak, loopP99Ms: loop.p99Ms, getP99Ms: percentile(latencies.sort((a, b) => a - b), 99) };
+}
+
+async function post(origin: string, authorization: string, path: string, body?: unknown): Promise<Response> {
+  const reply = await fetch(`${origin}${path}`, {
+    method: 'POST',
+    headers: { authorization, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (reply.status !== 200) throw new Error(`POST ${path} answered ${reply.status}: ${(await reply.text()).slice(0, 300)}`);
+  return reply;
+}
+
+async function uploadFile(origin: string, authorization: string, file: string, name: string): Promise<void> {
+  const form = new FormData();
+  form.append('uploadedfile', new Blob([readFileSync(file)]), name);
+  const reply = await fetch(`${origin}/api/uploadfiles/?hierarchy=${PARIS}`, { method: 'POST', headers: { authorization }, body: form });
+  if (reply.status !== 200) throw new Error(`upload of ${name} answered ${reply.status}: ${await reply.text()}`);
+}
+
+export interface SheetsOutcome {
+  checks: Check[];
+  text: string;
+}
+
+export async function runSheetsBench(config: BenchConfig, cleanup: CleanupStack): Promise<SheetsOutcome> {
+  const dir = mkdtempSync(join(tmpdir(), 'workstation-sheets-bench-'));
+  cleanup.push('remove the sheets bench folder', () => rmSync(dir, { recursive: true, force: true }));
+  const authorization = basicAuth(config.adminPassword);
+  const big = join(dir, 'lines-100k.xlsx');
+  const small = join(dir, 'lines-10k.xlsx');
+  log(`sheets: writing the ${ROWS.toLocaleString('en-US')}-row and ${SMALL.toLocaleString('en-US')}-row workbooks, seeding the demo world and phones...`);
+  await writeWorkbook(big, ROWS, '+3319');
+  await writeWorkbook(small, SMALL, '+3318');
+  const dataDir = join(dir, 'data');
+  await seedStore(dataDir, config.adminPassword);
+  log('sheets: baselines (exceljs streaming read, plain inserts, exceljs streaming write)...');
+  const readRate = await baselineRead(big);
+  const insertRate = baselineInsert(dir);
+  const server = await startServer(dataDir, config.adminPassword, cleanup);
+  try {
+    await uploadFile(server.origin, authorization, big, 'lines-100k.xlsx');
+    await uploadFile(server.origin, authorization, small, 'lines-10k.xlsx');
+    const bulk = (name: string, method: string): Promise<Response> =>
+      post(server.origin, authorization, `/api/tool/BulkLoad/?hierarchy=${PARIS}&method=${method}`, { bulkload_file: name, execute_immediately: true });
+    log('sheets: validating 100,000 rows...');
+    const validation = await measureJob(server, authorization, async () => void (await (await bulk('lines-100k.xlsx', 'validate')).json()));
+    log('sheets: loading 10,000 rows, then 100,000...');
+    const loadSmall = await measureJob(server, authorization, async () => void (await (await bulk('lines-10k.xlsx', 'bulkload_spreadsheet')).json()));
+    let detail = '';
+    const loadBig = await measureJob(server, authorization, async () => {
+      detail = String(((await (await bulk('lines-100k.xlsx', 'bulkload_spreadsheet')).json()) as { detail?: string }).detail);
+    });
+    if (!detail.startsWith(`[ ${ROWS}/${ROWS} ]`)) throw new Error(`the 100,000-row load did not load every row: ${detail}`);
+    log('sheets: exporting the 100,000 lines...');
+    let exportBytes = 0;
+    const exported = await measureJob(server, authorization, async () => {
+      const reply = await post(server.origin, authorization, `/api/relation/LineRelation/export/?hierarchy=${PARIS}&filter_field=pattern&filter_condition=startswith&filter_text=%2B3319`);
+      exportBytes = (await reply.arrayBuffer()).byteLength;
+    });
+    const writeRate = await baselineWrite(join(dir, 'baseline-write.xlsx'), 40);
+    return report({ readRate, insertRate, writeRate, validation, loadSmall, loadBig, exported, exportBytes });
+  } finally {
+    await stopChild(server.child);
+  }
+}
+
+interface Figures {
+  readRate: number;
+  insertRate: number;
+  writeRate: number;
+  validation: JobFigures;
+  loadSmall: JobFigures;
+  loadBig: JobFigures;
+  exported: JobFigures;
+  exportBytes: number;
+}
+
+function report(f: Figures): SheetsOutcome {
+  const rate = (job: JobFigures, rows: number): number => rows / job.seconds;
+  const validate = rate(f.validation, ROWS);
+  const load = rate(f.loadBig, ROWS);
+  const loadSmall = rate(f.loadSmall, SMALL);
+  const exportRate = rate(f.exported, ROWS);
+  const check = (subject: string, target: string, measured: string, pass: boolean): Check => ({ subject, target, measured, pass });
+  const pct = (value: number): string => `${(value * 100).toFixed(1)}%`;
+  const checks: Check[] = [
+    check('validate 100k rows', `>= ${pct(TARGETS.validateRatio)} of exceljs read`, pct(validate / f.readRate), validate / f.readRate >= TARGETS.validateRatio),
+    check('bulk load 100k rows', `>= ${TARGETS.loadRowsPerSecond} rows/s`, `${Math.round(load)} rows/s`, load >= TARGETS.loadRowsPerSecond),
+    check('bulk load 100k rows', `>= ${pct(TARGETS.loadRatio)} of plain inserts`, pct(load / f.insertRate), load / f.insertRate >= TARGETS.loadRatio),
+    check('bulk load 100k vs 10k rows/s', `>= ${pct(TARGETS.loadLinear)}`, pct(load / loadSmall), load / loadSmall >= TARGETS.loadLinear),
+    check('export 100k lines', `>= ${pct(TARGETS.exportRatio)} of exceljs write`, pct(exportRate / f.writeRate), exportRate / f.writeRate >= TARGETS.exportRatio),
+  ];
+  const jobs: [string, JobFigures][] = [['validate', f.validation], ['load 10k', f.loadSmall], ['load 100k', f.loadBig], ['export', f.exported]];
+  for (const [name, job] of jobs) {
+    checks.push(check(`${name}: peak RSS`, `< ${TARGETS.rssMb} MB`, `${job.peakRssMb.toFixed(0)} MB`, job.peakRssMb < TARGETS.rssMb));
+    checks.push(check(`${name}: event loop p99`, `< ${TARGETS.loopP99Ms} ms`, `${job.loopP99Ms.toFixed(1)} ms`, job.loopP99Ms < TARGETS.loopP99Ms));
+  }
+  const row = (name: string, rows: number, job: JobFigures, baseline: string, base: number): string[] => [
+    name,
+    `${Math.round(rows / job.seconds).toLocaleString('en-US')}`,
+    baseline,
+    `${Math.round(base).toLocaleString('en-US')}`,
+    pct(rows / job.seconds / base),
+    job.peakRssMb.toFixed(0),
+    job.loopP99Ms.toFixed(1),
+    job.getP99Ms.toFixed(1),
+  ];
+  const table = textTable(
+    ['job', 'rows/s', 'baseline (same run)', 'baseline rows/s', 'ratio', 'peak RSS MB', 'loop p99 ms', 'GET p99 ms'],
+    [
+      row('validate 100,000 rows', ROWS, f.validation, 'exceljs streaming read', f.readRate),
+      row('bulk load 10,000 rows', SMALL, f.loadSmall, 'plain inserts, store indexes', f.insertRate),
+      row('bulk load 100,000 rows', ROWS, f.loadBig, 'plain inserts, store indexes', f.insertRate),
+      row(`export 100,000 lines (${(f.exportBytes / 1e6).toFixed(1)} MB)`, ROWS, f.exported, 'exceljs streaming write', f.writeRate),
+    ],
+    new Set([1, 3, 4, 5, 6, 7]),
+  );
+  const lines = checks.map((c) => `${c.pass ? 'PASS' : 'FAIL'}  ${c.subject}: ${c.measured} (target ${c.target})`);
+  return { checks, text: `Sheets (compact LineRelation workbook at ${PARIS}):\n${table}\n${lines.join('\n')}` };
+}
