@@ -10,10 +10,10 @@ import type { SearchRequest } from '../search/search-request';
 import type { Db } from '../store/db';
 import { xlsxFile, type ExportFile } from './export-file';
 import { searchExportFile, type ExportDataType } from './export-search';
-import { EXPORT_ACTION, type ExportRecord, type SheetPlace } from './export-sheet';
+import { rowsOf, type ExportRecord, type SheetPlace } from './export-sheet';
 import { badHrefs, MAX_EXPORT_ROWS, tooMany } from './export-select';
-import { cellValueOf, directiveText, sheetNameOf, valueAt, type CellValue } from './write-cells';
-import { arrayWidths, META, sheetColumns, type ColumnLook, type SheetColumn } from './write-columns';
+import { directiveText, sheetNameOf } from './write-cells';
+import { arrayWidths, sheetColumns, type ColumnLook } from './write-columns';
 import { writeWorkbook } from './write-workbook';
 
 /**
@@ -72,18 +72,6 @@ function recordOfHref(store: Store, source: { caller: Caller; readUp: boolean },
 }
 
 const hasArrays = (model: ModelDef): boolean => Object.values(model.fields).some((field) => field.type === 'array' || field.type === 'object');
-
-function cellOf(column: SheetColumn, record: ExportRecord): CellValue {
-  if (column.path !== undefined) return cellValueOf(valueAt(record.data, column.path));
-  if (column.name === META.hierarchy) return record.hierarchyPath;
-  if (column.name === META.action) return EXPORT_ACTION;
-  if (column.name === META.pkid) return record.pkid;
-  return null;
-}
-
-function* rowsOf(columns: SheetColumn[], records: Iterable<ExportRecord>): Generator<CellValue[]> {
-  for (const record of records) yield columns.map((column) => cellOf(column, record));
-}
 
 export async function writeExport(store: Store, cursor: Db, job: ExportJob): Promise<WrittenExport> {
   if ('search' in job) {

@@ -57,7 +57,8 @@ export function instancesSheet(model: ModelDef, look: ColumnLook, records: Expor
   return { name: sheetNameOf(model.modelType), directive: directiveOf(model, place), columns, rows: rowsOf(columns, records) };
 }
 
-function* rowsOf(columns: SheetColumn[], records: ExportRecord[]): Generator<CellValue[]> {
+/** The cells of each record, one row at a time: a stream of records stays a stream. */
+export function* rowsOf(columns: SheetColumn[], records: Iterable<ExportRecord>): Generator<CellValue[]> {
   for (const record of records) yield columns.map((column) => cellOf(column, record));
 }
 
