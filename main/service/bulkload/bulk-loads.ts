@@ -37,7 +37,7 @@ export class BulkLoads {
     const spool = store.db.transaction((chunk: ReadLoadChunk) => store.bulkLoads.spool(loadId, chunk.rows));
     try {
       const read = await pool.run('read-load', { path, fileName: upload.name }, { owner: caller.principal.username, onChunk: (chunk) => spool(chunk as ReadLoadChunk) });
-      store.bulkLoads.ready(loadId, JSON.stringify(read.sheets), read.total, 'running');
+      store.bulkLoads.ready(loadId, JSON.stringify(read.sheets), read.total);
     } catch (error) {
       store.db.transaction(() => store.bulkLoads.remove(loadId))();
       throw error;
@@ -61,7 +61,7 @@ export class BulkLoads {
         store.bulkLoads.spool(loadId, sheet.rows.map((row) => ({ seq: seq++, sheet: index, row: JSON.stringify(row) })));
       });
       const sheets = workbook.sheets.map((sheet) => ({ ...sheet, rows: [] }));
-      store.bulkLoads.ready(loadId, JSON.stringify(sheets), seq, 'running');
+      store.bulkLoads.ready(loadId, JSON.stringify(sheets), seq);
     })();
     const load = store.bulkLoads.get(loadId);
     if (!load) throw new Error('a spooled bulk load is gone');
@@ -70,7 +70,11 @@ export class BulkLoads {
 
   /** Opens the parent (Processing) and queues the rows. */
   start(caller: Caller, load: BulkLoadRow, node: NodeRow): Submitted {
-    this.deps.store.db.transaction(() => this.deps.engine.openGroup(load.load_id, parentOf(caller.principal.username, node, load), 'Processing'))();
+    // The parent and the load's `running` state commit together: recovery never finds one without the other.
+    this.deps.store.db.transaction(() => {
+      this.deps.store.bulkLoads.setState(load.load_id, 'running');
+      this.deps.engine.openGroup(load.load_id, parentOf(caller.principal.username, node, load), 'Processing');
+    })();
     this.deps.engine.announceGroup(load.load_id, 'Processing', 'tool/BulkLoad');
     return this.run(caller, load, node);
   }

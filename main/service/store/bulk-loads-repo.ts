@@ -73,9 +73,9 @@ export class BulkLoadsRepo {
     for (const row of rows) this.insertRow.run(loadId, row.seq, row.sheet, row.row);
   }
 
-  /** The workbook was read whole: its sheets and row count are known. */
-  ready(loadId: string, sheets: string, total: number, state: 'waiting' | 'running'): void {
-    this.readyRow.run(sheets, total, state, loadId);
+  /** The workbook was read whole: its sheets and row count are known (still `reading` until its parent opens). */
+  ready(loadId: string, sheets: string, total: number): void {
+    this.readyRow.run(sheets, total, 'reading', loadId);
   }
 
   setState(loadId: string, state: BulkLoadState): void {
