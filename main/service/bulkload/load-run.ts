@@ -52,10 +52,6 @@ export class LoadRun implements SlicedWork {
     this.finished = new Promise((resolve) => (this.resolve = resolve));
   }
 
-  get transactionId(): string {
-    return this.load.load_id;
-  }
-
   step(): boolean {
     const { db, bulkLoads, transactions } = this.deps.store;
     const deadline = performance.now() + SLICE_MS;

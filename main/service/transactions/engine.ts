@@ -145,27 +145,6 @@ export class TransactionEngine {
   }
 
   /**
-   * A parent that waits (a scheduled bulk load): Queued now, its children attached by
-   * `startWaitingGroup` when the time comes. Recovery leaves it alone while `isWaiting` says so.
-   */
-  createWaitingGroup(parent: Omit<TxSpec, 'run'>): string {
-    const transactionId = newTransactionId();
-    this.insertParent(transactionId, parent, 'Queued');
-    this.emit(transactionId, 'Queued', null, parent.modelType, null);
-    return transactionId;
-  }
-
-  startWaitingGroup(transactionId: string, parent: Omit<TxSpec, 'run'>, children: TxSpec[], partialStatus: TxStatus = 'Fail'): Submitted {
-    const submitted = this.db.transaction(() => {
-      this.repo.start(transactionId, 'Processing', this.now());
-      return children.map((child) => this.submit(child, transactionId).done);
-    })();
-    this.emit(transactionId, 'Processing', null, parent.modelType, null);
-    const done = Promise.all(submitted).then((outcomes) => this.finishGroup(transactionId, parent, outcomes, partialStatus));
-    return { transactionId, done };
-  }
-
-  /**
    * A group parent under an id chosen beforehand (a bulk load's, whose rows were spooled under
    * it), Queued (scheduled) or already Processing; its children come from sliced work.
    */
