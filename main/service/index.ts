@@ -3,7 +3,7 @@ import type { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { ApiRequest, ApiResponse } from './api-types';
 import { Authenticator } from './auth/authenticator';
-import type { Principal } from './auth/principal';
+import { principalOfUser, type Principal } from './auth/principal';
 import { Sessions } from './auth/sessions';
 import { BulkLoadScheduler } from './bulkload/scheduler';
 import { BulkLoads } from './bulkload/bulk-loads';
@@ -16,6 +16,7 @@ import { ALL_MODELS } from './models/registry';
 import { syncSummaryIndexes } from './store/summary-indexes';
 import { ReadCache } from './routes/read-cache';
 import { openDatabase } from './store/db';
+import { SessionsRepo } from './store/sessions-repo';
 import { isoMicros } from './store/ids';
 import { TransactionEngine, type TransactionEvent } from './transactions/engine';
 
@@ -94,7 +95,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   const recoveredTransactions = engine.recoverInterrupted((transactionId) => scheduler.isWaiting(transactionId));
   const { generatedPassword } = await bootstrapStore(store, options.adminPassword ?? process.env.WORKSTATION_ADMIN_PASSWORD);
   const authenticator = new Authenticator(store);
-  const sessions = new Sessions();
+  const sessions = new Sessions(new SessionsRepo(db), (userPkid) => principalOfUser(store, userPkid));
   // A changed user (role, node, password) must be read again: no cached login, no old session.
   engine.events.on('transaction', (event: TransactionEvent) => {
     if (event.model_type !== 'data/User' || event.status !== 'Success') return;

@@ -5,7 +5,7 @@ import type { Principal } from './auth/principal';
 import { unreachable } from './auth/access';
 import { HierarchyNotFound, wouldBeWithin } from './domain/hierarchy';
 import { handleSessionRoute, SESSION_PATHS } from './auth/session-routes';
-import { parseCookies, tokensMatch, type Sessions } from './auth/sessions';
+import { parseCookies, sessionCookies, tokensMatch, type Sessions } from './auth/sessions';
 import { ApiError } from './errors';
 import type { RequestContext } from './request-context';
 import { faultResponse, json, JSON_TYPE } from './responses';
@@ -21,6 +21,8 @@ interface Caller {
   principal: Principal;
   viaSession: boolean;
   csrfToken: string;
+  /** The session whose cookies the answer sets; absent for in-process callers (handleAs). */
+  sessionId?: string;
 }
 
 export interface PipelineDeps extends RouteDeps {
@@ -57,13 +59,16 @@ export function createPipeline(deps: PipelineDeps) {
 
   async function callerOf(request: ApiRequest): Promise<Caller> {
     const authorization = request.headers?.authorization;
-    if (authorization) {
-      const principal = await deps.authenticator.authenticate(authorization, request.remoteAddress);
-      return { principal, viaSession: false, csrfToken: basicToken(principal) };
-    }
     const sessionId = parseCookies(request.headers?.cookie).get('sessionid');
     const session = sessionId ? deps.sessions.find(sessionId) : undefined;
-    if (session) return { principal: session.principal, viaSession: true, csrfToken: session.csrfToken };
+    if (authorization) {
+      const principal = await deps.authenticator.authenticate(authorization, request.remoteAddress);
+      // Basic answers set session cookies too (spec, Authentication 2): the caller's own session
+      // when its cookie is of the same user, else the user's shared Basic session.
+      const issued = session && sessionId && session.principal.pkid === principal.pkid ? { ...session, sessionId } : deps.sessions.forBasic(principal);
+      return { principal, viaSession: false, csrfToken: issued.csrfToken, sessionId: issued.sessionId };
+    }
+    if (session && sessionId) return { principal: session.principal, viaSession: true, csrfToken: session.csrfToken, sessionId };
     throw new ApiError(401, 'authentication-required', 'Authentication required: sign in, or send Basic credentials (user name and password).');
   }
 
@@ -180,10 +185,18 @@ function hideUnreachable(error: unknown, ctx: RequestContext): unknown {
   return unreachable(ctx.principal, ctx.callerPath);
 }
 
-/** Every authenticated answer carries the caller's CSRF token. */
+/**
+ * Every authenticated answer carries the caller's CSRF token, and over HTTP the cookies of its
+ * session (spec, Authentication 2), beside any cookie of the route's own (fileDownloadToken).
+ */
 function withToken(response: ApiResponse, caller: Caller | undefined): ApiResponse {
   if (!caller) return response;
   response.headers['x-csrftoken'] = caller.csrfToken;
+  if (caller.sessionId !== undefined) {
+    const own = response.headers['set-cookie'];
+    const cookies = sessionCookies(caller.sessionId, caller.csrfToken);
+    response.headers['set-cookie'] = own === undefined ? cookies : [...(Array.isArray(own) ? own : [own]), ...cookies];
+  }
   return response;
 }
 

@@ -3,12 +3,10 @@ import { ApiError } from '../errors';
 import { assertJsonDepth } from '../json-depth';
 import { json } from '../responses';
 import type { Authenticator } from './authenticator';
-import { parseCookies, tokensMatch, type Sessions } from './sessions';
+import { COOKIE_ATTRIBUTES, parseCookies, sessionCookies, tokensMatch, type Sessions } from './sessions';
 
 /** Paths outside /api/ that the service answers itself. */
 export const SESSION_PATHS = ['/noninteractivelogin/', '/logout/'];
-
-const COOKIE_ATTRIBUTES = 'HttpOnly; Path=/; SameSite=Lax';
 
 /** The login body: JSON only (the pipeline refused any other type before the body was read). */
 function credentialsOf(request: ApiRequest): { username: string; password: string } {
@@ -50,10 +48,7 @@ export async function handleSessionRoute(
   return json(
     200,
     { success: true, username: principal.username, role: principal.role },
-    {
-      'set-cookie': [`sessionid=${sessionId}; ${COOKIE_ATTRIBUTES}`, `csrftoken=${csrfToken}; ${COOKIE_ATTRIBUTES}`],
-      'x-csrftoken': csrfToken,
-    },
+    { 'set-cookie': sessionCookies(sessionId, csrfToken), 'x-csrftoken': csrfToken },
   );
 }
 

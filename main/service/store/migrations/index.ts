@@ -4,6 +4,7 @@ import { sql as uploads } from './0003-uploads';
 import { sql as scheduledLoads } from './0004-scheduled-loads';
 import { sql as bulkLoads } from './0005-bulk-loads';
 import { sql as uploadOwners } from './0006-upload-owners';
+import { sql as sessions } from './0007-sessions';
 
 /**
  * Numbered migrations, applied in order at open. Append a new file `NNNN-name.ts` exporting
@@ -23,4 +24,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: 'scheduled-loads', sql: scheduledLoads },
   { version: 5, name: 'bulk-loads', sql: bulkLoads },
   { version: 6, name: 'upload-owners', sql: uploadOwners },
+  { version: 7, name: 'sessions', sql: sessions },
 ];
