@@ -45,3 +45,16 @@ export const conflict = (message: string): ApiError => new ApiError(409, 'confli
 
 export const permissionDenied = (message: string): ApiError =>
   new ApiError(403, 'permission-denied', `Permission Denied: ${message}`);
+
+/**
+ * 429: more heavy work is waiting than the service takes on. The answer carries `Retry-After`, so
+ * a client backs off instead of asking again at once (issue 11, fair share).
+ */
+export class TooBusy extends ApiError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, 'too-many-requests', message);
+  }
+}

@@ -1,5 +1,5 @@
 import type { ApiResponse } from './api-types';
-import { faultOf, type ApiError } from './errors';
+import { faultOf, TooBusy, type ApiError } from './errors';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -14,5 +14,6 @@ export function html(status: number, body: string): ApiResponse {
 export function faultResponse(error: ApiError, transactionId?: string): ApiResponse {
   const headers: Record<string, string> = {};
   if (error.httpCode === 401) headers['www-authenticate'] = 'Basic realm="workstation"';
+  if (error instanceof TooBusy) headers['retry-after'] = String(error.retryAfterSeconds);
   return json(error.httpCode, faultOf(error, transactionId), headers);
 }

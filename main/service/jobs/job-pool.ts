@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Store } from '../domain/store';
-import { ApiError } from '../errors';
+import { ApiError, TooBusy } from '../errors';
 import { JOB_HANDLERS, type JobKind, type JobInput, type JobOutput } from './job-handlers';
 import type { FromWorker, ToWorker } from './job-protocol';
 
@@ -44,6 +44,9 @@ function workerScript(): string | undefined {
   return existsSync(built) ? built : undefined;
 }
 
+/** What a refused job's Retry-After says: a few jobs' time, long enough for the queue to move. */
+const RETRY_AFTER_SECONDS = 5;
+
 export class JobPool {
   private readonly script = workerScript();
   private readonly slots: (Slot | undefined)[] = [];
@@ -64,7 +67,7 @@ export class JobPool {
   run<K extends JobKind>(kind: K, input: JobInput<K>, options: JobOptions): Promise<JobOutput<K>> {
     if (this.closed) return Promise.reject(new Error('job pool closed'));
     if (this.queue.length >= this.maxQueued) {
-      return Promise.reject(new ApiError(429, 'too-many-requests', 'The workstation is busy with other exports and validations: try again in a few seconds.'));
+      return Promise.reject(new TooBusy('The workstation is busy with other exports and validations: try again in a few seconds.', RETRY_AFTER_SECONDS));
     }
     return new Promise<JobOutput<K>>((resolve, reject) => {
       this.queue.push({ id: (this.nextId += 1), kind, input, options, resolve: resolve as (result: unknown) => void, reject });
