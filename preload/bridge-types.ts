@@ -5,7 +5,7 @@
  */
 export interface BridgeRequest {
   method: string;
-  /** Path and query under /api/, e.g. `/api/data/Countries/?hierarchy=sys`. */
+  /** Path and query under /api/ or /workstation/, e.g. `/api/data/Countries/?hierarchy=sys`. */
   url: string;
   /** Header names in lower case. */
   headers?: Record<string, string>;

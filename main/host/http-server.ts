@@ -161,6 +161,7 @@ function spoolBody(req: IncomingMessage, file: string, limit: number): Promise<'
 }
 
 function send(res: ServerResponse, response: ApiResponse): void {
+  if (response.bodyStream) return sendStream(res, response);
   // With a known length and a string body, Node sends headers and body in one write; a
   // Buffer body or chunked encoding costs a writev of several pieces per response.
   const { body } = response;
@@ -173,6 +174,37 @@ function send(res: ServerResponse, response: ApiResponse): void {
   }
   res.writeHead(response.status, headers);
   res.end(body);
+}
+
+/**
+ * An answer still arriving (a file from a remote deployment): written as it comes, at the
+ * client's pace, never gathered whole. A client that goes away stops the remote's stream; a
+ * remote that breaks off mid-file breaks this connection too, so the client sees a truncated
+ * download rather than a file that looks whole.
+ */
+function sendStream(res: ServerResponse, response: ApiResponse): void {
+  const stream = response.bodyStream;
+  if (!stream) return;
+  const headers: string[] = ['x-content-type-options', 'nosniff', 'cache-control', 'no-store'];
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (Array.isArray(value)) for (const item of value) headers.push(name, item);
+    else headers.push(name, value);
+  }
+  res.writeHead(response.status, headers);
+  res.once('close', () => {
+    if (!res.writableFinished) stream.destroy();
+  });
+  void (async () => {
+    try {
+      for await (const chunk of stream) {
+        if (!res.write(chunk)) await new Promise<void>((done) => res.once('drain', done).once('close', done));
+        if (res.destroyed) return;
+      }
+      res.end();
+    } catch {
+      res.destroy();
+    }
+  })();
 }
 
 /** A request without Content-Length or Transfer-Encoding has no body (RFC 9112, 6.3). */

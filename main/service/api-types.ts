@@ -24,6 +24,17 @@ export interface ApiResponse {
   headers: Record<string, string | string[]>;
   /** Serialised body: JSON text, HTML, or bytes (spreadsheets). */
   body: string | Uint8Array;
+  /**
+   * A body still arriving, instead of `body` (then ''): a file passed through from a remote
+   * deployment (live workspaces), so it never sits whole in memory. The HTTP host pipes it;
+   * doors that cannot stream (IPC) read it whole with `settleBody()` in ./body-stream.
+   */
+  bodyStream?: BodyStream;
+}
+
+/** What a streamed answer body is: the chunks, and a way to stop them when the client goes away. */
+export interface BodyStream extends AsyncIterable<Uint8Array> {
+  destroy(error?: Error): void;
 }
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -17,6 +17,9 @@ import { syncSummaryIndexes } from './store/summary-indexes';
 import { ReadCache } from './routes/read-cache';
 import { openDatabase } from './store/db';
 import { SessionsRepo } from './store/sessions-repo';
+import { RemoteProfilesRepo } from './store/remote-profiles-repo';
+import { MemoryVault, type CredentialVault } from '../remote/credential-vault';
+import { RemoteHub } from '../remote/remote-hub';
 import { isoMicros } from './store/ids';
 import { TransactionEngine, type TransactionEvent } from './transactions/engine';
 
@@ -34,6 +37,8 @@ export interface ServiceOptions {
   adminPassword?: string;
   /** Where operational messages go (a 500's stack with its request id); default stderr. */
   log?: (line: string) => void;
+  /** Where remote profiles' passwords are kept; default memory, for the life of the process (server mode, CLI). */
+  vault?: CredentialVault;
 }
 
 export interface Service {
@@ -102,6 +107,8 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     authenticator.invalidate();
     if (event.resource_pkid) sessions.endAllOf(event.resource_pkid);
   });
+  const vault = options.vault ?? new MemoryVault();
+  const remote = new RemoteHub(vault);
   const pipeline = createPipeline({
     store,
     engine,
@@ -112,6 +119,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     searchPool,
     loads,
     jobs,
+    workstation: { store, profiles: new RemoteProfilesRepo(db), vault, remote },
     release: options.release ?? DEFAULT_RELEASE,
     workspace: options.workspace ?? 'Local',
     internalError,
@@ -130,6 +138,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     loads,
     idle: () => engine.idle(),
     close() {
+      void remote.close();
       searchPool.close();
       jobs.close();
       scheduler.close();

@@ -11,6 +11,8 @@ import type { RequestContext } from './request-context';
 import { faultResponse, json, JSON_TYPE } from './responses';
 import { readKey } from './routes/read-cache';
 import { dispatch } from './routes';
+import { dispatchWorkstation, WORKSTATION_PREFIX, type WorkstationDeps } from './workstation';
+import { forwardLive, liveWorkspaceOf } from './workstation/live-workspace';
 import type { RouteDeps } from './routes/deps';
 import { deviceSchemaVersionFor } from './schema/versioning';
 import { assertBodySize, assertContentType, assertSameOrigin, declaredBody, receivedBody, WRITE_METHODS, type BodyFacts } from './request-screen';
@@ -28,12 +30,14 @@ interface Caller {
 export interface PipelineDeps extends RouteDeps {
   authenticator: Authenticator;
   sessions: Sessions;
+  /** Remote profiles, the credential vault and the proxy: `/workstation/` and live workspaces. */
+  workstation: WorkstationDeps;
   internalError: (error: unknown, reference: string) => void;
 }
 
 /** True for the paths the service answers (the HTTP host serves every other from disk). */
 export function isServicePath(pathname: string): boolean {
-  return pathname.startsWith('/api/') || SESSION_PATHS.includes(pathname);
+  return pathname.startsWith('/api/') || pathname.startsWith(WORKSTATION_PREFIX) || SESSION_PATHS.includes(pathname);
 }
 
 /**
@@ -86,7 +90,7 @@ export function createPipeline(deps: PipelineDeps) {
       assertContentType(url.pathname, request.headers, body);
       return url;
     }
-    if (!url.pathname.startsWith('/api/')) throw new ApiError(404, 'not-found', `No API resource at ${url.pathname}.`);
+    if (!url.pathname.startsWith('/api/') && !url.pathname.startsWith(WORKSTATION_PREFIX)) throw new ApiError(404, 'not-found', `No API resource at ${url.pathname}.`);
     const caller = await callerFor();
     seen.caller = caller;
     if (caller.viaSession && WRITE_METHODS.has(method) && !tokensMatch(caller.csrfToken, request.headers?.['x-csrftoken'])) {
@@ -117,6 +121,11 @@ export function createPipeline(deps: PipelineDeps) {
       const { caller } = seen;
       if (!caller) return await handleSessionRoute(request, url.pathname, deps.authenticator, deps.sessions);
       const method = request.method.toUpperCase();
+      const callerPath = deps.store.nodes.get(caller.principal.hierarchyPkid)?.path ?? caller.principal.hierarchyPkid;
+      // A live workspace's /api/ request goes to its remote before anything local (read cache,
+      // api_version rules of the local release) can answer it; /workstation/ stays local.
+      const live = url.pathname.startsWith('/api/') ? liveWorkspaceOf(request) : undefined;
+      if (live !== undefined) return withToken(await forwardLive(deps.workstation, { principal: caller.principal, callerPath }, live, request), caller);
       const remembered = method === 'GET' ? rememberedAnswer(request, caller) : undefined;
       if (remembered) return withToken(remembered, caller);
       ctx = {
@@ -125,11 +134,12 @@ export function createPipeline(deps: PipelineDeps) {
         path: url.pathname,
         query: url.searchParams,
         principal: caller.principal,
-        callerPath: deps.store.nodes.get(caller.principal.hierarchyPkid)?.path ?? caller.principal.hierarchyPkid,
+        callerPath,
         viaSession: caller.viaSession,
         deviceSchemaVersion: deviceSchemaVersionFor(deps.release, url.searchParams.get('api_version'), request.headers?.['x-version']),
         requestId,
       };
+      if (url.pathname.startsWith(WORKSTATION_PREFIX)) return withToken(await dispatchWorkstation(deps.workstation, ctx), caller);
       checkFormat(ctx);
       const response = await dispatch(deps, ctx);
       const nowait = method === 'GET' && response.status === 200 && /^(true|1)$/i.test(url.searchParams.get('nowait') ?? '');

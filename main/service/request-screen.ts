@@ -21,7 +21,7 @@ export const isUploadPath = (pathname: string): boolean => /^\/api\/uploadfiles\
 /** How large a request body may be on a path: uploads take spreadsheets, logins little, the rest JSON. */
 export function bodyLimitFor(pathname: string): number {
   if (isUploadPath(pathname)) return MAX_UPLOAD_BYTES;
-  return pathname.startsWith('/api/') ? MAX_JSON_BODY : MAX_LOGIN_BODY;
+  return pathname.startsWith('/api/') || pathname.startsWith('/workstation/') ? MAX_JSON_BODY : MAX_LOGIN_BODY;
 }
 
 /** What is known of a body: whether there is one, and its size when known (not for chunked bodies still to come). */

@@ -5,6 +5,7 @@ import { sql as scheduledLoads } from './0004-scheduled-loads';
 import { sql as bulkLoads } from './0005-bulk-loads';
 import { sql as uploadOwners } from './0006-upload-owners';
 import { sql as sessions } from './0007-sessions';
+import { sql as remoteProfiles } from './0008-remote-profiles';
 
 /**
  * Numbered migrations, applied in order at open. Append a new file `NNNN-name.ts` exporting
@@ -25,4 +26,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: 'bulk-loads', sql: bulkLoads },
   { version: 6, name: 'upload-owners', sql: uploadOwners },
   { version: 7, name: 'sessions', sql: sessions },
+  { version: 8, name: 'remote-profiles', sql: remoteProfiles },
 ];

@@ -1,0 +1,90 @@
+import { createReadStream, statSync } from 'node:fs';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import { Pool } from 'undici';
+import { ApiError } from '../service/errors';
+import type { RemoteTarget } from './remote-target';
+
+/** One request to a remote deployment and its answer: the body whole (JSON, HTML) or as a stream (files). */
+export interface Exchanged {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** Set for JSON and text answers, read whole within the response deadline. */
+  text?: Buffer;
+  /** Set for every other answer (xlsx exports...): passed on as it arrives. */
+  stream?: Readable;
+  ms: number;
+}
+
+/** What a request carries: a body given whole, or a file the HTTP host spooled an upload to (sent from disk, so it can be sent again). */
+export interface OutgoingBody {
+  bytes?: string | Uint8Array;
+  file?: string;
+}
+
+/** JSON and HTML answers are small (a page is at most 2,000 summaries); past this something is wrong. */
+const MAX_TEXT_ANSWER = 64 * 1024 * 1024;
+const TEXT_TYPES = /^(application\/json|text\/|application\/problem\+json)/i;
+
+/** A keep-alive pool bound to the profile's origin: the only host this profile's requests can reach. */
+export function poolFor(target: RemoteTarget): Pool {
+  return new Pool(target.origin, {
+    connections: 16,
+    keepAliveTimeout: 4_000,
+    headersTimeout: target.responseMs,
+    bodyTimeout: target.idleMs,
+    connect: { timeout: target.connectMs, rejectUnauthorized: true, ...(target.caPem ? { ca: target.caPem } : {}) },
+  });
+}
+
+const deadlineError = (): Error => Object.assign(new Error('the remote deployment did not answer within the response timeout'), { code: 'ETIMEDOUT' });
+
+/**
+ * Sends one request through the pool. The response deadline covers the headers and, for JSON
+ * and text, the whole body (a slow drip cannot hold it open); a streamed file has only the idle
+ * timeout between its chunks, as a big export may rightly take minutes.
+ */
+export async function exchange(
+  pool: Pool,
+  target: RemoteTarget,
+  request: { method: string; path: string; headers: Record<string, string>; body?: OutgoingBody },
+): Promise<Exchanged> {
+  const started = performance.now();
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(deadlineError()), target.responseMs);
+  const headers = { ...request.headers };
+  let body: string | Uint8Array | Readable | undefined = request.body?.bytes;
+  if (request.body?.file !== undefined) {
+    headers['content-length'] = String(statSync(request.body.file).size);
+    body = createReadStream(request.body.file);
+  }
+  try {
+    const answer = await pool.request({ method: request.method as 'GET', path: request.path, headers, body, signal: controller.signal });
+    const type = String(answer.headers['content-type'] ?? '');
+    if (!TEXT_TYPES.test(type) && request.method !== 'HEAD' && answer.statusCode !== 204) {
+      clearTimeout(timer);
+      return { status: answer.statusCode, headers: answer.headers, stream: answer.body, ms: performance.now() - started };
+    }
+    const text = await readWhole(answer.body, target);
+    clearTimeout(timer);
+    return { status: answer.statusCode, headers: answer.headers, text, ms: performance.now() - started };
+  } catch (error) {
+    clearTimeout(timer);
+    if (body !== undefined && typeof body === 'object' && 'destroy' in body) body.destroy();
+    throw controller.signal.aborted ? deadlineError() : error;
+  }
+}
+
+async function readWhole(stream: Readable, target: RemoteTarget): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_TEXT_ANSWER) {
+      stream.destroy();
+      throw new ApiError(502, 'remote-too-large', `${target.name} sent a JSON or text answer larger than ${MAX_TEXT_ANSWER / 1024 / 1024} MB; ask for a smaller page (limit).`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}

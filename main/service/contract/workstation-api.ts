@@ -1,0 +1,131 @@
+/**
+ * The wire shapes of the workstation's own endpoints, under `/workstation/` (decisions.md,
+ * Workstation endpoints). Types only, without Node or DOM types: the service, the renderer
+ * (tsconfig.web.json includes this file) and the tests import it, so each shape is declared once.
+ * Faults are the fault shape of decisions.md, as under /api/.
+ */
+
+/** The request header that picks the workspace an /api/ request is answered in (README: live workspaces). */
+export type WorkspaceHeaderName = 'x-workstation-workspace';
+/** The name of the embedded workspace; any other value of the header names a remote profile. */
+export type LocalWorkspaceName = 'Local';
+
+export interface WorkstationFault {
+  success: false;
+  http_code: number;
+  /** Among others: `remote-unreachable`, `remote-timeout`, `remote-tls`, `remote-auth` for a live workspace. */
+  code: string;
+  message: string;
+  details?: { field: string; message: string }[];
+}
+
+/** How the proxy signs in to a remote: a session (`/noninteractivelogin/`, cookies, CSRF token) or Basic on every request. */
+export type RemoteAuthMode = 'session' | 'basic';
+
+/** What matters of a remote's release: from 21.1 on, api_version and X-Version must not be sent. */
+export type ReleaseLine = 'before-21.1' | '21.1-or-later';
+
+export interface RemoteTimeouts {
+  /** Opening the TCP (and TLS) connection. */
+  connect_ms: number;
+  /** From sending a request to the last byte of a JSON or HTML answer. */
+  response_ms: number;
+  /** Longest silence inside a streamed answer (exports) or while sending a body. */
+  idle_ms: number;
+}
+
+/** A remote profile as answered: never with its password. */
+export interface RemoteProfile {
+  id: string;
+  name: string;
+  base_url: string;
+  username: string;
+  auth_mode: RemoteAuthMode;
+  /** PEM of the CA that signed the remote's certificate, for private TLS; null uses the system's CAs. */
+  ca_pem: string | null;
+  timeouts: RemoteTimeouts;
+  /** The release as entered; null when not entered. */
+  release: string | null;
+  /** What the last connection test found. */
+  detected_release: ReleaseLine | null;
+  detected_at: string | null;
+  /** What the proxy goes by: the entered release, else the detected one, else unknown (null). */
+  release_line: ReleaseLine | null;
+  /** Whether this process holds the profile's password (the vault may be memory only). */
+  password_stored: boolean;
+  /** The local admin who made it, and the node it belongs to: admins at or above that node may use it. */
+  owner: string;
+  hierarchy: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Body of POST /workstation/remote-profiles/ (all but `password` and `ca_pem` required) and of PUT (any subset). */
+export interface RemoteProfileInput {
+  name?: string;
+  base_url?: string;
+  username?: string;
+  /** Write-only: kept in the credential vault, never answered, never stored in plain text. */
+  password?: string;
+  auth_mode?: RemoteAuthMode;
+  ca_pem?: string | null;
+  timeouts?: Partial<RemoteTimeouts>;
+  release?: string | null;
+}
+
+export interface CredentialVaultInfo {
+  /** `memory`: server mode and the CLI, for the life of the process; `safe-storage`: the desktop app, encrypted by the OS. */
+  kind: 'memory' | 'safe-storage';
+  persistent: boolean;
+  /** Set when passwords are less protected than a field engineer would assume (e.g. Linux without a key store). */
+  warning: string | null;
+}
+
+/** GET /workstation/remote-profiles/ */
+export interface RemoteProfileList {
+  profiles: RemoteProfile[];
+  vault: CredentialVaultInfo;
+}
+
+/** POST, GET, PUT of one profile. */
+export interface RemoteProfileAnswer {
+  success: true;
+  profile: RemoteProfile;
+}
+
+/** DELETE of one profile. */
+export interface RemoteProfileDeleted {
+  success: true;
+  id: string;
+}
+
+export type ConnectionVerdict = 'ok' | 'no-password' | 'unreachable' | 'timeout' | 'tls' | 'wrong-credentials' | 'forbidden' | 'unexpected';
+
+/** POST /workstation/remote-profiles/<id>/test/: each part in words a field engineer can act on. */
+export interface ConnectionTestResult {
+  success: boolean;
+  verdict: ConnectionVerdict;
+  /** One sentence: what was found and what to do. */
+  message: string;
+  reachable: boolean;
+  tls: { used: boolean; ok: boolean | null; problem: string | null };
+  credentials: 'accepted' | 'refused' | 'not-tried';
+  forbidden: boolean;
+  release: { detected: ReleaseLine | null; entered: string | null; message: string };
+  /** Of the authenticated request, in milliseconds; null when none got through. */
+  round_trip_ms: number | null;
+}
+
+/** One workspace the caller may choose: `Local`, and each remote profile it may use. */
+export interface WorkspaceEntry {
+  name: string;
+  live: boolean;
+  /** The remote's base URL for a live workspace. */
+  base_url: string | null;
+  profile_id: string | null;
+}
+
+/** GET /workstation/workspaces/ */
+export interface WorkspaceList {
+  workspaces: WorkspaceEntry[];
+}

@@ -1,0 +1,29 @@
+import type { CredentialVault } from '../../remote/credential-vault';
+import type { RemoteHub } from '../../remote/remote-hub';
+import type { ApiResponse } from '../api-types';
+import type { Store } from '../domain/store';
+import { ApiError } from '../errors';
+import type { RequestContext } from '../request-context';
+import type { RemoteProfilesRepo } from '../store/remote-profiles-repo';
+
+/** What the workstation's own endpoints use: the Local store, remote profiles, the vault and the proxy. */
+export interface WorkstationDeps {
+  store: Store;
+  profiles: RemoteProfilesRepo;
+  vault: CredentialVault;
+  remote: RemoteHub;
+}
+
+/**
+ * One family of `/workstation/<prefix>/...` endpoints. The pipeline has already authenticated
+ * the caller, checked CSRF, Origin, body size and type; a group checks roles and reach itself
+ * and throws ApiError for what it refuses. `rest` is the path after the prefix, split on `/`
+ * without empty segments.
+ */
+export interface WorkstationRouteGroup {
+  prefix: string;
+  handle(deps: WorkstationDeps, ctx: RequestContext, rest: string[]): Promise<ApiResponse> | ApiResponse;
+}
+
+export const methodNotAllowed = (ctx: RequestContext, allowed: string): ApiError =>
+  new ApiError(405, 'method-not-allowed', `${ctx.method} is not allowed on ${ctx.path}; use ${allowed}.`);
