@@ -111,7 +111,7 @@ describe('where a row runs', () => {
     expect((await upload(t, 'paris-reach.xlsx', bytes, PARIS, paris)).status).toBe(200);
     const reply = await validate(t, 'paris-reach.xlsx', PARIS, paris);
     expect(issue(reply.body, 2, 'out-of-reach').message).toBe(
-      'Row 2, Hierarchy Node (A2): paris.admin works at sys.hcs.Telco.Acme.Paris and cannot change anything at sys.hcs.Telco.Acme.London: load this row as a user of that part of the hierarchy.',
+      'Row 2, Hierarchy Node (A2): paris.admin works at sys.hcs.Telco.Acme.Paris and cannot change anything outside it: have this row loaded by a user whose node holds its hierarchy.',
     );
   });
 

@@ -1,13 +1,12 @@
 import type { JsonObject } from '../api-types';
 import { hashPasswordSync } from '../auth/passwords';
 import { businessKeyOf } from '../domain/business-key';
-import { resolveHierarchy } from '../domain/hierarchy';
 import { labelOf, requireInstance, requireNode } from '../domain/instance-ops';
 import type { Store } from '../domain/store';
 import { ApiError, notFound } from '../errors';
 import { requireModel } from '../models/registry';
 import type { ModelDef } from '../models/types';
-import { guardInstance, guardNode, type Caller } from '../routes/guards';
+import { guardInstance, guardNode, resolveForCaller, type Caller } from '../routes/guards';
 import { prepareCreate, prepareModify, takeWriteOnly } from '../routes/prepare-change';
 import type { ParsedRow, ParsedSheet } from '../sheets/sheet-types';
 import { newPkid } from '../store/ids';
@@ -64,7 +63,7 @@ function runRow(steps: StepContext, source: RowSource, model: ModelDef, path: st
   if (row.readErrors) {
     throw new ApiError(400, 'validation-failed', `Row ${row.rowNumber}: ${row.readErrors} cell(s) could not be read (see the validation of this workbook); the row was not run.`);
   }
-  const node = resolveHierarchy(store.nodes, path);
+  const node = resolveForCaller(caller, store.nodes, path);
   const template = row.template ?? sheet.directive.template;
   const query = new URLSearchParams(template ? { template_name: template } : {});
   const workflow = WORKFLOWS[model.workflow];

@@ -36,7 +36,19 @@ export function assertUniqueKey(
     );
   if (clash) {
     const described = model.businessKey.fields.map((field) => `${field} '${String(data[field] ?? '')}'`).join(' and ');
-    throw conflict(`${model.title} with ${described} already exists at ${clash.hierarchyPath} (pkid ${clash.pkid}).`);
+    const place = clashInSight(node.path, clash.hierarchyPath) ? `at ${clash.hierarchyPath} (pkid ${clash.pkid})` : 'elsewhere in the hierarchy';
+    throw conflict(`${model.title} with ${described} already exists ${place}.`);
   }
   return key;
+}
+
+/**
+ * Whether the caller may be told where a clashing instance is: `seenFrom` is the caller's
+ * node, or, where the caller is not known, the node written at (in the caller's reach, so every
+ * node on its branch is readable, ancestors with traversal=up). A global key (a phone's name) can
+ * clash at a sibling site, whose path and pkid stay unsaid (decisions.md: no path in a message
+ * the caller may not see).
+ */
+export function clashInSight(seenFrom: string, clashPath: string): boolean {
+  return isWithin(seenFrom, clashPath) || isWithin(clashPath, seenFrom);
 }

@@ -11,6 +11,7 @@ import { json } from '../responses';
 import { draft03Schema } from '../schema/draft03';
 import { schemaMeta } from '../schema/schema-meta';
 import { readSearchRequest } from '../search/search-request';
+import { callerScope } from '../search/search-scope';
 import { exportDownloadHref, keepForDownload, keptExport } from '../sheets/export-download';
 import { checkExportFormat, exportFileName, fileResponse, xlsxFile } from '../sheets/export-file';
 import type { ExportSource } from '../sheets/export-job';
@@ -89,8 +90,8 @@ export async function exportMany(deps: RouteDeps, ctx: RequestContext, model: Mo
   checkExportQuery(ctx);
   const hrefs = hrefsOf(jsonBody(ctx));
   if (hrefs === undefined) {
-    const node = resolveHierarchy(deps.store.nodes, ctx.query.get('hierarchy'));
-    return instancesFile(deps, ctx, model, node, { kind: 'list', ...listExportSql(deps.store, ctx, model, node) });
+    const { node, ...list } = listExportSql(deps.store, ctx, model);
+    return instancesFile(deps, ctx, model, node, { kind: 'list', ...list });
   }
   const node = nodeOrCaller(deps, ctx);
   guardNode(ctx, node, 'export', readsUp(ctx));
@@ -129,6 +130,9 @@ async function exportSearch(deps: RouteDeps, ctx: RequestContext): Promise<ApiRe
   const type = exportDataTypeOf(jsonBody(ctx));
   const request = readSearchRequest(ctx);
   const node = request.hierarchy === null ? requireNode(deps.store, ctx.principal.hierarchyPkid) : resolveHierarchy(deps.store.nodes, request.hierarchy);
+  // Reach is settled before the job is queued: a node out of reach is refused at once, as one
+  // that does not exist is, never after a wait in the queue or with a 429 that only it could get.
+  callerScope(ctx.principal, ctx.callerPath, node, request.direction);
   const search = { principal: ctx.principal, request, type, nodePkid: node.pkid };
   const file = await deps.jobs.run('export', { search }, { owner: ctx.principal.username });
   if (!parseBoolean(ctx.query, 'nowait', false)) return fileResponse(ctx, file);

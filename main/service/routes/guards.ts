@@ -1,9 +1,10 @@
-import { assertMayGrant, assertPathReach, assertRole, type Operation } from '../auth/access';
+import { assertMayGrant, assertPathReach, assertRole, unreachable, type Operation } from '../auth/access';
 import type { Principal } from '../auth/principal';
 import type { JsonObject } from '../api-types';
+import { HierarchyNotFound, resolveHierarchy, wouldBeWithin } from '../domain/hierarchy';
 import type { Store } from '../domain/store';
 import type { InstanceRecord } from '../store/instances-repo';
-import type { NodeRow } from '../store/nodes-repo';
+import type { NodeRow, NodesRepo } from '../store/nodes-repo';
 import type { RequestContext } from '../request-context';
 
 /**
@@ -21,6 +22,20 @@ export type Caller = Pick<RequestContext, 'principal' | 'callerPath'>;
 export function guardNode(ctx: Caller, node: NodeRow, operation: Operation, readUp = false): void {
   assertPathReach(ctx.principal, ctx.callerPath, node.path, { readUp });
   assertRole(ctx.principal, operation);
+}
+
+/**
+ * The node a caller names where no request pipeline stands in between (a bulk-load row): a node
+ * that does not exist outside the caller's reach is refused like one that exists there, so a
+ * row's outcome never tells which of the caller's sibling sites exist (decisions.md).
+ */
+export function resolveForCaller(ctx: Caller, nodes: NodesRepo, value: string): NodeRow {
+  try {
+    return resolveHierarchy(nodes, value);
+  } catch (error) {
+    if (error instanceof HierarchyNotFound && !wouldBeWithin(error.requested, ctx.callerPath)) throw unreachable(ctx.principal, ctx.callerPath);
+    throw error;
+  }
 }
 
 /** Where an instance sits for access: a hierarchy node at its own path, the rest at their node. */

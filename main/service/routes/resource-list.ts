@@ -26,8 +26,10 @@ interface InstanceRow {
 
 export function listInstances(deps: RouteDeps, ctx: RequestContext, model: ModelDef): ApiResponse {
   const { store } = deps;
-  const node = resolveHierarchy(store.nodes, ctx.query.get('hierarchy'));
+  // Parameters before the node: a bad one is 400 wherever the hierarchy points, so it never
+  // tells a node out of reach that exists (found, then refused) from one that does not.
   const params = parseListParams(model, ctx.query, header(ctx, 'range'));
+  const node = resolveHierarchy(store.nodes, ctx.query.get('hierarchy'));
   guardNode(ctx, node, 'read', params.traversal === 'up');
   const sql = instanceListSql(store, model, params, node);
   // One read transaction, so the page and its total come from the same snapshot.

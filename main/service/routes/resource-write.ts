@@ -1,4 +1,5 @@
 import { isJsonObject, type ApiResponse } from '../api-types';
+import { assertPathReach } from '../auth/access';
 import { resolveHierarchy } from '../domain/hierarchy';
 import { labelOf, requireInstance, requireNode } from '../domain/instance-ops';
 import { ApiError } from '../errors';
@@ -64,7 +65,7 @@ export async function updateResource(
   const existing = requireInstance(store, pkid, model.modelType);
   guardInstance(ctx, store, existing, 'update');
   const current = requireNode(store, existing.hierarchyPkid);
-  const node = targetNode(deps, model, existing, ctx.query.get('hierarchy'));
+  const node = targetNode(deps, ctx, model, existing, ctx.query.get('hierarchy'));
   guardNode(ctx, node, 'update');
   const data = prepareModify(store, ctx, model, existing, current, node, payloadData(ctx), ctx.query);
   const secrets = await extractSecrets(model, data);
@@ -83,13 +84,16 @@ export async function updateResource(
 
 /**
  * Only a hierarchy node moves with `hierarchy` (to the named parent); for anything else, and
- * when it names the node itself, it is the caller's context and must merely exist.
+ * when it names the node itself, it is the caller's context: it must exist and be one the caller may read.
  */
-function targetNode(deps: RouteDeps, model: ModelDef, existing: InstanceRecord, hierarchy: string | null): NodeRow {
+function targetNode(deps: RouteDeps, ctx: RequestContext, model: ModelDef, existing: InstanceRecord, hierarchy: string | null): NodeRow {
   const current = requireNode(deps.store, existing.hierarchyPkid);
   if (!hierarchy) return current;
   const named = resolveHierarchy(deps.store.nodes, hierarchy);
   const movesNode = model.modelType === 'data/HierarchyNode' && named.pkid !== existing.pkid;
+  // A context must be one the caller may read: else a sibling site would be accepted while a
+  // made-up one is refused, and the answer would tell which sites exist (decisions.md).
+  if (!movesNode) assertPathReach(ctx.principal, ctx.callerPath, named.path, { readUp: true });
   return movesNode ? named : current;
 }
 

@@ -88,8 +88,9 @@ export function routeTransactions(deps: RouteDeps, ctx: RequestContext, model: M
 }
 
 function listTransactions(deps: RouteDeps, ctx: RequestContext, model: ModelDef): ApiResponse {
-  const node = resolveHierarchy(deps.store.nodes, ctx.query.get('hierarchy'));
+  // Parameters before the node, as for instance lists (resource-list.ts says why).
   const params = parseListParams(model, ctx.query, header(ctx, 'range'));
+  const node = resolveHierarchy(deps.store.nodes, ctx.query.get('hierarchy'));
   guardNode(ctx, node, 'read', params.traversal === 'up');
   const source = transactionSource(ctx);
   const sql = buildListSql(source, params, traversalScope(params.traversal, node), 't.hierarchy_pkid');

@@ -1,4 +1,5 @@
 import { isJsonObject, type Json } from '../api-types';
+import { resolveHierarchy } from '../domain/hierarchy';
 import type { Store } from '../domain/store';
 import { ApiError } from '../errors';
 import { instanceListSql } from '../list/instance-list-sql';
@@ -38,12 +39,15 @@ export function hrefsOf(body: Json | undefined): string[] | undefined {
  * check; the export job reads it on a worker. Without `limit` (or a Range) the export takes
  * every match, not the list's first page of 50.
  */
-export function listExportSql(store: Store, ctx: RequestContext, model: ModelDef, node: NodeRow): { sql: string; params: unknown[] } {
+export function listExportSql(store: Store, ctx: RequestContext, model: ModelDef): { node: NodeRow; sql: string; params: unknown[] } {
+  // The parameters are read before the node is looked up: a bad one is then 400 wherever the
+  // hierarchy points, never 400 for a node out of reach and 403 for one that does not exist.
   const params = parseListParams(model, ctx.query, header(ctx, 'range'));
+  const node = resolveHierarchy(store.nodes, ctx.query.get('hierarchy'));
   guardNode(ctx, node, 'export', params.traversal === 'up');
   const everything = ctx.query.get('limit') === null && !params.range;
   // One row past the limit tells "exactly the limit" from "more than can be written".
   const selected = { ...params, summary: false, limit: everything ? MAX_EXPORT_ROWS + 1 : params.limit };
   const sql = instanceListSql(store, model, selected, node);
-  return { sql: sql.page, params: sql.pageParams };
+  return { node, sql: sql.page, params: sql.pageParams };
 }

@@ -1,5 +1,5 @@
 import type { JsonObject } from '../api-types';
-import { businessKeyOf } from '../domain/business-key';
+import { businessKeyOf, clashInSight } from '../domain/business-key';
 import type { ModelDef } from '../models/types';
 import type { NodeRow } from '../store/nodes-repo';
 import { quoted } from './issue-text';
@@ -58,7 +58,9 @@ export function keyTaken(check: RowCheck, node: NodeRow, use: KeyUse): boolean {
   }
   const stored = keyHolders(check.store, use.modelType, use.key).find((record) => record.pkid !== use.selfPkid && check.overlay.goneBy(record.pkid) === undefined && (!branch || branch(record.hierarchyPath)));
   if (stored) {
-    report(check, use.at, 'error', 'duplicate-in-store', `${use.subject} already exists at ${stored.hierarchyPath}: ${use.advice}`);
+    // A global key can be held at a sibling site: its path is named only to a caller who may see it.
+    const place = clashInSight(check.caller.callerPath, stored.hierarchyPath) ? `at ${stored.hierarchyPath}` : 'elsewhere in the hierarchy';
+    report(check, use.at, 'error', 'duplicate-in-store', `${use.subject} already exists ${place}: ${use.advice}`);
     return true;
   }
   return false;

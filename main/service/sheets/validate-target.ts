@@ -1,7 +1,7 @@
 import { roleAllows, type Operation } from '../auth/access';
 import type { JsonObject } from '../api-types';
 import { businessKeyOf } from '../domain/business-key';
-import { isWithin } from '../domain/hierarchy';
+import { isWithin, wouldBeWithin } from '../domain/hierarchy';
 import type { Store } from '../domain/store';
 import type { ModelDef } from '../models/types';
 import type { InstanceRecord } from '../store/instances-repo';
@@ -32,17 +32,32 @@ export function rowNode(check: RowCheck): NodeRow | undefined {
   if (text === undefined) return check.defaultNode;
   const node = lookupNode(check, text);
   if (node) return node;
+  const at = check.row.hierarchy === undefined ? '' : META_NAMES.hierarchy;
+  // Outside the caller's reach a node that does not exist gets the issue one that exists gets
+  // (decisions.md, Identity and hierarchy): else a sheet could list the sites beside the caller's.
+  if (!wouldBeWithin(text, check.caller.callerPath)) {
+    reportOutOfReach(check, at);
+    return undefined;
+  }
   const where = check.row.hierarchy === undefined ? ' (from the directive in cell A1)' : '';
-  report(check, check.row.hierarchy === undefined ? '' : META_NAMES.hierarchy, 'error', 'hierarchy-not-found',
-    `hierarchy ${quoted(text)}${where} was not found: give a dot path such as sys.hcs.Telco.Acme.Paris, or a node pkid`);
+  report(check, at, 'error', 'hierarchy-not-found', `hierarchy ${quoted(text)}${where} was not found: give a dot path such as sys.hcs.Telco.Acme.Paris, or a node pkid`);
   return undefined;
+}
+
+/**
+ * The one issue for a row outside the caller's reach. It names only the caller's own node: the
+ * row may name the other by pkid, or reach it through an instance, and its path must not show.
+ */
+function reportOutOfReach(check: RowCheck, at: string): void {
+  const { principal, callerPath } = check.caller;
+  report(check, at, 'error', 'out-of-reach', `${principal.username} works at ${callerPath} and cannot change anything outside it: have this row loaded by a user whose node holds its hierarchy`);
 }
 
 /** The node is the caller's or below it, and the caller's role may make this row's change. */
 export function mayChangeAt(check: RowCheck, path: string, at: string): boolean {
-  const { principal, callerPath } = check.caller;
-  if (!isWithin(path, callerPath)) {
-    report(check, at, 'error', 'out-of-reach', `${principal.username} works at ${callerPath} and cannot change anything at ${path}: load this row as a user of that part of the hierarchy`);
+  const { principal } = check.caller;
+  if (!isWithin(path, check.caller.callerPath)) {
+    reportOutOfReach(check, at);
     return false;
   }
   const operation = OPERATIONS[check.row.action];
