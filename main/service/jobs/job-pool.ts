@@ -12,7 +12,8 @@ import type { FromWorker, ToWorker } from './job-protocol';
  * Heavy jobs (reading a workbook for a load, validating one, writing an export) on worker
  * threads, so the service's event loop stays free for everyone else. Fair: a user runs at most
  * `perOwner` jobs at once while others wait their turn in order, so one user's eight exports
- * never take every worker; past `maxQueued` waiting jobs the service answers 429.
+ * never take every worker; past `maxQueued` waiting jobs, or `maxQueuedPerOwner` of one user's,
+ * the service answers 429 with Retry-After.
  */
 export interface JobOptions {
   /** Whose job it is (a username): the unit of the fair share. */
@@ -62,12 +63,17 @@ export class JobPool {
     private readonly size = Math.max(1, Math.min(2, availableParallelism())),
     private readonly perOwner = Math.max(1, size - 1),
     private readonly maxQueued = 64,
+    /** Waiting jobs of one user: below `maxQueued`, so one user can never fill the queue and refuse everyone else. */
+    private readonly maxQueuedPerOwner = 16,
   ) {}
 
   run<K extends JobKind>(kind: K, input: JobInput<K>, options: JobOptions): Promise<JobOutput<K>> {
     if (this.closed) return Promise.reject(new Error('job pool closed'));
     if (this.queue.length >= this.maxQueued) {
       return Promise.reject(new TooBusy('The workstation is busy with other exports and validations: try again in a few seconds.', RETRY_AFTER_SECONDS));
+    }
+    if (this.queue.filter((job) => job.options.owner === options.owner).length >= this.maxQueuedPerOwner) {
+      return Promise.reject(new TooBusy(`${this.maxQueuedPerOwner} of your exports and validations are already waiting: try again when they are done.`, RETRY_AFTER_SECONDS));
     }
     return new Promise<JobOutput<K>>((resolve, reject) => {
       this.queue.push({ id: (this.nextId += 1), kind, input, options, resolve: resolve as (result: unknown) => void, reject });
