@@ -1,4 +1,4 @@
-import { app, BrowserWindow, dialog, ipcMain, Menu, session } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, session } from 'electron';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -6,6 +6,7 @@ import { defaultDataDir } from '../data-dir';
 import { createService, type Service } from '../service';
 import type { Principal } from '../service/auth/principal';
 import { registerApiHandler } from './api-ipc';
+import { SafeStorageVault } from './safe-storage-vault';
 import { aboutDialogOptions, buildAppMenu, type MenuContext } from './app-menu';
 import { forwardServiceEvents } from './service-events';
 import { hardenApp, hardenSession, hardenWindow, isAppPage, secureWebPreferences } from './window-security';
@@ -50,7 +51,11 @@ async function openWindow(service: Service): Promise<void> {
 }
 
 async function start(): Promise<void> {
-  const service = await createService({ dataDir });
+  // safeStorage works only once the app is ready, which start() waits for.
+  const vault = new SafeStorageVault(safeStorage, join(dataDir, 'remote-credentials.json'));
+  const vaultWarning = vault.info().warning;
+  if (vaultWarning) process.stderr.write(`remote passwords: ${vaultWarning}\n`);
+  const service = await createService({ dataDir, vault });
   app.on('will-quit', () => service.close());
   if (service.generatedAdminPassword) {
     // The window needs no password; server mode on the same folder does.
