@@ -5,17 +5,23 @@ import { startHttpServer } from './host/http-server';
 import { createService, type Service } from './service';
 import { seedDemo } from './service/seed/demo';
 import { join } from 'node:path';
+import { remoteCommand, REMOTE_USAGE, unlockProfile } from './cli-remote';
+import { MemoryVault } from './remote/credential-vault';
 
 /**
  * The command line: `serve` puts the service on a loopback port (server mode). More commands
  * (bulk-load, validate, export, sync) arrive with their features.
  */
-const USAGE = `usage: workstation serve [--port <p>] [--data <dir>] [--seed demo] [--release <r>]
+const USAGE = `usage: workstation serve [--port <p>] [--data <dir>] [--seed demo] [--release <r>] [--remote <profile>]
 
   --port     TCP port on 127.0.0.1 (0 picks a free one; default 7080)
   --data     data folder (default: WORKSTATION_DATA or the app's user-data folder)
   --seed     demo: load the demo world into an empty store
-  --release  the release the service behaves as (default 20.1.1)`;
+  --release  the release the service behaves as (default 20.1.1)
+  --remote   a remote profile to work live through: its password is WORKSTATION_REMOTE_PASSWORD,
+             or asked on the terminal, and kept in memory while serving
+
+${REMOTE_USAGE}`;
 
 async function adminOf(service: Service) {
   const admin = service.store.instances.findByKey('data/User', JSON.stringify(['admin']))[0];
@@ -32,12 +38,18 @@ async function serve(args: string[]): Promise<void> {
       seed: { type: 'string' },
       release: { type: 'string' },
       static: { type: 'string' },
+      remote: { type: 'string' },
     },
   });
   if (!/^\d+$/.test(values.port) || Number(values.port) > 65535) throw new Error(`--port must be 0..65535, not ${values.port}`);
   if (values.seed !== undefined && values.seed !== 'demo') throw new Error(`--seed takes only 'demo', not ${values.seed}`);
   const dataDir = values.data ?? defaultDataDir();
-  const service = await createService({ dataDir, release: values.release });
+  const vault = new MemoryVault();
+  const service = await createService({ dataDir, release: values.release, vault });
+  if (values.remote !== undefined) {
+    const profile = await unlockProfile(service, vault, values.remote);
+    process.stdout.write(`remote profile ${profile.name} (${profile.base_url}) is ready for live work\n`);
+  }
   if (service.generatedAdminPassword) {
     process.stdout.write(`created user admin at sys with password ${service.generatedAdminPassword} (shown once: keep it)\n`);
   }
@@ -70,6 +82,10 @@ async function serve(args: string[]): Promise<void> {
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === 'serve') return serve(rest);
+  if (command === 'remote') {
+    process.exitCode = await remoteCommand(rest);
+    return;
+  }
   process.stderr.write(`${USAGE}\n`);
   process.exitCode = command === undefined || command === '--help' ? 0 : 2;
 }
