@@ -125,6 +125,22 @@ describe('faults between the workstation and the remote', () => {
     expect(await remoteSettled()).toBe(before);
   });
 
+  it('reports a slow remote and a closed port in Test connection, in words to act on', async () => {
+    faults.mode = { kind: 'delay', ms: RESPONSE_MS + 1_000 };
+    const slow = await local.admin.call('POST', '/workstation/remote-profiles/Flaky/test/');
+    expect(slow.body).toMatchObject({ success: false, verdict: 'timeout', round_trip_ms: null });
+    expect(slow.body.message).toMatch(/did not answer within .* raise the profile's timeouts/);
+    faults.mode = { kind: 'pass' };
+    await faults.refuse();
+    const closed = await local.admin.call('POST', '/workstation/remote-profiles/Flaky/test/');
+    expect(closed.body).toMatchObject({ success: false, verdict: 'unreachable', reachable: false });
+    expect(closed.body.message).toMatch(/ECONNREFUSED.*check the base URL and that the deployment is running/);
+    await faults.start();
+    const fine = await local.admin.call('POST', '/workstation/remote-profiles/Flaky/test/');
+    expect(fine.body).toMatchObject({ success: true, verdict: 'ok', reachable: true, tls: { used: false }, credentials: 'accepted' });
+    await recovers();
+  });
+
   it('answers faults with the local session headers, never a 401 that would sign the user out', async () => {
     faults.mode = { kind: 'delay', ms: RESPONSE_MS + 500 };
     const read = await live.get(LIST);
