@@ -99,22 +99,28 @@ export class RemoteHub {
       if (answer.status === 401) throw drained(answer, remoteAuthFault(target, 401));
       return answer;
     }
+    let refused: string | undefined;
     for (let attempt = 0; ; attempt += 1) {
-      await this.signIn(link, password, attempt > 0);
-      const headers: Record<string, string> = { ...request.headers, cookie: link.jar.cookieHeader() };
+      await this.signIn(link, password, refused);
+      const cookie = link.jar.cookieHeader();
+      const headers: Record<string, string> = { ...request.headers, cookie };
       const token = link.jar.csrfToken;
       if (WRITES.has(request.method) && token !== undefined) headers['x-csrftoken'] = token;
       const answer = await this.withRetries(link, { ...request, headers });
       link.jar.absorb(answer.headers);
       if (!sessionRefused(answer)) return answer;
       if (attempt > 0) throw drained(answer, remoteAuthFault(target, answer.status));
-      link.jar.clear();
+      refused = cookie;
       answer.stream?.destroy();
     }
   }
 
-  private async signIn(link: Link, password: string, again: boolean): Promise<void> {
-    if (link.jar.signedIn && !again) return;
+  /**
+   * Signs in unless the jar holds a session other than the one the remote just refused: of many
+   * requests refused at once, the first signs in again and the others use its new session.
+   */
+  private async signIn(link: Link, password: string, refusedCookie: string | undefined): Promise<void> {
+    if (link.jar.signedIn && link.jar.cookieHeader() !== refusedCookie) return;
     if (!link.login) {
       link.login = this.login(link, password).finally(() => {
         link.login = undefined;

@@ -134,6 +134,10 @@ describe('passwords of remote profiles', () => {
     expect(written.status).toBe(200);
     expect(await remoteTransactionCount(real.direct)).toBe(before + 1);
     expect((await record(live.get('/api/data/Countries/?hierarchy=sys&filter_field=iso_code&filter_condition=equals&filter_text=RQ'))).body.pagination.total).toBe(1);
+    // Eight requests refused at once by an ended session all get through on one new sign-in.
+    expect((await real.direct.call('PUT', `/api/data/User/${pkid}/`, { json: { data: { email: 'ops3@example.test' } } })).status).toBe(200);
+    const burst = await Promise.all(Array.from({ length: 8 }, () => live.get('/api/data/Countries/?hierarchy=sys&limit=1')));
+    expect(burst.map((answer) => answer.status)).toEqual(Array(8).fill(200));
   });
 
   it('works with Basic sign-in too', async () => {
