@@ -87,6 +87,9 @@ describe('a live workspace cannot be steered to another host', () => {
     expect(last.url).toBe('/deploy/api/data/Countries/?hierarchy=sys');
     expect(last.host).toBe(`127.0.0.1:${recorder.port}`);
     expect(last.headers['x-forwarded-host']).toBeUndefined();
+    // The local credentials stay local: the remote sees only the profile's session.
+    expect(last.headers.authorization).toBeUndefined();
+    expect(recorder.seen.every((s) => s.headers.authorization === undefined)).toBe(true);
     expect(last.headers.cookie).toContain('sessionid=recorded');
     expect(recorder.seen.some((s) => s.url === '/deploy/noninteractivelogin/' && s.method === 'POST')).toBe(true);
   });

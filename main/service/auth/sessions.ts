@@ -27,6 +27,7 @@ export const SESSION_IDLE_MS = 8 * 60 * 60 * 1000;
  */
 const STORE_EVERY_MS = 60_000;
 const MAX_CACHED = 10_000;
+const SWEEP_EVERY = 100;
 
 const digest = (text: string): string => createHash('sha256').update(text).digest('base64');
 
@@ -41,6 +42,7 @@ export class Sessions {
   private readonly cache = new Map<string, CachedSession>();
   /** userPkid -> the session id Basic answers of that user carry. */
   private readonly basicIds = new Map<string, string>();
+  private created = 0;
 
   constructor(
     private readonly repo: SessionsRepo,
@@ -52,6 +54,8 @@ export class Sessions {
   }
 
   create(principal: Principal, origin: SessionRow['origin'] = 'login'): IssuedSession {
+    // Sessions nobody signed out of are swept now and then, not only at the next start.
+    if ((this.created += 1) % SWEEP_EVERY === 0) this.repo.deleteIdleBefore(this.clock() - SESSION_IDLE_MS);
     const sessionId = randomBytes(32).toString('base64url');
     const csrfToken = randomBytes(24).toString('base64url');
     const now = this.clock();
