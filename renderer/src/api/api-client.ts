@@ -4,14 +4,56 @@ import { ApiFault, faultFrom } from './fault';
 
 export type ConnectionListener = (reachable: boolean) => void;
 
+/** A remote profile's workspace, as the client sends it: every /api/ call goes to that deployment. */
+export interface LiveWorkspace {
+  name: string;
+  baseUrl: string;
+}
+
+/** Asks the user to go on; the app's is the browser's own confirm dialog. */
+export type Confirm = (message: string) => boolean | Promise<boolean>;
+
+const WORKSPACE_HEADER = 'x-workstation-workspace';
+
+/**
+ * What asks for a confirmation in a live workspace (issue 14, point 4): deleting, bulk loading
+ * and tagging change a customer's system. Validation and reads never ask.
+ */
+export function riskyAction(method: string, path: string, query?: TransportRequestOptions['query']): string | undefined {
+  const upper = method.toUpperCase();
+  if (upper === 'DELETE') return 'Delete';
+  if (upper === 'PATCH' && /\/\+tag(_version)?\/?$/.test(path)) return 'Change tags';
+  if (upper === 'POST' && /^\/api\/tool\/BulkLoad\/?/.test(path)) {
+    const params = query instanceof URLSearchParams ? query : new URLSearchParams(Object.entries(query ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+    const method = params.get('method') ?? new URLSearchParams(path.split('?')[1] ?? '').get('method');
+    return method === 'validate' ? undefined : 'Bulk load';
+  }
+  return undefined;
+}
+
 /**
  * JSON over the chosen transport: a 2xx answer is parsed, anything else becomes an ApiFault with
  * the service's message. It also tells whether the service was reachable, for the status line.
  */
 export class ApiClient {
   private listeners = new Set<ConnectionListener>();
+  private workspace: LiveWorkspace | undefined;
+  private confirm: Confirm = (message) => (typeof globalThis.confirm === 'function' ? globalThis.confirm(message) : false);
 
   constructor(readonly transport: Transport) {}
+
+  /** Sends every /api/ call to a remote deployment from now on, or (undefined) to the local store. */
+  setWorkspace(live: LiveWorkspace | undefined): void {
+    this.workspace = live;
+  }
+
+  get liveWorkspace(): LiveWorkspace | undefined {
+    return this.workspace;
+  }
+
+  setConfirm(confirm: Confirm): void {
+    this.confirm = confirm;
+  }
 
   onConnection(listener: ConnectionListener): () => void {
     this.listeners.add(listener);
@@ -19,6 +61,14 @@ export class ApiClient {
   }
 
   async raw(method: string, path: string, options?: TransportRequestOptions): Promise<TransportAnswer> {
+    const live = path.startsWith('/api/') ? this.workspace : undefined;
+    if (live) {
+      const action = riskyAction(method, path, options?.query);
+      if (action && !(await this.confirm(`${action} on ${live.name} (${live.baseUrl})?\n\nThis changes the live deployment ${live.name}, not the local store.`))) {
+        throw new ApiFault(499, 'cancelled', `Cancelled: nothing was sent to ${live.name}.`);
+      }
+      options = { ...options, headers: { ...options?.headers, [WORKSPACE_HEADER]: live.name } };
+    }
     let answer: TransportAnswer;
     try {
       answer = await this.transport.request(method, path, options);

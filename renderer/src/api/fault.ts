@@ -26,6 +26,11 @@ export function adviceFor(status: number, code: string): string {
   if (status === 0) return 'The workstation service is not reachable: check that the app is still running, then try again.';
   if (status === 401) return 'Your session has ended: sign in again.';
   if (code === 'csrf-failed') return 'The page lost its security token: reload it and sign in again.';
+  if (code === 'cancelled') return 'Nothing was changed.';
+  if (code === 'remote-unreachable') return 'The remote deployment cannot be reached: check the network or VPN, or switch back to the Local workspace.';
+  if (code === 'remote-timeout') return 'The remote deployment is slow: try again; for a change, look at its transactions first.';
+  if (code === 'remote-tls') return 'Fix the remote profile\'s certificate settings in Settings, then try again.';
+  if (code === 'remote-auth') return 'Correct the remote profile\'s user name or password in Settings.';
   if (status === 403) return 'Your role or place in the hierarchy does not allow this: ask an administrator, or work at a node you manage.';
   if (status === 404) return 'It may have been deleted or moved: refresh the view.';
   if (status === 409) return 'Something with the same key already exists, or a number is not available: change the value and try again.';

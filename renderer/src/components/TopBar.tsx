@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useSlice, useStores } from '../store/stores';
+import { WorkspaceSwitcher } from './WorkspaceSwitcher';
 
 /** Workspace, the signed-in user and role, the search box and the main views. */
 export function TopBar() {
@@ -8,7 +9,7 @@ export function TopBar() {
   const canSignOut = useSlice('session', (s) => s.canSignOut);
   const view = useSlice('nav', (s) => s.place.view);
   const [query, setQuery] = useState('');
-  const tab = (name: 'resources' | 'transactions' | 'search', label: string) => (
+  const tab = (name: 'resources' | 'transactions' | 'search' | 'settings', label: string) => (
     <button type="button" className={`tab${view === name || (name === 'transactions' && view === 'transaction') ? ' current' : ''}`} onClick={() => nav.getState().go({ ...nav.getState().place, view: name })}>
       {label}
     </button>
@@ -16,13 +17,12 @@ export function TopBar() {
   return (
     <header className="top-bar">
       <span className="brand">Provisioning Workstation</span>
-      <span className="workspace" title="Workspace: the store this window works on">
-        {user?.workspace ?? '…'}
-      </span>
+      <WorkspaceSwitcher />
       <nav className="tabs" aria-label="Views">
         {tab('resources', 'Resources')}
         {tab('transactions', 'Transactions')}
         {tab('search', 'Search')}
+        {user?.role === 'admin' && tab('settings', 'Settings')}
       </nav>
       <form
         className="top-search"

@@ -12,6 +12,8 @@ import { createSearchStore } from './search-store';
 import { createSessionStore } from './session-store';
 import { createStatusStore } from './status-store';
 import { createTransactionsStore } from './transactions-store';
+import { createProfilesStore } from './profiles-store';
+import { createWorkspaceStore } from './workspace-store';
 
 /**
  * Every store of the window, built once around the one transport chosen at start. Components
@@ -22,7 +24,10 @@ export function createStores(transport: Transport) {
   const nav = createNavStore();
   const status = createStatusStore(client);
   const hierarchy = createHierarchyStore(client);
+  const workspace = createWorkspaceStore(client, hierarchy, nav);
   return {
+    workspace,
+    profiles: createProfilesStore(client, () => void workspace.getState().load()),
     client,
     nav,
     status,

@@ -15,9 +15,21 @@ export function AppFrame() {
   const rootFault = useSlice('hierarchy', (s) => s.rootFault);
   useReadyMarker(Boolean(rootPkid || rootFault));
 
+  const { workspace } = useStores();
+  const current = useSlice('workspace', (s) => s.current);
+  const switching = useSlice('workspace', (s) => s.switching);
+  const remoteUser = useSlice('workspace', (s) => s.remoteUser);
+
   useEffect(() => {
-    if (user) void hierarchy.getState().loadRoot(user.hierarchy_pkid);
-  }, [user, hierarchy]);
+    if (user) void workspace.getState().load();
+  }, [user, workspace]);
+
+  // The tree starts at the signed-in user's node, in a live workspace as the remote sees it.
+  useEffect(() => {
+    if (!user || switching) return;
+    if (current === 'Local') void hierarchy.getState().loadRoot(user.hierarchy_pkid);
+    else if (remoteUser) void hierarchy.getState().loadRoot(remoteUser.hierarchy_pkid);
+  }, [user, hierarchy, current, switching, remoteUser]);
 
   // Choosing a node in the tree shows its resources, whatever view was open.
   useEffect(

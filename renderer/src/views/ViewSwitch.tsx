@@ -3,6 +3,7 @@ import { FormView } from './FormView';
 import { InstanceView } from './InstanceView';
 import { ResourcesView } from './ResourcesView';
 import { SearchView } from './SearchView';
+import { SettingsView } from './SettingsView';
 import { TransactionsView } from './TransactionsView';
 import { TransactionView } from './TransactionView';
 
@@ -22,5 +23,7 @@ export function ViewSwitch() {
       return <TransactionView />;
     case 'search':
       return <SearchView />;
+    case 'settings':
+      return <SettingsView />;
   }
 }

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { ApiClient } from '../../renderer/src/api/api-client';
+import { ApiFault } from '../../renderer/src/api/fault';
+import { createHierarchyStore } from '../../renderer/src/store/hierarchy-store';
+import { createNavStore } from '../../renderer/src/store/nav-store';
+import { createWorkspaceStore, workspaceColour } from '../../renderer/src/store/workspace-store';
+import type { Transport, TransportAnswer, TransportRequestOptions } from '../../renderer/src/transport/transport';
+
+/** Choosing a live workspace: every /api/ call names it, /workstation/ never does, and risky changes ask first. */
+class HeaderTransport implements Transport {
+  readonly signIn = 'session' as const;
+  readonly calls: { method: string; path: string; headers: Record<string, string> }[] = [];
+  async request(method: string, path: string, options: TransportRequestOptions = {}): Promise<TransportAnswer> {
+    this.calls.push({ method, path, headers: { ...options.headers } });
+    const body =
+      path === '/workstation/workspaces/'
+        ? { workspaces: [{ name: 'Local', live: false, base_url: null, profile_id: null }, { name: 'Cust', live: true, base_url: 'https://voss.cust.example', profile_id: 'p1' }] }
+        : path === '/api/whoami/'
+          ? { username: 'remote-admin', role: 'admin', hierarchy: 'sys.cust', hierarchy_pkid: 'r00t', workspace: 'Local', release: '21.1' }
+          : { success: true };
+    return { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+  }
+}
+
+function setUp() {
+  const transport = new HeaderTransport();
+  const client = new ApiClient(transport);
+  const asked: string[] = [];
+  let answer = true;
+  client.setConfirm((message) => {
+    asked.push(message);
+    return answer;
+  });
+  const hierarchy = createHierarchyStore(client);
+  const workspace = createWorkspaceStore(client, hierarchy, createNavStore());
+  return { transport, client, asked, workspace, hierarchy, say: (yes: boolean) => (answer = yes) };
+}
+
+describe('the workspace store and the client', () => {
+  it('sends /api/ calls of a live workspace with its header, after the remote\'s whoami roots the tree', async () => {
+    const { transport, client, workspace, hierarchy } = setUp();
+    hierarchy.setState({ selected: 'local-node', rootPkid: 'local-root' });
+    await workspace.getState().load();
+    expect(workspace.getState().workspaces.map((w) => w.name)).toEqual(['Local', 'Cust']);
+    await workspace.getState().switchTo('Cust');
+    expect(workspace.getState()).toMatchObject({ current: 'Cust', remoteUser: { hierarchy_pkid: 'r00t' }, switching: false });
+    expect(hierarchy.getState().selected).toBeUndefined();
+    await client.get('/api/data/Countries/');
+    await client.get('/workstation/remote-profiles/');
+    const byPath = (path: string) => transport.calls.filter((call) => call.path === path).pop()?.headers['x-workstation-workspace'];
+    expect(byPath('/api/whoami/')).toBe('Cust');
+    expect(byPath('/api/data/Countries/')).toBe('Cust');
+    expect(byPath('/workstation/remote-profiles/')).toBeUndefined();
+    await workspace.getState().switchTo('Local');
+    await client.get('/api/data/Phones/');
+    expect(byPath('/api/data/Phones/')).toBeUndefined();
+  });
+
+  it('asks before a delete, a tag change or a bulk load in a live workspace, naming the deployment; refused, nothing is sent', async () => {
+    const { transport, client, asked, workspace, say } = setUp();
+    await client.send('DELETE', '/api/data/Countries/abc/');
+    expect(asked).toEqual([]);
+    await workspace.getState().load();
+    await workspace.getState().switchTo('Cust');
+    say(false);
+    const before = transport.calls.length;
+    await expect(client.send('DELETE', '/api/relation/LineRelation/abc/')).rejects.toMatchObject({ code: 'cancelled' });
+    await expect(client.send('PATCH', '/api/relation/LineRelation/abc/+tag/', undefined, { tag: 'x' })).rejects.toBeInstanceOf(ApiFault);
+    await expect(client.send('POST', '/api/tool/BulkLoad/', { bulkload_file: 'a.xlsx' }, { method: 'bulkload_spreadsheet' })).rejects.toThrow(/nothing was sent to Cust/);
+    expect(transport.calls.length).toBe(before);
+    expect(asked).toHaveLength(3);
+    for (const message of asked) expect(message).toContain('Cust (https://voss.cust.example)');
+    expect(asked.map((m) => m.split(' on ')[0])).toEqual(['Delete', 'Change tags', 'Bulk load']);
+    await client.send('POST', '/api/tool/BulkLoad/', { bulkload_file: 'a.xlsx' }, { method: 'validate' });
+    await client.send('POST', '/api/relation/LineRelation/', { data: {} });
+    expect(asked).toHaveLength(3);
+    say(true);
+    await client.send('DELETE', '/api/relation/LineRelation/abc/');
+    expect(transport.calls.pop()).toMatchObject({ method: 'DELETE', headers: { 'x-workstation-workspace': 'Cust' } });
+  });
+
+  it('gives Local a neutral colour and each remote a colour of its own', () => {
+    expect(workspaceColour('Local')).toBe('#5b6470');
+    expect(workspaceColour('Cust')).not.toBe(workspaceColour('Local'));
+    expect(workspaceColour('Cust')).toBe(workspaceColour('Cust'));
+  });
+});
