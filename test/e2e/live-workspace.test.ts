@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient } from '../http/api-client';
+import { cleanupServers, startServe, tempDataDir, TEST_PASSWORD, type ServeProcess } from '../http/serve-process';
+import { openSignedIn, PARIS, tree } from './app-page';
+import { LINE, lineByPattern } from './api-fixtures';
+import { screenshot } from './browser';
+import { TRANSPORTS } from './environment';
+import { fillField, formReady, instanceView, saveForm, transactionFinished } from './form-page';
+import { goToNode, openModel } from './resource-page';
+import { useBrowser, useFlows } from './suite';
+
+const shared = useBrowser('live-workspace');
+
+/**
+ * The whole app live against a remote deployment (a second real `serve` with the demo world):
+ * add the remote in Settings and test it, switch to it, browse its tree, add and delete a line
+ * there (the delete asks first, naming the deployment), and switch back to Local, where
+ * nothing of it happened.
+ */
+let remote: ServeProcess;
+let remoteApi: ApiClient;
+beforeAll(async () => {
+  remote = await startServe({ dataDir: tempDataDir(), seed: 'demo', release: '21.1', readyTimeoutMs: 30_000 });
+  remoteApi = new ApiClient(remote.url, { username: 'admin', password: TEST_PASSWORD });
+}, 60_000);
+afterAll(cleanupServers);
+
+describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: working live on a remote deployment', { timeout: 90_000 }, (transport) => {
+  const flows = useFlows(transport, shared);
+  const pattern = transport === 'http' ? '+33140001071' : '+33140001072';
+  const profile = `Customer-${transport}`;
+
+  it('adds the remote, switches to it, adds and deletes a line there after a confirmation naming it, and switches back', async () => {
+    const env = flows.env();
+    const page = await openSignedIn(env, flows.context());
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.accept();
+    });
+
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click();
+    const form = page.getByRole('form', { name: 'Add a remote deployment' });
+    await form.getByLabel('Name', { exact: true }).fill(profile);
+    await form.getByLabel('Base URL').fill(remote.url);
+    await form.getByLabel('User name', { exact: true }).fill('admin');
+    await form.getByLabel('Password').fill(TEST_PASSWORD);
+    await form.getByRole('button', { name: 'Add' }).click();
+    const row = page.locator(`tr[data-profile="${profile}"]`);
+    await row.getByRole('button', { name: 'Test connection' }).click();
+    await row.locator('[data-verdict="ok"]').getByText(/answers as admin in \d+ ms; it runs release 21\.1 or later/).waitFor();
+    expect(await form.getByLabel('Password').inputValue()).toBe('');
+    await screenshot(page, transport, 'settings-remote');
+
+    await page.getByLabel('Workspace').selectOption(profile);
+    await page.locator(`[data-testid="workspace"][data-workspace="${profile}"][data-live="true"]`).getByText(remote.url).waitFor();
+    await tree(page).waitFor();
+    await goToNode(page, PARIS);
+    await openModel(page, LINE);
+    await page.getByRole('region', { name: 'Resources' }).getByRole('button', { name: 'Add', exact: true }).click();
+    await formReady(page);
+    await fillField(page, 'pattern', pattern);
+    await fillField(page, 'alertingName', 'Live Line');
+    await screenshot(page, transport, 'live-add-form');
+    expect(await saveForm(page)).toBe('Success');
+    expect((await lineByPattern(remoteApi, pattern))?.data.alertingName).toBe('Live Line');
+    expect(await lineByPattern(env.api, pattern)).toBeUndefined();
+
+    await page.getByTestId('transaction-resource').getByRole('button').click();
+    await instanceView(page).getByRole('toolbar', { name: 'Instance actions' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('alertdialog', { name: 'Confirm delete' }).getByRole('button', { name: 'Delete' }).click();
+    expect(await transactionFinished(page)).toBe('Success');
+    expect(dialogs).toHaveLength(1);
+    expect(dialogs[0]).toContain(`Delete on ${profile} (${remote.url})`);
+    expect(await lineByPattern(remoteApi, pattern)).toBeUndefined();
+    await screenshot(page, transport, 'live-transaction');
+
+    await page.getByLabel('Workspace').selectOption('Local');
+    await page.locator('[data-testid="workspace"][data-workspace="Local"][data-live="false"]').waitFor();
+    await goToNode(page, PARIS);
+    await page.getByRole('region', { name: 'Resources' }).waitFor();
+    await screenshot(page, transport, 'back-to-local');
+  });
+});
