@@ -54,6 +54,7 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: working live on a remote
 
     await page.getByLabel('Workspace').selectOption(profile);
     await page.locator(`[data-testid="workspace"][data-workspace="${profile}"][data-live="true"]`).getByText(remote.url).waitFor();
+    await page.getByTestId('live-workspace').getByText(`Live on ${profile}`).waitFor();
     await tree(page).waitFor();
     await goToNode(page, PARIS);
     await openModel(page, LINE);
@@ -77,6 +78,7 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: working live on a remote
 
     await page.getByLabel('Workspace').selectOption('Local');
     await page.locator('[data-testid="workspace"][data-workspace="Local"][data-live="false"]').waitFor();
+    expect(await page.getByTestId('live-workspace').count()).toBe(0);
     await goToNode(page, PARIS);
     await page.getByRole('region', { name: 'Resources' }).waitFor();
     await screenshot(page, transport, 'back-to-local');

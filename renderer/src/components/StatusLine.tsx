@@ -6,11 +6,13 @@ export function StatusLine() {
   const connection = useSlice('status', (s) => s.connection);
   const running = useSlice('status', (s) => s.running);
   const last = useSlice('status', (s) => s.lastFinished);
+  const current = useSlice('workspace', (s) => s.current);
   const list = Object.values(running);
   const label = { unknown: 'Connecting…', connected: 'Connected to the local service', unreachable: 'Service unreachable' }[connection];
   return (
     <footer className="status-line" role="status" aria-live="polite">
       <span className={`connection ${connection}`}>● {label}</span>
+      {current !== 'Local' && <span data-testid="live-workspace">Live on {current}: changes go to that deployment</span>}
       <span data-testid="running-transactions">
         {list.length === 0 ? 'No transaction running' : `${list.length} running: ${list.map((t) => `${t.label} (${t.status})`).join(', ')}`}
       </span>
