@@ -121,11 +121,11 @@ export function createPipeline(deps: PipelineDeps) {
       const { caller } = seen;
       if (!caller) return await handleSessionRoute(request, url.pathname, deps.authenticator, deps.sessions);
       const method = request.method.toUpperCase();
-      const callerPath = deps.store.nodes.get(caller.principal.hierarchyPkid)?.path ?? caller.principal.hierarchyPkid;
+      const callerPathOf = (): string => deps.store.nodes.get(caller.principal.hierarchyPkid)?.path ?? caller.principal.hierarchyPkid;
       // A live workspace's /api/ request goes to its remote before anything local (read cache,
       // api_version rules of the local release) can answer it; /workstation/ stays local.
       const live = url.pathname.startsWith('/api/') ? liveWorkspaceOf(request) : undefined;
-      if (live !== undefined) return withToken(await forwardLive(deps.workstation, { principal: caller.principal, callerPath }, live, request), caller);
+      if (live !== undefined) return withToken(await forwardLive(deps.workstation, { principal: caller.principal, callerPath: callerPathOf() }, live, request), caller);
       const remembered = method === 'GET' ? rememberedAnswer(request, caller) : undefined;
       if (remembered) return withToken(remembered, caller);
       ctx = {
@@ -134,7 +134,7 @@ export function createPipeline(deps: PipelineDeps) {
         path: url.pathname,
         query: url.searchParams,
         principal: caller.principal,
-        callerPath,
+        callerPath: callerPathOf(),
         viaSession: caller.viaSession,
         deviceSchemaVersion: deviceSchemaVersionFor(deps.release, url.searchParams.get('api_version'), request.headers?.['x-version']),
         requestId,
