@@ -131,6 +131,18 @@ describe('remote profiles', () => {
     expect(wrongMethod.body.code).toBe('method-not-allowed');
   });
 
+  it('refuses what a cross-site page could send: a foreign Origin, a form-encoded or text body', async () => {
+    const before = (await t.get('/workstation/remote-profiles/')).body.profiles.length as number;
+    const body = JSON.stringify(profile('CrossSite'));
+    const foreign = await t.service.handle({ method: 'POST', url: '/workstation/remote-profiles/', headers: { authorization: 'Basic ' + Buffer.from('admin:test-admin-password').toString('base64'), 'content-type': 'application/json', host: '127.0.0.1:7080', origin: 'http://evil.example' }, body });
+    expect(JSON.parse(String(foreign.body))).toMatchObject({ http_code: 403, code: 'csrf-failed' });
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const refused = await t.call('POST', '/workstation/remote-profiles/', body, { 'content-type': type });
+      expect([refused.status, refused.body.code], type).toEqual([415, 'unsupported-media-type']);
+    }
+    expect((await t.get('/workstation/remote-profiles/')).body.profiles.length).toBe(before);
+  });
+
   it('answers a live request with remote-auth when no password is held, and never forwards /workstation/', async () => {
     const made = await t.call('POST', '/workstation/remote-profiles/', { name: 'NoPassword', base_url: 'http://127.0.0.1:9', username: 'x' });
     expect(made.body.profile.password_stored).toBe(false);
