@@ -114,7 +114,7 @@ async function openIpcPage(service: Service, host: HttpHost, context: BrowserCon
   registerApiHandler(ipc, (request: ApiRequest) => service.handleAs(principal, request), (url) => url.startsWith(`${origin}/`));
   await installIpcBridge(page, (senderUrl, request) => ipc.invoke(senderUrl, request));
   // Nothing may reach the service over HTTP from this page: every call must take the bridge.
-  await page.route(/\/(api|noninteractivelogin|logout)\//, (route) => route.abort('blockedbyclient'));
+  await page.route(/\/(api|workstation|noninteractivelogin|logout)\//, (route) => route.abort('blockedbyclient'));
   return page;
 }
 
