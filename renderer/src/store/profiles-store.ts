@@ -21,6 +21,8 @@ export interface ProfilesState {
   load(): Promise<void>;
   add(input: RemoteProfileInput): Promise<boolean>;
   remove(id: string): Promise<void>;
+  /** Enters a profile's password again (server mode forgets them at a restart). */
+  setPassword(id: string, password: string): Promise<boolean>;
   test(id: string): Promise<void>;
 }
 
@@ -64,6 +66,19 @@ export function createProfilesStore(client: ApiClient, onChange: () => void) {
         onChange();
       } catch (error) {
         set({ fault: asFault(error) });
+      } finally {
+        set({ busy: false });
+      }
+    },
+    async setPassword(id, password) {
+      set({ busy: true, fault: undefined });
+      try {
+        const { profile } = await client.send<RemoteProfileAnswer>('PUT', `/workstation/remote-profiles/${id}/`, { password });
+        set({ profiles: get().profiles.map((known) => (known.id === id ? profile : known)) });
+        return true;
+      } catch (error) {
+        set({ fault: asFault(error) });
+        return false;
       } finally {
         set({ busy: false });
       }

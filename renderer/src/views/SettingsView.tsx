@@ -54,7 +54,10 @@ function ProfileTable() {
             </td>
             <td>{profile.username}</td>
             <td>{profile.release ?? (profile.release_line ? `${profile.release_line} (detected)` : 'unknown')}</td>
-            <td>{profile.password_stored ? 'held' : 'not held'}</td>
+            <td>
+              {profile.password_stored ? 'held' : 'not held'}
+              <PasswordEntry id={profile.id} name={profile.name} />
+            </td>
             <td>
               <button type="button" onClick={() => void profiles.getState().test(profile.id)} disabled={tests[profile.id] === 'running'}>
                 Test connection
@@ -68,6 +71,27 @@ function ProfileTable() {
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** A new password for a profile: after a restart of server mode, or when it changed on the remote. */
+function PasswordEntry({ id, name }: { id: string; name: string }) {
+  const { profiles } = useStores();
+  const busy = useSlice('profiles', (s) => s.busy);
+  const [password, setPassword] = useState('');
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (password === '') return;
+    await profiles.getState().setPassword(id, password);
+    setPassword('');
+  };
+  return (
+    <form className="password-entry" aria-label={`Password of ${name}`} onSubmit={(event) => void submit(event)}>
+      <input type="password" aria-label={`New password of ${name}`} autoComplete="new-password" value={password} onChange={(event) => setPassword(event.target.value)} />
+      <button type="submit" disabled={busy || password === ''}>
+        Set
+      </button>
+    </form>
   );
 }
 

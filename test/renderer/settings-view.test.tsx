@@ -1,0 +1,88 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RemoteProfile } from '../../main/service/contract/workstation-api';
+import { createStores, StoresContext } from '../../renderer/src/store/stores';
+import { SettingsView } from '../../renderer/src/views/SettingsView';
+import { FakeTransport } from './fake-transport';
+
+afterEach(cleanup);
+const PROFILES = '/workstation/remote-profiles/';
+
+function profileOf(name: string, passwordStored: boolean): RemoteProfile {
+  return {
+    id: `id-${name}`,
+    name,
+    base_url: 'https://voss.example.test',
+    username: 'provisioner',
+    auth_mode: 'session',
+    ca_pem: null,
+    timeouts: { connect_ms: 5000, response_ms: 60000, idle_ms: 30000 },
+    release: null,
+    detected_release: null,
+    detected_at: null,
+    release_line: null,
+    password_stored: passwordStored,
+    owner: 'admin',
+    hierarchy: 'sys',
+    created_at: '',
+    updated_at: '',
+  };
+}
+
+async function show(transport: FakeTransport) {
+  const stores = createStores(transport);
+  render(
+    <StoresContext.Provider value={stores}>
+      <SettingsView />
+    </StoresContext.Provider>,
+  );
+  await act(async () => undefined);
+  return stores;
+}
+
+describe('settings: remote deployments', () => {
+  it('adds a profile with what was typed, sends the password once and empties its field', async () => {
+    const transport = new FakeTransport()
+      .on('GET', PROFILES, { body: { profiles: [], vault: { kind: 'memory', persistent: false, warning: null } } })
+      .on('POST', PROFILES, (call) => ({ body: { success: true, profile: { ...profileOf('AcmeProd', true), ...(call.body as object), password: undefined } } }))
+      .on('GET', '/workstation/workspaces/', { body: { workspaces: [] } });
+    await show(transport);
+    expect(screen.getByText(/Passwords are kept in memory only/)).toBeTruthy();
+    const form = screen.getByRole('form', { name: 'Add a remote deployment' });
+    const type = (label: string, value: string) => fireEvent.change(within(form).getByLabelText(label, { exact: true }), { target: { value } });
+    type('Name', 'AcmeProd');
+    type('Base URL', 'https://voss.example.test');
+    type('User name', 'provisioner');
+    type('Password', 'typed-secret');
+    type('Release (empty: detect)', '21.1');
+    await act(async () => {
+      fireEvent.click(within(form).getByRole('button', { name: 'Add' }));
+    });
+    const posted = transport.calls.find((call) => call.method === 'POST');
+    expect(posted?.body).toEqual({ name: 'AcmeProd', base_url: 'https://voss.example.test', username: 'provisioner', password: 'typed-secret', auth_mode: 'session', release: '21.1' });
+    expect((within(form).getByLabelText('Password', { exact: true }) as HTMLInputElement).value).toBe('');
+    expect(screen.getByRole('table', { name: 'Remote profiles' }).textContent).toContain('AcmeProd');
+  });
+
+  it('enters a forgotten password again, and shows what Test connection found', async () => {
+    const transport = new FakeTransport()
+      .on('GET', PROFILES, { body: { profiles: [profileOf('Cust', false)], vault: { kind: 'memory', persistent: false, warning: null } } })
+      .on('PUT', `${PROFILES}id-Cust/`, { body: { success: true, profile: profileOf('Cust', true) } })
+      .on('POST', `${PROFILES}id-Cust/test/`, { body: { success: false, verdict: 'tls', message: 'Cust is reachable but paste that CA', reachable: true, tls: { used: true, ok: false, problem: 'X' }, credentials: 'not-tried', forbidden: false, release: { detected: null, entered: null, message: '' }, round_trip_ms: null } });
+    await show(transport);
+    const row = screen.getByRole('table', { name: 'Remote profiles' });
+    expect(row.textContent).toContain('not held');
+    fireEvent.change(within(row).getByLabelText('New password of Cust'), { target: { value: 'again-secret' } });
+    await act(async () => {
+      fireEvent.click(within(row).getByRole('button', { name: 'Set' }));
+    });
+    expect(transport.calls.find((call) => call.method === 'PUT')?.body).toEqual({ password: 'again-secret' });
+    expect(row.textContent).toContain('held');
+    expect(row.textContent).not.toContain('not held');
+    await act(async () => {
+      fireEvent.click(within(row).getByRole('button', { name: 'Test connection' }));
+    });
+    expect(within(row).getByRole('status').textContent).toBe('Cust is reachable but paste that CA');
+  });
+});
