@@ -18,6 +18,11 @@ export interface JobContext {
   store: Store;
   /** A second read connection, for a statement iterated while the store answers look-ups. */
   cursor(): Db;
+  /**
+   * True on a worker, whose connection is the job's alone; false where the job shares the
+   * service's connection (no worker script), which must never hold a transaction across awaits.
+   */
+  ownConnection: boolean;
   /** Hands a part of the result over while the job goes on; resolves when there is room for more. */
   send(chunk: unknown): Promise<void>;
 }
@@ -65,10 +70,34 @@ async function readLoad(ctx: JobContext, input: ReadLoadInput): Promise<ReadLoad
   return { sheets, total: seq };
 }
 
-async function validate(ctx: JobContext, input: ValidateInput): Promise<WorkbookValidation> {
+/**
+ * Runs a job's reads in one read transaction of the worker's own connection: every row is
+ * checked against the same state of the store, and the look-ups (three a row) no longer each
+ * open a read transaction of their own, which cost about half of each one.
+ */
+async function inOneSnapshot<T>(ctx: JobContext, job: () => Promise<T>): Promise<T> {
+  if (!ctx.ownConnection) return job();
+  const { db } = ctx.store;
+  db.exec('BEGIN');
+  try {
+    return await job();
+  } finally {
+    db.exec('COMMIT');
+  }
+}
+
+/** The validation's answer as JSON bytes, moved to the service's thread rather than copied. */
+export interface ValidateResult {
+  bytes: Uint8Array;
+}
+
+async function validate(ctx: JobContext, input: ValidateInput): Promise<ValidateResult> {
   const node = ctx.store.nodes.get(input.nodePkid);
   if (!node) throw notFound('The hierarchy node of this validation no longer exists.');
-  return validateWorkbookFile(ctx.store, input.caller, node, input.path, input.fileName);
+  const answer: WorkbookValidation = await inOneSnapshot(ctx, () => validateWorkbookFile(ctx.store, input.caller, node, input.path, input.fileName));
+  // Serialised here: copying 100,000 row predictions between threads as objects took 0.7 s of
+  // a 5 s validation, and the service's thread would then have stringified them again.
+  return { bytes: Buffer.from(JSON.stringify(answer)) };
 }
 
 async function exportInstances(ctx: JobContext, input: ExportJob): Promise<WrittenExport> {

@@ -122,7 +122,7 @@ export class JobPool {
       const handler = JOB_HANDLERS[job.kind] as (ctx: Parameters<(typeof JOB_HANDLERS)[JobKind]>[0], input: unknown) => Promise<unknown>;
       const send = async (chunk: unknown): Promise<void> => job.options.onChunk?.(chunk);
       const cursorOf = (): Database.Database => (cursor ??= new Database(this.file, { readonly: true, fileMustExist: true }));
-      job.resolve(await handler({ store: this.store, cursor: cursorOf, send }, job.input));
+      job.resolve(await handler({ store: this.store, cursor: cursorOf, ownConnection: false, send }, job.input));
     } catch (error) {
       job.reject(error instanceof Error ? error : new Error(String(error)));
     } finally {

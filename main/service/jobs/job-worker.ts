@@ -40,7 +40,7 @@ async function run(id: number, kind: JobKind, input: unknown): Promise<void> {
   };
   try {
     const handler = JOB_HANDLERS[kind] as (ctx: Parameters<(typeof JOB_HANDLERS)[JobKind]>[0], input: unknown) => Promise<unknown>;
-    const result = await handler({ store, cursor: () => (cursor ??= openReadOnly()), send }, input);
+    const result = await handler({ store, cursor: () => (cursor ??= openReadOnly()), ownConnection: true, send }, input);
     post({ type: 'done', id, result }, transferablesOf(result));
   } catch (error) {
     if (error instanceof ApiError) {

@@ -2,7 +2,7 @@ import { isJsonObject, type ApiResponse } from '../api-types';
 import { isWithin, resolveHierarchy } from '../domain/hierarchy';
 import { ApiError, badParameter, notFound } from '../errors';
 import { jsonBody, type RequestContext } from '../request-context';
-import { json } from '../responses';
+import { JSON_TYPE } from '../responses';
 import type { UploadRow } from '../store/uploads-repo';
 import type { RouteDeps } from './deps';
 import { startBulkLoad } from './bulk-load-start';
@@ -49,7 +49,7 @@ async function validateUpload(deps: RouteDeps, ctx: RequestContext): Promise<Api
   const caller = { principal: ctx.principal, callerPath: ctx.callerPath };
   const input = { path: deps.store.uploads.pathOf(upload.id), fileName: upload.name, caller, nodePkid: node.pkid };
   const result = await deps.jobs.run('validate', input, { owner: ctx.principal.username });
-  return json(200, result);
+  return { status: 200, headers: { 'content-type': JSON_TYPE }, body: result.bytes };
 }
 
 export async function routeBulkLoad(deps: RouteDeps, ctx: RequestContext, rest: string[]): Promise<ApiResponse> {

@@ -39,10 +39,25 @@ export function checkRequired(model: ModelDef, data: JsonObject): void {
 /** Fills in schema defaults for top-level fields that were not given. */
 export function withDefaults(model: ModelDef, data: JsonObject): JsonObject {
   const result: JsonObject = {};
-  for (const [name, field] of Object.entries(model.fields)) {
-    if (field.default !== undefined && !field.readonly) result[name] = structuredClone(field.default);
+  for (const [name, value] of defaultsOf(model)) {
+    // Keys keep the schema's order whoever gives the value. Only object and array defaults need
+    // a copy of their own; most are strings and numbers, and a given value is not copied at all.
+    if (Object.hasOwn(data, name)) result[name] = data[name];
+    else result[name] = value !== null && typeof value === 'object' ? structuredClone(value) : value;
   }
-  return { ...result, ...data };
+  return Object.assign(result, data);
+}
+
+const defaultsByModel = new WeakMap<ModelDef, [string, Json][]>();
+
+/** The model's writable fields that have a default, listed once per model: validation asks per row. */
+function defaultsOf(model: ModelDef): [string, Json][] {
+  let list = defaultsByModel.get(model);
+  if (!list) {
+    list = Object.entries(model.fields).flatMap(([name, field]) => (field.default !== undefined && !field.readonly ? [[name, field.default] as [string, Json]] : []));
+    defaultsByModel.set(model, list);
+  }
+  return list;
 }
 
 function invalidFields(details: FaultDetail[]): ApiError {

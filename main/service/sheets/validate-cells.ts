@@ -1,7 +1,7 @@
 import { isJsonObject, type Json, type JsonObject } from '../api-types';
 import { ApiError } from '../errors';
 import type { FieldDef, FieldType, ModelDef } from '../models/types';
-import { checkRequired, validateData } from '../schema/validate';
+import { validateData } from '../schema/validate';
 import { quoted } from './issue-text';
 
 /**
@@ -111,21 +111,21 @@ export function requiredProblems(model: ModelDef, data: JsonObject): ValueProble
   return out;
 }
 
-/** What the API's own checks refuse that `found` does not already cover. */
-export function apiProblems(model: ModelDef, payload: JsonObject, complete: JsonObject | undefined, found: ValueProblem[]): ValueProblem[] {
+/**
+ * What the API's own field checks refuse that `found` does not already cover. Its required
+ * check (schema/validate.ts checkRequired) is not run again: requiredProblems() reports every
+ * top-level field it would, and more, on the same complete data.
+ */
+export function apiProblems(model: ModelDef, payload: JsonObject, found: ValueProblem[]): ValueProblem[] {
   const out: ValueProblem[] = [];
   const covered = new Set(found.map((problem) => problem.path));
-  const collect = (run: () => void): void => {
-    try {
-      run();
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      for (const detail of error.details ?? [{ field: '', message: error.message }]) {
-        if (!covered.has(detail.field)) out.push({ path: detail.field, code: 'invalid', what: `${detail.field} ${detail.message}`.trim() });
-      }
+  try {
+    validateData(model, payload);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    for (const detail of error.details ?? [{ field: '', message: error.message }]) {
+      if (!covered.has(detail.field)) out.push({ path: detail.field, code: 'invalid', what: `${detail.field} ${detail.message}`.trim() });
     }
-  };
-  collect(() => validateData(model, payload));
-  if (complete) collect(() => checkRequired(model, complete));
+  }
   return out;
 }

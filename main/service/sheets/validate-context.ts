@@ -1,6 +1,8 @@
 import type { Principal } from '../auth/principal';
 import type { Store } from '../domain/store';
+import type { ApiError } from '../errors';
 import type { FieldDef, ModelDef } from '../models/types';
+import type { InstanceRecord } from '../store/instances-repo';
 import type { NodeRow } from '../store/nodes-repo';
 import { issueAt } from './issue-text';
 import type { ParsedRow, ParsedSheet, SheetIssue } from './sheet-types';
@@ -23,6 +25,8 @@ export interface PhoneInfo {
 export interface ValidationCache {
   nodes: Map<string, NodeRow | null>;
   phones: Map<string, PhoneInfo | null>;
+  /** CFT templates by model, node and name: the record, or why it cannot be used. */
+  templates: Map<string, { record?: InstanceRecord; refusal?: ApiError }>;
 }
 
 /** One row under validation, and where its issues go. */

@@ -3,7 +3,9 @@ import { businessKeyOf } from '../domain/business-key';
 import { mergeData } from '../domain/instance-ops';
 import { ApiError } from '../errors';
 import { withDefaults } from '../schema/validate';
-import { applyConfigurationTemplate } from '../templates/configuration-template';
+import type { InstanceRecord } from '../store/instances-repo';
+import type { NodeRow } from '../store/nodes-repo';
+import { applyTemplateRecord, findConfigurationTemplate } from '../templates/configuration-template';
 import { META_NAMES } from './header-resolve';
 import { quoted } from './issue-text';
 import type { RowAction } from './sheet-types';
@@ -24,7 +26,7 @@ function templated(plan: RowPlan, payload: JsonObject, existing?: JsonObject): J
   const name = check.row.template ?? check.sheet.directive.template;
   if (name === undefined) return payload;
   try {
-    return applyConfigurationTemplate(check.store, check.model, plan.node, new URLSearchParams({ template_name: name }), payload, existing);
+    return applyTemplateRecord(check.store, check.model, plan.node, templateNamed(check, plan.node, name), payload, existing);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const at = check.row.template !== undefined ? META_NAMES.template : '';
@@ -36,6 +38,23 @@ function templated(plan: RowPlan, payload: JsonObject, existing?: JsonObject): J
     }
     return payload;
   }
+}
+
+/** The template a row names at its node, looked up once per validation (a refusal included). */
+function templateNamed(check: RowCheck, node: NodeRow, name: string): InstanceRecord | undefined {
+  const key = `${check.model.modelType}\u0000${node.pkid}\u0000${name}`;
+  let found = check.cache.templates.get(key);
+  if (!found) {
+    try {
+      found = { record: findConfigurationTemplate(check.store, check.model, node, new URLSearchParams({ template_name: name })) };
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      found = { refusal: error };
+    }
+    check.cache.templates.set(key, found);
+  }
+  if (found.refusal) throw found.refusal;
+  return found.record;
 }
 
 const valueAt = (data: JsonObject, path: string): unknown =>
@@ -60,7 +79,7 @@ function reportProblems(plan: RowPlan, problems: ValueProblem[]): void {
 function checkValues(plan: RowPlan, payload: JsonObject, complete: JsonObject | undefined): void {
   const { model } = plan.check;
   const problems = [...valueProblems(model, payload), ...(complete ? requiredProblems(model, complete) : [])];
-  reportProblems(plan, [...problems, ...apiProblems(model, payload, complete, problems)]);
+  reportProblems(plan, [...problems, ...apiProblems(model, payload, problems)]);
 }
 
 function validateAdd(plan: RowPlan): void {

@@ -3,7 +3,8 @@ import { requireModel } from '../models/registry';
 import type { ModelDef } from '../models/types';
 import type { NodeRow } from '../store/nodes-repo';
 import { SHEET_LIMITS } from './limits';
-import { streamWorkbook, type SheetEvent } from './read-workbook';
+import type { SheetEvent } from './read-workbook';
+import { streamWorkbookAhead } from './read-thread';
 import type { ParsedRow, ParsedSheet, ParsedWorkbook, RowAction, SheetIssue } from './sheet-types';
 import type { RowCheck, ValidationCache, ValidationCaller } from './validate-context';
 import { WorkbookOverlay } from './validate-overlay';
@@ -41,7 +42,7 @@ export interface WorkbookValidation {
 
 export class WorkbookValidator {
   private readonly overlay = new WorkbookOverlay();
-  private readonly cache: ValidationCache = { nodes: new Map(), phones: new Map() };
+  private readonly cache: ValidationCache = { nodes: new Map(), phones: new Map(), templates: new Map() };
   private readonly sheets: SheetValidation[] = [];
   private current?: { sheet: ParsedSheet; model: ModelDef; out: SheetValidation };
   private listed = 0;
@@ -117,7 +118,7 @@ export class WorkbookValidator {
 /** Validates an uploaded workbook, streaming it: the route's entry point. */
 export async function validateWorkbookFile(store: Store, caller: ValidationCaller, defaultNode: NodeRow, path: string, fileName: string): Promise<WorkbookValidation> {
   const validator = new WorkbookValidator(store, caller, defaultNode);
-  for await (const event of streamWorkbook(path, fileName)) validator.consume(event);
+  for await (const event of streamWorkbookAhead(path, fileName)) validator.consume(event);
   return validator.result();
 }
 

@@ -4,6 +4,7 @@ import type { Store } from '../domain/store';
 import { configurationTemplate } from '../models/configuration-template';
 import { macro as macroModel } from '../models/macro';
 import type { ModelDef } from '../models/types';
+import type { InstanceRecord } from '../store/instances-repo';
 import type { NodeRow } from '../store/nodes-repo';
 import { namedShaper, nearestByName } from './shaper-lookup';
 import { expandTemplate } from './template-expand';
@@ -21,10 +22,26 @@ export function applyConfigurationTemplate(
   payload: JsonObject,
   existing?: JsonObject,
 ): JsonObject {
-  const found = namedShaper(store, configurationTemplate, model, node, query, {
-    pkidParam: 'template',
-    nameParam: 'template_name',
-  });
+  return applyTemplateRecord(store, model, node, findConfigurationTemplate(store, model, node, query), payload, existing);
+}
+
+/** The template a query names (`template` or `template_name`), checked to target `model`; 404 when named but absent. */
+export function findConfigurationTemplate(store: Store, model: ModelDef, node: NodeRow, query: URLSearchParams): InstanceRecord | undefined {
+  return namedShaper(store, configurationTemplate, model, node, query, { pkidParam: 'template', nameParam: 'template_name' });
+}
+
+/**
+ * Applies a template already found (`findConfigurationTemplate`): callers that apply one
+ * template to many rows look it up once.
+ */
+export function applyTemplateRecord(
+  store: Store,
+  model: ModelDef,
+  node: NodeRow,
+  found: InstanceRecord | undefined,
+  payload: JsonObject,
+  existing?: JsonObject,
+): JsonObject {
   if (!found) return payload;
   const foreach = typeof found.data.foreach === 'string' && found.data.foreach.trim() !== '' ? found.data.foreach.trim() : null;
   const values = expandTemplate(isJsonObject(found.data.template) ? found.data.template : {}, {

@@ -1,0 +1,29 @@
+import type { SerializedFault } from '../jobs/job-protocol';
+import type { ReadOptions } from './read-workbook';
+
+/**
+ * Messages between a thread that consumes a workbook's events and the reader thread that
+ * parses it (read-thread.ts). Events travel in batches, and the reader stays at most a few
+ * batches ahead, so memory stays bounded whatever the size of the file. The consumer counts the
+ * batches it took in shared memory (`taken`), not in messages: a message back per batch cost
+ * the consumer 2 ms each.
+ */
+export interface ReadThreadInput {
+  path: string;
+  fileName: string;
+  options: ReadOptions;
+  /** One Int32: batches the consumer has taken. */
+  taken: SharedArrayBuffer;
+}
+
+export type FromReader =
+  /** A batch of SheetEvent[] as JSON: cheaper for the consumer to parse than a cloned message. */
+  | { type: 'events'; json: string }
+  | { type: 'end' }
+  | { type: 'fail'; fault?: SerializedFault; message: string };
+
+/** Events per message: large enough that posting costs little per row, small enough to start at once. */
+export const EVENTS_PER_BATCH = 256;
+
+/** Batches the reader may post beyond those taken. */
+export const BATCHES_AHEAD = 8;
