@@ -21,6 +21,7 @@ import { RemoteProfilesRepo } from './store/remote-profiles-repo';
 import { MemoryVault, type CredentialVault } from '../remote/credential-vault';
 import { RemoteHub } from '../remote/remote-hub';
 import { isoMicros } from './store/ids';
+import { WalCheckpointer } from './store/wal-checkpointer';
 import { TransactionEngine, type TransactionEvent } from './transactions/engine';
 
 export type { ApiRequest, ApiResponse } from './api-types';
@@ -93,7 +94,8 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   });
   const file = workspaceFile(options.dataDir, options.workspace);
   const jobs = new JobPool(file, store);
-  const loads = new BulkLoads({ store, engine, pool: jobs, events: engine.events, now, onInternalError: internalError });
+  const checkpoints = new WalCheckpointer(db);
+  const loads = new BulkLoads({ store, engine, pool: jobs, events: engine.events, now, onInternalError: internalError, checkpoints });
   const scheduler = new BulkLoadScheduler(store, engine, loads, clock);
   const searchPool = new SearchPool(file);
   loads.recover();
@@ -143,6 +145,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
       jobs.close();
       scheduler.close();
       engine.close();
+      checkpoints.close();
       db.close();
     },
   };

@@ -8,6 +8,7 @@ import type { BulkLoadRow } from '../store/bulk-loads-repo';
 import { newTransactionId } from '../store/ids';
 import type { NodeRow } from '../store/nodes-repo';
 import type { UploadRow } from '../store/uploads-repo';
+import type { WalCheckpointer } from '../store/wal-checkpointer';
 import type { Submitted, TransactionEngine, TxSpec } from '../transactions/engine';
 import { loadDetail, LoadRun, stopLoad, type LoadRunDeps } from './load-run';
 
@@ -24,6 +25,7 @@ export interface BulkLoadDeps {
   events: EventEmitter;
   now: () => string;
   onInternalError: (error: unknown, reference: string) => void;
+  checkpoints: WalCheckpointer;
 }
 
 export class BulkLoads {
@@ -124,8 +126,8 @@ export class BulkLoads {
   }
 
   private runDeps(): LoadRunDeps {
-    const { store, events, now, onInternalError } = this.deps;
-    return { store, events, now, onInternalError, db: store.db, repo: store.transactions };
+    const { store, events, now, onInternalError, checkpoints } = this.deps;
+    return { store, events, now, onInternalError, checkpoints, db: store.db, repo: store.transactions };
   }
 }
 

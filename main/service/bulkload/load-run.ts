@@ -6,6 +6,7 @@ import type { Caller } from '../routes/guards';
 import type { ParsedRow, ParsedSheet } from '../sheets/sheet-types';
 import type { BulkLoadRow } from '../store/bulk-loads-repo';
 import type { TxStatus } from '../store/transactions-repo';
+import type { WalCheckpointer } from '../store/wal-checkpointer';
 import { recordRowNotRun, runRowInBatch, type BatchRowDeps } from '../transactions/batch-row';
 import { countedDetail, type LoadProgressEvent, type SlicedWork, type TransactionEvent, type TxOutcome } from '../transactions/engine';
 import { rowHead, rowTransaction } from './row-transaction';
@@ -25,6 +26,7 @@ const READ_AHEAD = 32;
 export interface LoadRunDeps extends BatchRowDeps {
   store: Store;
   events: EventEmitter;
+  checkpoints: WalCheckpointer;
 }
 
 export const sheetsOf = (load: BulkLoadRow): ParsedSheet[] => JSON.parse(load.sheets) as ParsedSheet[];
@@ -39,6 +41,7 @@ export class LoadRun implements SlicedWork {
   private lastSeq = -1;
   private done: number;
   private ok: number;
+  private holdingCheckpoints = false;
 
   constructor(
     private readonly deps: LoadRunDeps,
@@ -52,8 +55,16 @@ export class LoadRun implements SlicedWork {
     this.finished = new Promise((resolve) => (this.resolve = resolve));
   }
 
+  waitBeforeStep(): Promise<void> | undefined {
+    return this.holdingCheckpoints ? this.deps.checkpoints.lagging() : undefined;
+  }
+
   step(): boolean {
     const { db, bulkLoads, transactions } = this.deps.store;
+    if (!this.holdingCheckpoints) {
+      this.deps.checkpoints.hold();
+      this.holdingCheckpoints = true;
+    }
     const deadline = performance.now() + SLICE_MS;
     const events: TransactionEvent[] = [];
     const batch = db.transaction(() => {
@@ -125,7 +136,13 @@ export class LoadRun implements SlicedWork {
     this.deps.events.emit('progress', event);
   }
 
+  private releaseCheckpoints(): void {
+    if (this.holdingCheckpoints) this.deps.checkpoints.release();
+    this.holdingCheckpoints = false;
+  }
+
   private finish(): void {
+    this.releaseCheckpoints();
     const failed = this.done - this.ok;
     const status: TxStatus = failed === 0 ? 'Success' : this.ok === 0 ? 'Fail' : 'Success With Async Failures';
     const message = failed === 0 ? `${this.done} of ${this.done} succeeded` : `${failed} of ${this.done} failed`;
@@ -149,6 +166,7 @@ export class LoadRun implements SlicedWork {
 
   /** Ends the parent from its sub-transactions, as recovery does after a crash. */
   private settle(message: string): void {
+    this.releaseCheckpoints();
     const children = this.deps.repo.children(this.load.load_id);
     const ok = children.filter((child) => child.status === 'Success').length;
     this.deps.repo.log(this.load.load_id, 'error', this.deps.now(), message);

@@ -49,6 +49,11 @@ interface Job {
  */
 export interface SlicedWork {
   step(): boolean;
+  /**
+   * A promise when the work must not step yet (a load waiting for the log to be copied back
+   * into the file): meanwhile the engine runs other transactions, and steps again once it settles.
+   */
+  waitBeforeStep?(): Promise<void> | undefined;
   /** The slice threw: the work must settle itself (its transaction was rolled back). */
   abort(error: unknown): void;
 }
@@ -85,6 +90,8 @@ export class TransactionEngine {
   private readonly sliced: SlicedWork[] = [];
   private draining = false;
   private closed = false;
+  /** The first sliced work asked to wait (waitBeforeStep); single transactions still run. */
+  private slicedWaiting = false;
 
   constructor(
     private readonly db: Db,
@@ -262,7 +269,7 @@ export class TransactionEngine {
 
   /** Resolves once everything submitted so far has finished. */
   async idle(): Promise<void> {
-    while (this.draining || this.queue.length > 0 || this.sliced.length > 0) await new Promise((resolve) => setTimeout(resolve, 2));
+    while (this.draining || this.slicedWaiting || this.queue.length > 0 || this.sliced.length > 0) await new Promise((resolve) => setTimeout(resolve, 2));
   }
 
   close(): void {
@@ -280,7 +287,7 @@ export class TransactionEngine {
       while (!this.closed) {
         const job = this.queue.shift();
         if (job) job.resolve(this.runJob(job));
-        else if (this.sliced.length > 0) this.runSlice(this.sliced[0]);
+        else if (this.sliced.length > 0 && !this.slicedWaiting && !this.waitFor(this.sliced[0])) this.runSlice(this.sliced[0]);
         else break;
         // Let pending reads and network I/O through between two transactions.
         await new Promise((resolve) => setImmediate(resolve));
@@ -288,6 +295,19 @@ export class TransactionEngine {
     } finally {
       this.draining = false;
     }
+  }
+
+  /** True when the work asked to wait: the drain stops, and starts again when the wait is over. */
+  private waitFor(work: SlicedWork): boolean {
+    const wait = work.waitBeforeStep?.();
+    if (!wait) return false;
+    this.slicedWaiting = true;
+    const resume = (): void => {
+      this.slicedWaiting = false;
+      this.scheduleDrain();
+    };
+    wait.then(resume, resume);
+    return true;
   }
 
   private runSlice(work: SlicedWork): void {
