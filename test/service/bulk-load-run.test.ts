@@ -69,6 +69,24 @@ describe('running a bulk load', () => {
     expect((await t.get(`/api/data/Countries/${q(ACME, '&filter_field=iso_code&filter_condition=equals&filter_text=GR')}`)).body.pagination.total).toBe(1);
   });
 
+  it('lets a row use a template that an earlier row of the same load created', async () => {
+    // Templates are looked up once per batch: a row that writes one must be seen by the next rows.
+    const parent = await load({
+      fileName: 'template-then-lines.xlsx',
+      issues: [],
+      sheets: [
+        sheet('Early', 'relation/LineRelation', [row(5, 'add', { pattern: '+33140001061', alertingName: 'Too Early' }, { template: 'Paris Fresh Lines' })], PARIS),
+        sheet('Templates', 'data/ConfigurationTemplate', [
+          row(5, 'add', { name: 'Paris Fresh Lines', target_model_type: 'relation/LineRelation', merge_strategy: 'merge', template: { description: 'fresh {{ input.alertingName }}' } }),
+        ], PARIS),
+        sheet('Late', 'relation/LineRelation', [row(5, 'add', { pattern: '+33140001062', alertingName: 'Just In Time' }, { template: 'Paris Fresh Lines' })], PARIS),
+      ],
+    });
+    expect(parent.sub_transactions.map((sub: { status: string }) => sub.status)).toEqual(['Fail', 'Success', 'Success']);
+    const lines = await t.get(`/api/relation/LineRelation/${q(PARIS, '&filter_field=pattern&filter_condition=equals&filter_text=%2B33140001062&summary=false')}`);
+    expect(lines.body.resources[0].data.description).toBe('fresh Just In Time');
+  });
+
   it('deletes by business key, and fails a row whose target is missing', async () => {
     const parent = await load({
       fileName: 'cleanup.xlsx',

@@ -7,6 +7,9 @@ import type { ParsedRow, ParsedSheet } from '../sheets/sheet-types';
 import type { BulkLoadRow } from '../store/bulk-loads-repo';
 import type { TxStatus } from '../store/transactions-repo';
 import type { WalCheckpointer } from '../store/wal-checkpointer';
+import { templateCache } from '../templates/configuration-template';
+import { configurationTemplate } from '../models/configuration-template';
+import { macro } from '../models/macro';
 import { recordRowNotRun, runRowInBatch, type BatchRowDeps } from '../transactions/batch-row';
 import { countedDetail, type LoadProgressEvent, type SlicedWork, type TransactionEvent, type TxOutcome } from '../transactions/engine';
 import { rowHead, rowTransaction } from './row-transaction';
@@ -20,6 +23,7 @@ import { rowHead, rowTransaction } from './row-transaction';
  * service keeps answering and other writes are not held for the whole load.
  */
 const SLICE_MS = 15;
+const TEMPLATE_MODELS = new Set([configurationTemplate.modelType, macro.modelType]);
 /** Rows read from the spool at a time; the slice's clock is checked after each row. */
 const READ_AHEAD = 32;
 
@@ -42,6 +46,8 @@ export class LoadRun implements SlicedWork {
   private done: number;
   private ok: number;
   private holdingCheckpoints = false;
+  /** Templates found in this batch: a template written by a single transaction between batches is seen by the next. */
+  private findTemplate = templateCache();
 
   constructor(
     private readonly deps: LoadRunDeps,
@@ -66,6 +72,7 @@ export class LoadRun implements SlicedWork {
       this.holdingCheckpoints = true;
     }
     const deadline = performance.now() + SLICE_MS;
+    this.findTemplate = templateCache();
     const events: TransactionEvent[] = [];
     const batch = db.transaction(() => {
       let ran = 0;
@@ -111,8 +118,10 @@ export class LoadRun implements SlicedWork {
   }
 
   private runRow(sheet: ParsedSheet, row: ParsedRow): ReturnType<typeof runRowInBatch> {
-    const spec = rowTransaction({ store: this.deps.store, caller: this.caller, sheet, row, defaultPath: this.defaultPath });
+    const spec = rowTransaction({ store: this.deps.store, caller: this.caller, sheet, row, defaultPath: this.defaultPath, findTemplate: this.findTemplate });
     const outcome = runRowInBatch(this.deps, this.load.load_id, spec);
+    // A row that writes a template or a macro changes what the next rows' templates make.
+    if (TEMPLATE_MODELS.has(sheet.modelType)) this.findTemplate = templateCache();
     this.done += 1;
     if (outcome.status === 'Success') this.ok += 1;
     // A row rolled back to its savepoint may have cached a node it had created.

@@ -14,6 +14,7 @@ import type { InstanceRecord } from '../store/instances-repo';
 import type { NodeRow } from '../store/nodes-repo';
 import type { TxResult, TxSpec } from '../transactions/engine';
 import type { StepContext } from '../transactions/step-context';
+import type { TemplateFinder } from '../templates/configuration-template';
 import { WORKFLOWS } from '../transactions/workflows';
 
 /**
@@ -29,6 +30,8 @@ export interface RowSource {
   row: ParsedRow;
   /** The load's hierarchy, for rows and sheets that name none. */
   defaultPath: string;
+  /** How templates are found: a load caches them for one batch (load-run.ts). */
+  findTemplate?: TemplateFinder;
 }
 
 const ACTION_WORD = { add: 'Create', modify: 'Modify', delete: 'Delete' } as const;
@@ -69,7 +72,7 @@ function runRow(steps: StepContext, source: RowSource, model: ModelDef, path: st
   const workflow = WORKFLOWS[model.workflow];
   if (row.action === 'add') {
     guardNode(caller, node, 'create');
-    const data = prepareCreate(store, caller, model, node, row.data, query);
+    const data = prepareCreate(store, caller, model, node, row.data, query, source.findTemplate);
     return workflow.create(steps, { store, model, node, pkid: pkid ?? newPkid(), data, secrets: secretsOf(model, data) });
   }
   const existing = targetOf(store, model, node, row);
@@ -79,7 +82,7 @@ function runRow(steps: StepContext, source: RowSource, model: ModelDef, path: st
     return workflow.remove(steps, { store, model, existing });
   }
   guardInstance(caller, store, existing, 'update');
-  const data = prepareModify(store, caller, model, existing, current, current, row.data, query);
+  const data = prepareModify(store, caller, model, existing, current, current, row.data, query, source.findTemplate);
   return workflow.modify(steps, { store, model, node: current, existing, data, secrets: secretsOf(model, data) });
 }
 

@@ -6,7 +6,7 @@ import type { ModelDef } from '../models/types';
 import { checkRequired, validateData, withDefaults } from '../schema/validate';
 import type { InstanceRecord } from '../store/instances-repo';
 import type { NodeRow } from '../store/nodes-repo';
-import { applyConfigurationTemplate } from '../templates/configuration-template';
+import { applyTemplateRecord, findConfigurationTemplate, type TemplateFinder } from '../templates/configuration-template';
 import { guardUserData, type Caller } from './guards';
 
 /**
@@ -15,14 +15,22 @@ import { guardUserData, type Caller } from './guards';
  * every field, defaults (create) or the stored instance (modify) complete it, required fields
  * are checked, and nobody gives a user more than they have.
  */
-function templated(store: Store, model: ModelDef, node: NodeRow, raw: unknown, query: URLSearchParams, existing?: JsonObject): JsonObject {
+function templated(store: Store, model: ModelDef, node: NodeRow, raw: unknown, query: URLSearchParams, find: TemplateFinder, existing?: JsonObject): JsonObject {
   // A payload that is not even an object fails validation before a template is looked up.
   if (!isJsonObject(raw)) return validateData(model, raw);
-  return applyConfigurationTemplate(store, model, node, query, raw, existing);
+  return applyTemplateRecord(store, model, node, find(store, model, node, query), raw, existing);
 }
 
-export function prepareCreate(store: Store, caller: Caller, model: ModelDef, node: NodeRow, raw: unknown, query: URLSearchParams): JsonObject {
-  const data = withDefaults(model, validateData(model, templated(store, model, node, raw, query)));
+export function prepareCreate(
+  store: Store,
+  caller: Caller,
+  model: ModelDef,
+  node: NodeRow,
+  raw: unknown,
+  query: URLSearchParams,
+  find: TemplateFinder = findConfigurationTemplate,
+): JsonObject {
+  const data = withDefaults(model, validateData(model, templated(store, model, node, raw, query, find)));
   guardUserData(caller, model.modelType, data, node);
   checkRequired(model, data);
   return data;
@@ -37,8 +45,9 @@ export function prepareModify(
   target: NodeRow,
   raw: unknown,
   query: URLSearchParams,
+  find: TemplateFinder = findConfigurationTemplate,
 ): JsonObject {
-  const changes = validateData(model, templated(store, model, current, raw, query, existing.data));
+  const changes = validateData(model, templated(store, model, current, raw, query, find, existing.data));
   const data = mergeData(existing.data, changes);
   guardUserData(caller, model.modelType, data, target);
   checkRequired(model, data);

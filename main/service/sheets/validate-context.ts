@@ -1,9 +1,8 @@
 import type { Principal } from '../auth/principal';
 import type { Store } from '../domain/store';
-import type { ApiError } from '../errors';
 import type { FieldDef, ModelDef } from '../models/types';
-import type { InstanceRecord } from '../store/instances-repo';
 import type { NodeRow } from '../store/nodes-repo';
+import type { TemplateFinder } from '../templates/configuration-template';
 import { issueAt } from './issue-text';
 import type { ParsedRow, ParsedSheet, SheetIssue } from './sheet-types';
 import type { RowRef, WorkbookOverlay } from './validate-overlay';
@@ -25,8 +24,8 @@ export interface PhoneInfo {
 export interface ValidationCache {
   nodes: Map<string, NodeRow | null>;
   phones: Map<string, PhoneInfo | null>;
-  /** CFT templates by model, node and name: the record, or why it cannot be used. */
-  templates: Map<string, { record?: InstanceRecord; refusal?: ApiError }>;
+  /** CFT templates, each looked up once (templateCache()). */
+  findTemplate: TemplateFinder;
 }
 
 /** One row under validation, and where its issues go. */

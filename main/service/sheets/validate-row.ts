@@ -3,9 +3,7 @@ import { businessKeyOf } from '../domain/business-key';
 import { mergeData } from '../domain/instance-ops';
 import { ApiError } from '../errors';
 import { withDefaults } from '../schema/validate';
-import type { InstanceRecord } from '../store/instances-repo';
-import type { NodeRow } from '../store/nodes-repo';
-import { applyTemplateRecord, findConfigurationTemplate } from '../templates/configuration-template';
+import { applyTemplateRecord } from '../templates/configuration-template';
 import { META_NAMES } from './header-resolve';
 import { quoted } from './issue-text';
 import type { RowAction } from './sheet-types';
@@ -26,7 +24,8 @@ function templated(plan: RowPlan, payload: JsonObject, existing?: JsonObject): J
   const name = check.row.template ?? check.sheet.directive.template;
   if (name === undefined) return payload;
   try {
-    return applyTemplateRecord(check.store, check.model, plan.node, templateNamed(check, plan.node, name), payload, existing);
+    const found = check.cache.findTemplate(check.store, check.model, plan.node, new URLSearchParams({ template_name: name }));
+    return applyTemplateRecord(check.store, check.model, plan.node, found, payload, existing);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const at = check.row.template !== undefined ? META_NAMES.template : '';
@@ -38,23 +37,6 @@ function templated(plan: RowPlan, payload: JsonObject, existing?: JsonObject): J
     }
     return payload;
   }
-}
-
-/** The template a row names at its node, looked up once per validation (a refusal included). */
-function templateNamed(check: RowCheck, node: NodeRow, name: string): InstanceRecord | undefined {
-  const key = `${check.model.modelType}\u0000${node.pkid}\u0000${name}`;
-  let found = check.cache.templates.get(key);
-  if (!found) {
-    try {
-      found = { record: findConfigurationTemplate(check.store, check.model, node, new URLSearchParams({ template_name: name })) };
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      found = { refusal: error };
-    }
-    check.cache.templates.set(key, found);
-  }
-  if (found.refusal) throw found.refusal;
-  return found.record;
 }
 
 const valueAt = (data: JsonObject, path: string): unknown =>

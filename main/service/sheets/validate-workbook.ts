@@ -2,6 +2,7 @@ import type { Store } from '../domain/store';
 import { requireModel } from '../models/registry';
 import type { ModelDef } from '../models/types';
 import type { NodeRow } from '../store/nodes-repo';
+import { templateCache } from '../templates/configuration-template';
 import { SHEET_LIMITS } from './limits';
 import type { SheetEvent } from './read-workbook';
 import { streamWorkbookAhead } from './read-thread';
@@ -42,7 +43,7 @@ export interface WorkbookValidation {
 
 export class WorkbookValidator {
   private readonly overlay = new WorkbookOverlay();
-  private readonly cache: ValidationCache = { nodes: new Map(), phones: new Map(), templates: new Map() };
+  private readonly cache: ValidationCache = { nodes: new Map(), phones: new Map(), findTemplate: templateCache() };
   private readonly sheets: SheetValidation[] = [];
   private current?: { sheet: ParsedSheet; model: ModelDef; out: SheetValidation };
   private listed = 0;

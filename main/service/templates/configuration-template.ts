@@ -30,6 +30,32 @@ export function findConfigurationTemplate(store: Store, model: ModelDef, node: N
   return namedShaper(store, configurationTemplate, model, node, query, { pkidParam: 'template', nameParam: 'template_name' });
 }
 
+/** How a caller finds the template a query names: directly, or through a cache (`templateCache`). */
+export type TemplateFinder = (store: Store, model: ModelDef, node: NodeRow, query: URLSearchParams) => InstanceRecord | undefined;
+
+/**
+ * A finder that looks each template up once (per model, node and query), its refusal (a 404, a
+ * template for another model) included: for the rows of one validation or one batch of a load,
+ * which name the same template again and again (a look-up is one query per level of the tree).
+ */
+export function templateCache(): TemplateFinder {
+  const known = new Map<string, { record?: InstanceRecord; refusal?: unknown }>();
+  return (store, model, node, query) => {
+    const key = `${model.modelType}\u0000${node.pkid}\u0000${query.toString()}`;
+    let found = known.get(key);
+    if (!found) {
+      try {
+        found = { record: findConfigurationTemplate(store, model, node, query) };
+      } catch (error) {
+        found = { refusal: error };
+      }
+      known.set(key, found);
+    }
+    if (found.refusal !== undefined) throw found.refusal;
+    return found.record;
+  };
+}
+
 /**
  * Applies a template already found (`findConfigurationTemplate`): callers that apply one
  * template to many rows look it up once.
