@@ -1,5 +1,6 @@
 import { isWithin } from '../domain/hierarchy';
 import type { Store } from '../domain/store';
+import { UNSAMPLED } from '../store/db';
 
 /**
  * Which stored instances hold a business key: pkid and node path only, for the checks a
@@ -18,7 +19,7 @@ const MODEL_TYPE = /^(data|relation|device\/cucm|tool|view)\/[A-Za-z]+$/;
 function keySql(modelType: string, columns = ''): string {
   if (!MODEL_TYPE.test(modelType)) throw new Error(`not a model type: ${modelType}`);
   return `SELECT i.pkid AS pkid, (SELECT n.path FROM nodes n WHERE n.pkid = i.hierarchy_pkid) AS hierarchyPath${columns}
-  FROM instances i INDEXED BY instances_model_bkey WHERE i.model_type = '${modelType}' AND i.bkey = ?`;
+  FROM instances i INDEXED BY instances_model_bkey WHERE i.model_type = '${modelType}' AND i.bkey = ${UNSAMPLED}`;
 }
 
 type KeyStatement = ReturnType<Store['statement']>;

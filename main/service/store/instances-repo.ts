@@ -1,6 +1,6 @@
 import type { JsonObject } from '../api-types';
 import type Database from 'better-sqlite3';
-import type { Db } from './db';
+import { UNSAMPLED, type Db } from './db';
 
 /** One linked instance; its model type is kept so references need no look-up. */
 export interface LinkRef {
@@ -118,7 +118,7 @@ export class InstancesRepo {
     if (!statement) {
       // The type goes into SQL text, so it must be one the registry declares.
       if (!/^[a-z]+(\/[A-Za-z]+)+$/.test(modelType)) throw new Error(`not a model type: ${modelType}`);
-      statement = this.db.prepare<[string], Row>(`${SELECT} WHERE i.model_type = '${modelType}' AND i.bkey = ?`);
+      statement = this.db.prepare<[string], Row>(`${SELECT} WHERE i.model_type = '${modelType}' AND i.bkey = ${UNSAMPLED}`);
       this.byKeyOf.set(modelType, statement);
     }
     return statement.all(bkey).map(toRecord);
