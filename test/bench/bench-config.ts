@@ -16,9 +16,10 @@ export interface BenchConfig {
   /**
    * BENCH_ONLY: `ui` runs the seed and the UI bench only, `load` everything but the UI bench,
    * `search` the seed and the searches (their raw SQL and HTTP scenarios) only, `sheets` the
-   * bulk load, validation and export of a 100,000-row workbook only (no 1M seed).
+   * bulk load, validation and export of a 100,000-row workbook only (no 1M seed), `remote` the
+   * live-workspace proxy beside a direct remote and a bare undici proxy only (no 1M seed).
    */
-  only?: 'ui' | 'load' | 'search' | 'sheets';
+  only?: 'ui' | 'load' | 'search' | 'sheets' | 'remote';
 }
 
 /** A bad BENCH_* setting: reported as one line, without a stack. */
@@ -37,8 +38,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
   if (rows < 1000) throw new BenchConfigError(`BENCH_ROWS must be at least 1000, not ${rows}`);
   const seconds = positiveNumber('BENCH_SECONDS', env.BENCH_SECONDS, 6, 60);
   const only = env.BENCH_ONLY || undefined;
-  if (only !== undefined && only !== 'ui' && only !== 'load' && only !== 'search' && only !== 'sheets') {
-    throw new BenchConfigError(`BENCH_ONLY must be ui, load, search or sheets, not '${only}'`);
+  if (only !== undefined && only !== 'ui' && only !== 'load' && only !== 'search' && only !== 'sheets' && only !== 'remote') {
+    throw new BenchConfigError(`BENCH_ONLY must be ui, load, search, sheets or remote, not '${only}'`);
   }
   return {
     rows,

@@ -3,6 +3,7 @@ import { reportText } from './bench-report';
 import { runBench } from './bench-steps';
 import { CleanupStack } from './cleanup-stack';
 import { writeResults } from './results-file';
+import { runRemoteBench } from './remote-steps';
 import { runSheetsBench } from './sheets-steps';
 
 /**
@@ -24,15 +25,25 @@ async function main(): Promise<number> {
       process.stdout.write(`\n${sheets.text}\n\n${passed ? 'PASS' : 'FAIL'}\n`);
       return passed ? 0 : 1;
     }
+    if (config.only === 'remote') {
+      const remote = await runRemoteBench(config, cleanup);
+      const passed = remote.checks.every((check) => check.pass);
+      process.stdout.write(`\n${remote.text}\n\n${passed ? 'PASS' : 'FAIL'}\n`);
+      return passed ? 0 : 1;
+    }
     const outcome = await runBench(config, cleanup);
     // The sheets part runs on a store of its own, after the rest, so it measures a quiet machine.
     const sheets = config.only === undefined ? await runSheetsBench(config, cleanup) : undefined;
     if (sheets) outcome.checks.push(...sheets.checks);
+    // The remote part too: its own small stores and three servers, nothing of the 1M seed.
+    const remote = config.only === undefined ? await runRemoteBench(config, cleanup) : undefined;
+    if (remote) outcome.checks.push(...remote.checks);
     const passed = outcome.checks.every((check) => check.pass);
     process.stdout.write(`\n${reportText(outcome)}\n\nList page SQL: ${outcome.listPlan.pageSql}\n`);
     process.stdout.write(`  page plan: ${outcome.listPlan.page.join(' | ')}\n  count plan: ${outcome.listPlan.count.join(' | ')}\n`);
     for (const search of outcome.searchPlans) process.stdout.write(`Search '${search.query}' plan: ${search.plan.join(' | ')}\n`);
     if (sheets) process.stdout.write(`\n${sheets.text}\n`);
+    if (remote) process.stdout.write(`\n${remote.text}\n`);
     const file = writeResults(startedAt, config, outcome, passed);
     process.stdout.write(`\n${passed ? 'PASS' : 'FAIL'}: results written to ${file}\n`);
     return passed ? 0 : 1;
