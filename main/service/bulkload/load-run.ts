@@ -16,7 +16,7 @@ import { rowHead, rowTransaction } from './row-transaction';
 
 /**
  * A bulk load running from its spool, in batches: each batch is one SQLite transaction of
- * as many rows as fit in a slice of about 20 ms (a row in its own savepoint), with the parent's
+ * as many rows as fit in a slice of about 15 ms (a row in its own savepoint), with the parent's
  * count and the rows leaving the spool in the same commit. So a row is Success only once its
  * batch has committed, a killed process leaves each row loaded whole or not at all, and the
  * rows it had not reached are still in the spool. Between batches the engine yields, so the
