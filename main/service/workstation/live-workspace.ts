@@ -1,7 +1,8 @@
-import { targetOf } from '../../remote/remote-target';
+import { targetOf, type RemoteTarget } from '../../remote/remote-target';
 import type { ApiRequest, ApiResponse } from '../api-types';
 import type { WorkspaceHeaderName } from '../contract/workstation-api';
 import { usableProfile, type Asker } from './profile-access';
+import type { RemoteProfileRow } from '../store/remote-profiles-repo';
 import type { WorkstationDeps } from './route-group';
 
 /**
@@ -26,5 +27,13 @@ export function liveWorkspaceOf(request: ApiRequest): string | undefined {
  */
 export function forwardLive(deps: WorkstationDeps, asker: Asker, workspace: string, request: ApiRequest): Promise<ApiResponse> {
   const row = usableProfile(deps, asker, workspace);
-  return deps.remote.forward(targetOf(row), request);
+  let target = targets.get(row);
+  if (!target) targets.set(row, (target = targetOf(row)));
+  return deps.remote.forward(target, request);
 }
+
+/**
+ * A profile's target made once per row: the repository keeps the same row object until the
+ * profile changes, and parsing its URL on every request showed in the remote bench's profile.
+ */
+const targets = new WeakMap<RemoteProfileRow, RemoteTarget>();
