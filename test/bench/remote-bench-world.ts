@@ -82,9 +82,11 @@ export async function openRemoteBenchWorld(config: BenchConfig, cleanup: Cleanup
   const remote = await startChildServer('remote (serve)', [cli, 'serve', '--port', '0', '--data', join(dir, 'remote')], { ...process.env, WORKSTATION_ADMIN_PASSWORD: remotePassword }, cleanup);
   const bare = await startChildServer('bare undici proxy', [join(__dirname, 'bare-proxy.js'), remote.origin], process.env, cleanup);
   await addProfile(join(dir, 'local'), localPassword, remote.origin);
+  // BENCH_REMOTE_PROFILE=<dir>: the workstation writes a V8 CPU profile there when it stops.
+  const profiling = process.env.BENCH_REMOTE_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_REMOTE_PROFILE}`] : [];
   const workstation = await startChildServer(
     'workstation (serve --remote)',
-    [cli, 'serve', '--port', '0', '--data', join(dir, 'local'), '--remote', PROFILE],
+    [...profiling, cli, 'serve', '--port', '0', '--data', join(dir, 'local'), '--remote', PROFILE],
     { ...process.env, WORKSTATION_ADMIN_PASSWORD: localPassword, WORKSTATION_REMOTE_PASSWORD: remotePassword },
     cleanup,
   );
