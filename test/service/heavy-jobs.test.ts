@@ -141,6 +141,38 @@ describe('a bulk load in batches', () => {
 describe('heavy jobs leave the service answering', () => {
   const ROWS = 100_000;
 
+  it('refuses a big workbook read on its own thread exactly as a small one, for a fault found late in the file', async () => {
+    // Over 512 KB, the workbook is parsed on a thread of its own: a whole-file fault found
+    // after thousands of rows must still come back as the same 4xx, not an internal error.
+    const write = async (name: string, rows: number): Promise<Buffer> => {
+      const file = join(temp, name);
+      const writer = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file });
+      const lines = writer.addWorksheet('LineRelation');
+      lines.addRow(['Hierarchy Node', 'Directory Number', 'Alerting Name']).commit();
+      for (let i = 0; i < rows; i += 1) lines.addRow([PARIS, `+3318500${String(i).padStart(6, '0')}`, `Person ${i}`]).commit();
+      const countries = writer.addWorksheet('Countries');
+      countries.addRow(['Hierarchy Node', 'Country Name', 'No Such Column']).commit();
+      countries.addRow([ACME, 'Atlantis', 'x']).commit();
+      await writer.commit();
+      return readFileSync(file);
+    };
+    const small = await write('late-fault-small.xlsx', 10);
+    const big = await write('late-fault-big.xlsx', 40_000);
+    expect(big.length).toBeGreaterThan(512 * 1024);
+    expect((await upload(t, 'late-fault-small.xlsx', small, PARIS)).status).toBe(200);
+    expect((await upload(t, 'late-fault-big.xlsx', big, PARIS)).status).toBe(200);
+    const fromSmall = await validate(t, 'late-fault-small.xlsx', PARIS);
+    const fromBig = await validate(t, 'late-fault-big.xlsx', PARIS);
+    console.log(`[heavy-jobs] late fault: ${fromBig.status} ${String(fromBig.body.code)}: ${String(fromBig.body.message)}`);
+    expect(fromSmall.status).toBeGreaterThanOrEqual(400);
+    expect(fromSmall.status).toBeLessThan(500);
+    expect({ status: fromBig.status, code: fromBig.body.code, message: String(fromBig.body.message).replace('late-fault-big', 'late-fault-small') }).toEqual({
+      status: fromSmall.status,
+      code: fromSmall.body.code,
+      message: fromSmall.body.message,
+    });
+  }, 120_000);
+
   it('validates 100,000 rows while other requests are answered', async () => {
     const file = join(temp, 'big.xlsx');
     const writer = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file });
