@@ -30,7 +30,18 @@ export interface TransactionUpdate {
   resource_pkid: string | null;
 }
 
-export type ServiceEvent = TransactionUpdate;
+/** A bulk load moved on: once per batch, with the parent's detail as it now reads. */
+export interface LoadProgressUpdate {
+  type: 'progress';
+  transaction_id: string;
+  done: number;
+  succeeded: number;
+  failed: number;
+  total: number;
+  detail: string;
+}
+
+export type ServiceEvent = TransactionUpdate | LoadProgressUpdate;
 
 export interface WorkstationBridge {
   /** One API call, answered by the same `handle()` as HTTP. */

@@ -70,4 +70,18 @@ describe('service events to the window', () => {
     stop();
     expect(events.listenerCount('transaction')).toBe(0);
   });
+
+  it("relays a load's progress and its parent, never its rows one by one", () => {
+    const events = new EventEmitter();
+    const sent: unknown[] = [];
+    const stop = forwardServiceEvents(events, { send: (_channel, event) => sent.push(event), isDestroyed: () => false });
+    const parent = { ...update, transaction_id: 'parent-1', parent_id: null, model_type: 'tool/BulkLoad' };
+    for (let row = 0; row < 1000; row += 1) events.emit('transaction', { ...update, transaction_id: `row-${row}`, parent_id: 'parent-1' });
+    const progress = { transaction_id: 'parent-1', done: 1000, succeeded: 999, failed: 1, total: 1000, detail: '[ 999/1000 ] succeeded from [ 1 ] sheet in lines.xlsx' };
+    events.emit('progress', progress);
+    events.emit('transaction', parent);
+    expect(sent).toEqual([{ type: 'progress', ...progress }, { type: 'transaction', ...parent }]);
+    stop();
+    expect(events.listenerCount('progress')).toBe(0);
+  });
 });
