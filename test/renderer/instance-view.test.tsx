@@ -2,19 +2,27 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createStores, StoresContext } from '../../renderer/src/store/stores';
+import { LiveConfirmDialog } from '../../renderer/src/components/LiveConfirmDialog';
 import { InstanceView } from '../../renderer/src/views/InstanceView';
 import { fault } from './fake-transport';
 import { ExportingTransport, LINE, lineRelation } from './instance-fixtures';
 
 afterEach(cleanup);
+const CUST = { name: 'Cust', live: true, base_url: 'https://voss.cust.example', profile_id: 'p1' };
 
-function renderInstance(transport: ExportingTransport, role: 'admin' | 'operator' | 'readonly' = 'admin') {
+function renderInstance(transport: ExportingTransport, role: 'admin' | 'operator' | 'readonly' = 'admin', live = false) {
   const stores = createStores(transport);
+  if (live) {
+    // As the workspace switcher leaves things: the client pointed at the remote, the store naming it.
+    stores.workspace.setState({ workspaces: [{ name: 'Local', live: false, base_url: null, profile_id: null }, CUST], current: 'Cust' });
+    stores.client.setWorkspace({ name: 'Cust', baseUrl: CUST.base_url });
+  }
   stores.session.setState({ state: 'signed-in', user: { username: 'u', role, hierarchy: 'sys', hierarchy_pkid: 'r'.repeat(24), workspace: 'Local', release: '20.1.1' } });
   stores.nav.setState({ place: { view: 'instance', modelType: 'relation/LineRelation', href: LINE } });
   render(
     <StoresContext.Provider value={stores}>
       <InstanceView />
+      <LiveConfirmDialog />
     </StoresContext.Provider>,
   );
   return stores;
@@ -69,6 +77,42 @@ describe('instance view', () => {
     fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(stores.nav.getState().place).toEqual({ view: 'transaction', transactionId: 't-5' }));
     expect(transport.calls.find((c) => c.method === 'DELETE')?.url).toBe(`${LINE}?nowait=true`);
+  });
+
+  it('in a live workspace, asks once, in its own delete dialog naming the deployment and its address', async () => {
+    const transport = new ExportingTransport().on('GET', LINE, { body: lineRelation() });
+    transport.on('DELETE', LINE, { status: 202, body: { href: '/api/tool/Transaction/t-6/', success: true, transaction_id: 't-6' } });
+    transport.on('GET', '/api/tool/Transaction/t-6/poll/', { body: { 't-6': { status: 'Success', href: '/api/tool/Transaction/t-6/' } } });
+    const stores = renderInstance(transport, 'admin', true);
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Confirm delete' });
+    expect(dialog.textContent).toMatch(/on Cust\?/);
+    expect(within(dialog).getByTestId('live-target').textContent).toBe('This changes the live deployment Cust (https://voss.cust.example), not the local store.');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(stores.nav.getState().place).toEqual({ view: 'transaction', transactionId: 't-6' }));
+    // No second question: neither the app's live dialog nor the browser's.
+    expect(stores.confirm.getState().question).toBeUndefined();
+    expect(screen.queryByRole('alertdialog', { name: 'Confirm a live change' })).toBeNull();
+    expect(transport.calls.filter((c) => c.method === 'DELETE')).toHaveLength(1);
+  });
+
+  it('in a live workspace, asks in the app\'s own dialog before a tag change; cancelled, nothing is sent', async () => {
+    const transport = new ExportingTransport().on('GET', LINE, { body: lineRelation([]) });
+    transport.on('PATCH', `${LINE}+tag/`, { body: { success: true, tags: ['gold'] } });
+    renderInstance(transport, 'admin', true);
+    const addTag = async (): Promise<HTMLElement> => {
+      fireEvent.change(await screen.findByLabelText('New tag'), { target: { value: 'gold' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Add tag' }));
+      return screen.findByRole('alertdialog', { name: 'Confirm a live change' });
+    };
+    let dialog = await addTag();
+    expect(dialog.textContent).toContain('Change tags on Cust (https://voss.cust.example)?');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog', { name: 'Confirm a live change' })).toBeNull());
+    expect(transport.calls.some((c) => c.method === 'PATCH')).toBe(false);
+    dialog = await addTag();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Go on' }));
+    await waitFor(() => expect(transport.calls.filter((c) => c.method === 'PATCH')).toHaveLength(1));
   });
 
   it('leaves write actions to a readonly user, with a note in the action bar saying they will be refused', async () => {

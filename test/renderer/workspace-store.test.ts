@@ -79,6 +79,19 @@ describe('the workspace store and the client', () => {
     expect(transport.calls.pop()).toMatchObject({ method: 'DELETE', headers: { 'x-workstation-workspace': 'Cust' } });
   });
 
+  it('does not ask again for a call a dialog of the app already confirmed for this deployment, but does for another', async () => {
+    const { transport, client, asked, workspace, say } = setUp();
+    await workspace.getState().load();
+    await workspace.getState().switchTo('Cust');
+    say(false);
+    await client.send('DELETE', '/api/relation/LineRelation/abc/', undefined, { nowait: true }, 'Cust');
+    expect(asked).toEqual([]);
+    expect(transport.calls.pop()).toMatchObject({ method: 'DELETE', headers: { 'x-workstation-workspace': 'Cust' } });
+    // Confirmed while another workspace was shown: asked again, and refused here.
+    await expect(client.send('DELETE', '/api/relation/LineRelation/abc/', undefined, undefined, 'Local')).rejects.toMatchObject({ code: 'cancelled' });
+    expect(asked).toHaveLength(1);
+  });
+
   it('gives Local a neutral colour and each remote a colour of its own', () => {
     expect(workspaceColour('Local')).toBe('#5b6470');
     expect(workspaceColour('Cust')).not.toBe(workspaceColour('Local'));

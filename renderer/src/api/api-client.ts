@@ -10,8 +10,13 @@ export interface LiveWorkspace {
   baseUrl: string;
 }
 
-/** Asks the user to go on; the app's is the browser's own confirm dialog. */
+/** Asks the user to go on; the app's is its own dialog (confirm-store.ts), never the browser's. */
 export type Confirm = (message: string) => boolean | Promise<boolean>;
+
+/** What the client asks before a risky call in a live workspace: the action, the deployment and its address. */
+export function liveQuestion(action: string, live: LiveWorkspace): string {
+  return `${action} on ${live.name} (${live.baseUrl})?\n\nThis changes the live deployment ${live.name}, not the local store.`;
+}
 
 const WORKSPACE_HEADER = 'x-workstation-workspace';
 
@@ -38,7 +43,8 @@ export function riskyAction(method: string, path: string, query?: TransportReque
 export class ApiClient {
   private listeners = new Set<ConnectionListener>();
   private workspace: LiveWorkspace | undefined;
-  private confirm: Confirm = (message) => (typeof globalThis.confirm === 'function' ? globalThis.confirm(message) : false);
+  // Until the window gives its dialog (createStores), a risky live call is refused, never sent unasked.
+  private confirm: Confirm = () => false;
 
   constructor(readonly transport: Transport) {}
 
@@ -60,11 +66,16 @@ export class ApiClient {
     return () => this.listeners.delete(listener);
   }
 
-  async raw(method: string, path: string, options?: TransportRequestOptions): Promise<TransportAnswer> {
+  /**
+   * `approvedFor`: the live deployment a dialog of the app's own already named when the user
+   * confirmed this call (the delete dialogs), so it is not asked twice. Any other workspace by
+   * then (switched meanwhile) is asked again.
+   */
+  async raw(method: string, path: string, options?: TransportRequestOptions, approvedFor?: string): Promise<TransportAnswer> {
     const live = path.startsWith('/api/') ? this.workspace : undefined;
     if (live) {
       const action = riskyAction(method, path, options?.query);
-      if (action && !(await this.confirm(`${action} on ${live.name} (${live.baseUrl})?\n\nThis changes the live deployment ${live.name}, not the local store.`))) {
+      if (action && approvedFor !== live.name && !(await this.confirm(liveQuestion(action, live)))) {
         throw new ApiFault(499, 'cancelled', `Cancelled: nothing was sent to ${live.name}.`);
       }
       options = { ...options, headers: { ...options?.headers, [WORKSPACE_HEADER]: live.name } };
@@ -84,10 +95,10 @@ export class ApiClient {
     return this.json<T>('GET', path, { query });
   }
 
-  async send<T>(method: string, path: string, body?: unknown, query?: TransportRequestOptions['query']): Promise<T> {
-    if (body === undefined) return this.json<T>(method, path, { query });
+  async send<T>(method: string, path: string, body?: unknown, query?: TransportRequestOptions['query'], approvedFor?: string): Promise<T> {
+    if (body === undefined) return this.json<T>(method, path, { query }, approvedFor);
     // Declared on every door, IPC too: the service takes JSON bodies only as application/json.
-    return this.json<T>(method, path, { query, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return this.json<T>(method, path, { query, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }, approvedFor);
   }
 
   /** A file answer (an export): its bytes, type and name; a fault answer throws as JSON calls do. */
@@ -101,8 +112,8 @@ export class ApiClient {
     };
   }
 
-  private async json<T>(method: string, path: string, options: TransportRequestOptions): Promise<T> {
-    const answer = await this.raw(method, path, options);
+  private async json<T>(method: string, path: string, options: TransportRequestOptions, approvedFor?: string): Promise<T> {
+    const answer = await this.raw(method, path, options, approvedFor);
     const parsed = parseBody(answer.body);
     if (answer.status < 200 || answer.status >= 300) throw faultFrom(answer.status, parsed);
     return parsed as T;

@@ -23,8 +23,11 @@ export interface InstanceState {
   addTag(tag: string): Promise<void>;
   removeTag(tag: string): Promise<void>;
   setVersionTag(versionTag: string): Promise<void>;
-  /** Starts the delete as a transaction; resolves with its id, or undefined when it was refused. */
-  remove(): Promise<string | undefined>;
+  /**
+   * Starts the delete as a transaction; resolves with its id, or undefined when it was refused.
+   * `approvedFor`: the live deployment the view's own dialog named when the user confirmed.
+   */
+  remove(approvedFor?: string): Promise<string | undefined>;
   exportSheet(): Promise<DownloadedFile | undefined>;
 }
 
@@ -87,12 +90,12 @@ export function createInstanceStore(client: ApiClient) {
       addTag: (tag) => patch('+tag/', { tag }),
       removeTag: (tag) => patch('+tag/', { tag: `__CLEAR_TAG__${tag}` }),
       setVersionTag: (versionTag) => patch('+tag_version/', { version_tag: versionTag }),
-      async remove() {
+      async remove(approvedFor) {
         const href = get().href;
         if (!href) return undefined;
         set({ busy: true, actionFault: undefined, actionArea: 'actions' });
         try {
-          const reply = await client.send<AsyncAnswer>('DELETE', href, undefined, { nowait: true });
+          const reply = await client.send<AsyncAnswer>('DELETE', href, undefined, { nowait: true }, approvedFor);
           return reply.transaction_id;
         } catch (error) {
           set({ actionFault: asFault(error) });

@@ -81,7 +81,8 @@ export interface ResourcesState {
   toggle(index: number, range: boolean): void;
   selectPage(all: boolean): void;
   /** Deletes the selected instances in one transaction; resolves with its id. */
-  deleteSelected(track: (id: string, label: string) => Promise<string>): Promise<void>;
+  /** `approvedFor`: the live deployment the list's own dialog named when the user confirmed. */
+  deleteSelected(track: (id: string, label: string) => Promise<string>, approvedFor?: string): Promise<void>;
   tagSelected(tag: string): Promise<TagOutcome>;
 }
 
@@ -198,13 +199,13 @@ export function createResourcesStore(client: ApiClient) {
         const hrefs = all ? (get().answer?.resources ?? []).map((r) => r.meta.href) : [];
         set({ selection: { hrefs: new Set(hrefs), anchor: undefined } });
       },
-      async deleteSelected(track) {
+      async deleteSelected(track, approvedFor) {
         const { query, answer, selection } = get();
         if (!query || selection.hrefs.size === 0) return;
         set({ busy: true, actionFault: undefined });
         try {
           const nowait = answer?.meta.actions.delete?.support_async ? true : undefined;
-          const reply = await client.send<AsyncAnswer>('DELETE', listPath(query.modelType), { hrefs: [...selection.hrefs] }, { hierarchy: query.hierarchy, nowait });
+          const reply = await client.send<AsyncAnswer>('DELETE', listPath(query.modelType), { hrefs: [...selection.hrefs] }, { hierarchy: query.hierarchy, nowait }, approvedFor);
           set({ selection: emptySelection() });
           await track(reply.transaction_id, `Delete ${selection.hrefs.size} × ${query.modelType}`);
           await get().reload();

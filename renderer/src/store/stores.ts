@@ -3,6 +3,7 @@ import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import { ApiClient } from '../api/api-client';
 import type { Transport } from '../transport/transport';
+import { createConfirmStore } from './confirm-store';
 import { createFormStore } from './form-store';
 import { createHierarchyStore } from './hierarchy-store';
 import { createInstanceStore } from './instance-store';
@@ -21,6 +22,8 @@ import { createWorkspaceStore } from './workspace-store';
  */
 export function createStores(transport: Transport) {
   const client = new ApiClient(transport);
+  const confirm = createConfirmStore();
+  client.setConfirm((question) => confirm.getState().ask(question));
   const nav = createNavStore();
   const status = createStatusStore(client);
   const hierarchy = createHierarchyStore(client);
@@ -29,6 +32,7 @@ export function createStores(transport: Transport) {
     workspace,
     profiles: createProfilesStore(client, () => void workspace.getState().load()),
     client,
+    confirm,
     nav,
     status,
     hierarchy,

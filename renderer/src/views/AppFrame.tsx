@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { Breadcrumb } from '../components/Breadcrumb';
+import { LiveConfirmDialog } from '../components/LiveConfirmDialog';
 import { StatusLine } from '../components/StatusLine';
 import { TopBar } from '../components/TopBar';
 import { TreePanel } from '../components/TreePanel';
@@ -51,6 +52,7 @@ export function AppFrame() {
         <ViewSwitch />
       </main>
       <StatusLine />
+      <LiveConfirmDialog />
     </div>
   );
 }

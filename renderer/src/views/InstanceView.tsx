@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { titleOf } from '../api/model-catalog';
 import type { Instance } from '../api/types';
 import { FaultNotice } from '../components/FaultNotice';
+import { LiveTarget, useLiveWorkspace } from '../components/live-workspace';
 import { Empty, Loading } from '../components/States';
 import { modelTypeOfHref } from '../store/instance-store';
 import { useSlice, useStores } from '../store/stores';
@@ -57,12 +58,14 @@ function InstanceBody({ instance }: { instance: Instance }) {
   const actionArea = useSlice('instance', (s) => s.actionArea);
   const hint = useRoleHint();
   const [confirming, setConfirming] = useState(false);
+  const live = useLiveWorkspace();
   const modelType = instance.meta.model_type;
   const href = instance.meta.href ?? `/api/${modelType}/${instance.meta.pkid}/`;
 
   const remove = async (): Promise<void> => {
     setConfirming(false);
-    const id = await store.getState().remove();
+    // The dialog named the live deployment: the client does not ask a second time.
+    const id = await store.getState().remove(live?.name);
     if (!id) return;
     void status.getState().track(id, `Delete ${modelType} ${nameOf(instance)}`);
     nav.getState().go({ view: 'transaction', transactionId: id });
@@ -101,9 +104,10 @@ function InstanceBody({ instance }: { instance: Instance }) {
         </div>
       </header>
       {confirming && (
-        <div className="inst-confirm" role="alertdialog" aria-label="Confirm delete">
+        <div className="inst-confirm" role="alertdialog" aria-label="Confirm delete" data-live={live?.name}>
           <span>
-            Delete <strong>{nameOf(instance)}</strong> ({titleOf(modelType)}, {instance.meta.hierarchy})? The delete runs as a transaction; its steps are shown next.
+            Delete <strong>{nameOf(instance)}</strong> ({titleOf(modelType)}, {instance.meta.hierarchy}){live ? ` on ${live.name}` : ''}? The delete runs as a transaction; its steps are shown next.
+            {live && <LiveTarget live={live} />}
           </span>
           <button type="button" className="danger" autoFocus onClick={() => void remove()}>
             Delete

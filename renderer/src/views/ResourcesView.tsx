@@ -6,6 +6,7 @@ import type { ListQuery, ResourcesState, Traversal } from '../store/resources-st
 import type { TreeNode } from '../store/hierarchy-store';
 import { useSlice, useStores } from '../store/stores';
 import { FilterBar } from './resources/FilterBar';
+import { useLiveWorkspace } from '../components/live-workspace';
 import { ListActions } from './resources/ListActions';
 import { ModelPicker, TraversalToggle } from './resources/ListControls';
 import { Pager } from './resources/Pager';
@@ -66,6 +67,7 @@ function ListBody({ node, modelType, onTraversal }: { node: TreeNode; modelType:
   const { nav, resources, status } = useStores();
   const state = useSlice('resources', (s) => s);
   const hint = useRoleHint();
+  const live = useLiveWorkspace();
   const { query, answer, listState } = state;
   const titles = state.formTitles[modelType];
   const columns = useMemo<ResourceColumn[]>(() => (answer?.meta.summary_attrs ?? []).map((a) => ({ name: a.name, title: titles?.[a.name] ?? a.title })), [answer, titles]);
@@ -86,7 +88,8 @@ function ListBody({ node, modelType, onTraversal }: { node: TreeNode; modelType:
         hint={hint}
         onAdd={add}
         onRefresh={() => void resources.getState().reload()}
-        onDelete={() => void resources.getState().deleteSelected((id, label) => status.getState().track(id, label))}
+        live={live}
+        onDelete={(approvedFor) => void resources.getState().deleteSelected((id, label) => status.getState().track(id, label), approvedFor)}
         onTag={async (tag) => {
           const outcome = await resources.getState().tagSelected(tag);
           void resources.getState().reload();

@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import type { LiveWorkspace } from '../../api/api-client';
+import { LiveTarget } from '../../components/live-workspace';
 import type { TagOutcome } from '../../store/resources-store';
 import type { RoleHint } from './role';
 import { RoleNote } from './RoleNote';
@@ -9,8 +11,11 @@ interface ListActionsProps {
   busy: boolean;
   /** For a role that cannot change resources: the controls stay, with a note and a title. */
   hint?: RoleHint;
+  /** The live deployment, named in the delete dialog; its confirmation is the only one asked. */
+  live?: LiveWorkspace;
   onAdd(): void;
-  onDelete(): void;
+  /** `approvedFor`: the live deployment the dialog named when the user confirmed. */
+  onDelete(approvedFor?: string): void;
   onTag(tag: string): Promise<TagOutcome>;
   onRefresh(): void;
 }
@@ -19,7 +24,7 @@ type Mode = { kind: 'idle' } | { kind: 'confirm-delete' } | { kind: 'tag' } | { 
 
 /** Add, and what can be done to the checked rows: delete (confirmed first) and tag (typed inline). */
 export function ListActions(props: ListActionsProps) {
-  const { selected, busy, hint } = props;
+  const { selected, busy, hint, live } = props;
   const [mode, setMode] = useState<Mode>({ kind: 'idle' });
   const [tag, setTag] = useState('');
   const none = selected === 0;
@@ -47,9 +52,10 @@ export function ListActions(props: ListActionsProps) {
         </button>
       </div>
       {mode.kind === 'confirm-delete' && !none && (
-        <div className="res-inline danger-zone" role="alertdialog" aria-label="Confirm delete">
+        <div className="res-inline danger-zone" role="alertdialog" aria-label="Confirm delete" data-live={live?.name}>
           <span>
-            Delete {selected} selected {selected === 1 ? 'row' : 'rows'} ({props.modelTitle})? This runs as one transaction; a row that fails does not undo the others.
+            Delete {selected} selected {selected === 1 ? 'row' : 'rows'} ({props.modelTitle}){live ? ` on ${live.name}` : ''}? This runs as one transaction; a row that fails does not undo the others.
+            {live && <LiveTarget live={live} />}
           </span>
           <button
             type="button"
@@ -57,7 +63,7 @@ export function ListActions(props: ListActionsProps) {
             autoFocus
             onClick={() => {
               setMode({ kind: 'idle' });
-              props.onDelete();
+              props.onDelete(live?.name);
             }}
           >
             Delete {selected}

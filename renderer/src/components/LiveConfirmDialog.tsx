@@ -1,0 +1,35 @@
+import { useSlice, useStores } from '../store/stores';
+import { workspaceColour } from '../store/workspace-store';
+import { useLiveWorkspace } from './live-workspace';
+
+/**
+ * The client's question before a risky call in a live workspace that no view confirmed itself
+ * (tags, bulk loads): the app's own dialog, on the deployment's colour, never the browser's.
+ */
+export function LiveConfirmDialog() {
+  const { confirm } = useStores();
+  const question = useSlice('confirm', (s) => s.question);
+  const live = useLiveWorkspace();
+  if (question === undefined) return null;
+  const [ask, ...rest] = question.split('\n\n');
+  return (
+    <div className="live-confirm-backdrop">
+      <div className="live-confirm" role="alertdialog" aria-modal="true" aria-label="Confirm a live change" style={{ borderTopColor: live ? workspaceColour(live.name) : undefined }}>
+        <p>
+          <strong>{ask}</strong>
+        </p>
+        {rest.map((line) => (
+          <p key={line}>{line}</p>
+        ))}
+        <div className="toolbar">
+          <button type="button" className="danger" autoFocus onClick={() => confirm.getState().answer(true)}>
+            Go on
+          </button>
+          <button type="button" onClick={() => confirm.getState().answer(false)}>
+            Cancel
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
