@@ -51,6 +51,16 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: working live on a remote
     await row.locator('[data-verdict="ok"]').getByText(/answers as admin in \d+ ms; it runs release 21\.1 or later/).waitFor();
     expect(await form.getByLabel('Password').inputValue()).toBe('');
     await screenshot(page, transport, 'settings-remote');
+    // Edit it: the release entered instead of detected, the password held kept (the field left empty).
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('form', { name: `Edit ${profile}` });
+    expect(await edit.getByLabel('Base URL').inputValue()).toBe(remote.url);
+    await edit.getByLabel('Release (empty: detect)').fill('21.1');
+    await screenshot(page, transport, 'settings-edit-remote');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await row.locator('td', { hasText: /^21\.1$/ }).waitFor();
+    expect(await row.textContent()).toContain('held');
+    expect(await edit.count()).toBe(0);
 
     await page.getByLabel('Workspace').selectOption(profile);
     await page.locator(`[data-testid="workspace"][data-workspace="${profile}"][data-live="true"]`).getByText(remote.url).waitFor();
@@ -69,10 +79,14 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: working live on a remote
 
     await page.getByTestId('transaction-resource').getByRole('button').click();
     await instanceView(page).getByRole('toolbar', { name: 'Instance actions' }).getByRole('button', { name: 'Delete' }).click();
-    await page.getByRole('alertdialog', { name: 'Confirm delete' }).getByRole('button', { name: 'Delete' }).click();
+    // The app's own delete dialog names the deployment and its address; it is the only question.
+    const confirmDelete = page.getByRole('alertdialog', { name: 'Confirm delete' });
+    await confirmDelete.getByTestId('live-target').getByText(`This changes the live deployment ${profile} (${remote.url}), not the local store.`).waitFor();
+    await screenshot(page, transport, 'live-confirm-delete');
+    await confirmDelete.getByRole('button', { name: 'Delete' }).click();
     expect(await transactionFinished(page)).toBe('Success');
-    expect(dialogs).toHaveLength(1);
-    expect(dialogs[0]).toContain(`Delete on ${profile} (${remote.url})`);
+    expect(dialogs).toEqual([]);
+    expect(await page.getByRole('alertdialog', { name: 'Confirm a live change' }).count()).toBe(0);
     expect(await lineByPattern(remoteApi, pattern)).toBeUndefined();
     await screenshot(page, transport, 'live-transaction');
 

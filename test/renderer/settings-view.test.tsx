@@ -85,4 +85,38 @@ describe('settings: remote deployments', () => {
     });
     expect(within(row).getByRole('status').textContent).toBe('Cust is reachable but paste that CA');
   });
+
+  it('edits a profile from its values: changed fields go in a PUT, an empty password keeps the held one, a live workspace follows a rename', async () => {
+    const held = { ...profileOf('Cust', true), release: '21.1', timeouts: { connect_ms: 2000, response_ms: 60000, idle_ms: 30000 } };
+    const transport = new FakeTransport()
+      .on('GET', PROFILES, { body: { profiles: [held], vault: { kind: 'memory', persistent: false, warning: null } } })
+      .on('PUT', `${PROFILES}id-Cust/`, (call) => ({ body: { success: true, profile: { ...held, ...(call.body as object), timeouts: held.timeouts } } }))
+      .on('GET', '/workstation/workspaces/', () => ({
+        body: { workspaces: [{ name: 'Local', live: false, base_url: null, profile_id: null }, { name: transport.calls.some((c) => c.method === 'PUT') ? 'CustProd' : 'Cust', live: true, base_url: 'https://voss2.example.test', profile_id: 'id-Cust' }] },
+      }));
+    const stores = await show(transport);
+    await act(async () => {
+      await stores.workspace.getState().load();
+      await stores.workspace.getState().switchTo('Cust');
+    });
+    fireEvent.click(within(screen.getByRole('table', { name: 'Remote profiles' })).getByRole('button', { name: 'Edit' }));
+    const form = screen.getByRole('form', { name: 'Edit Cust' });
+    const input = (label: string) => within(form).getByLabelText(label, { exact: true }) as HTMLInputElement;
+    expect([input('Name').value, input('Base URL').value, input('Release (empty: detect)').value, input('Connect timeout (ms)').value]).toEqual(['Cust', 'https://voss.example.test', '21.1', '2000']);
+    expect(input('Password (empty: keep the one held)').value).toBe('');
+    fireEvent.change(input('Name'), { target: { value: 'CustProd' } });
+    fireEvent.change(input('Base URL'), { target: { value: 'https://voss2.example.test' } });
+    fireEvent.change(input('Release (empty: detect)'), { target: { value: '' } });
+    await act(async () => {
+      fireEvent.click(within(form).getByRole('button', { name: 'Save changes' }));
+    });
+    const put = transport.calls.find((call) => call.method === 'PUT');
+    expect(put?.body).toEqual({ name: 'CustProd', base_url: 'https://voss2.example.test', username: 'provisioner', auth_mode: 'session', release: null, ca_pem: null, timeouts: { connect_ms: 2000, response_ms: 60000, idle_ms: 30000 } });
+    expect(screen.queryByRole('form', { name: 'Edit Cust' })).toBeNull();
+    expect(screen.getByRole('table', { name: 'Remote profiles' }).textContent).toContain('CustProd');
+    expect(screen.getByRole('form', { name: 'Add a remote deployment' })).toBeTruthy();
+    await act(async () => undefined);
+    expect(stores.workspace.getState().current).toBe('CustProd');
+    expect(stores.client.liveWorkspace).toEqual({ name: 'CustProd', baseUrl: 'https://voss2.example.test' });
+  });
 });

@@ -21,6 +21,8 @@ export interface ProfilesState {
   load(): Promise<void>;
   add(input: RemoteProfileInput): Promise<boolean>;
   remove(id: string): Promise<void>;
+  /** Changes any fields of a profile (PUT); resolves true when the service took them. */
+  update(id: string, input: RemoteProfileInput): Promise<boolean>;
   /** Enters a profile's password again (server mode forgets them at a restart). */
   setPassword(id: string, password: string): Promise<boolean>;
   test(id: string): Promise<void>;
@@ -66,6 +68,21 @@ export function createProfilesStore(client: ApiClient, onChange: () => void) {
         onChange();
       } catch (error) {
         set({ fault: asFault(error) });
+      } finally {
+        set({ busy: false });
+      }
+    },
+    async update(id, input) {
+      set({ busy: true, fault: undefined });
+      try {
+        const { profile } = await client.send<RemoteProfileAnswer>('PUT', `/workstation/remote-profiles/${id}/`, input);
+        set({ profiles: get().profiles.map((known) => (known.id === id ? profile : known)).sort((a, b) => a.name.localeCompare(b.name)) });
+        // A new name or address shows in the switcher, and a live workspace follows it.
+        onChange();
+        return true;
+      } catch (error) {
+        set({ fault: asFault(error) });
+        return false;
       } finally {
         set({ busy: false });
       }

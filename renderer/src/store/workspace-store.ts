@@ -31,7 +31,12 @@ export function createWorkspaceStore(client: ApiClient, hierarchy: HierarchyStor
     async load() {
       try {
         const { workspaces } = await client.get<WorkspaceList>('/workstation/workspaces/');
-        set({ workspaces, fault: undefined });
+        // The live profile renamed or moved (Settings): the workspace follows it by id, so the
+        // next call names it as the service now knows it and the confirmations show the new address.
+        const was = get().workspaces.find((entry) => entry.name === get().current);
+        const now = was?.live ? workspaces.find((entry) => entry.profile_id === was.profile_id) : undefined;
+        if (now) client.setWorkspace({ name: now.name, baseUrl: now.base_url ?? '' });
+        set({ workspaces, fault: undefined, ...(now ? { current: now.name } : {}) });
       } catch (error) {
         set({ fault: asFault(error) });
       }

@@ -1,8 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { ConnectionTestResult, RemoteProfileInput } from '../../../main/service/contract/workstation-api';
+import type { ConnectionTestResult, RemoteProfile, RemoteProfileInput } from '../../../main/service/contract/workstation-api';
 import { FaultNotice } from '../components/FaultNotice';
 import { Empty, Loading } from '../components/States';
 import { useSlice, useStores } from '../store/stores';
+import { EMPTY, ProfileForm, valuesOf } from './settings/ProfileForm';
 
 /** Settings: the remote deployments (profiles) this admin may work live against. */
 export function SettingsView() {
@@ -11,6 +12,9 @@ export function SettingsView() {
   const vault = useSlice('profiles', (s) => s.vault);
   const loading = useSlice('profiles', (s) => s.loading);
   const fault = useSlice('profiles', (s) => s.fault);
+  const [editingId, setEditingId] = useState<string>();
+  const editing = list.find((profile) => profile.id === editingId);
+  const setEditing = (profile: RemoteProfile | undefined): void => setEditingId(profile?.id);
   useEffect(() => {
     void profiles.getState().load();
   }, [profiles]);
@@ -20,13 +24,13 @@ export function SettingsView() {
       {vault?.warning && <p className="vault-warning" role="note">{vault.warning}</p>}
       {vault && !vault.persistent && <p className="muted">Passwords are kept in memory only: enter them again after the workstation restarts.</p>}
       {fault && <FaultNotice fault={fault} />}
-      {loading && list.length === 0 ? <Loading what="the remote profiles" /> : <ProfileTable />}
-      <AddProfileForm />
+      {loading && list.length === 0 ? <Loading what="the remote profiles" /> : <ProfileTable onEdit={setEditing} />}
+      {editing ? <EditProfileForm profile={editing} onDone={() => setEditing(undefined)} /> : <AddProfileForm />}
     </section>
   );
 }
 
-function ProfileTable() {
+function ProfileTable({ onEdit }: { onEdit(profile: RemoteProfile): void }) {
   const { profiles } = useStores();
   const list = useSlice('profiles', (s) => s.profiles);
   const tests = useSlice('profiles', (s) => s.tests);
@@ -61,6 +65,9 @@ function ProfileTable() {
             <td>
               <button type="button" onClick={() => void profiles.getState().test(profile.id)} disabled={tests[profile.id] === 'running'}>
                 Test connection
+              </button>{' '}
+              <button type="button" disabled={busy} onClick={() => onEdit(profile)}>
+                Edit
               </button>{' '}
               <button type="button" disabled={busy} onClick={() => window.confirm(`Delete the remote profile ${profile.name}? Its password is forgotten too.`) && void profiles.getState().remove(profile.id)}>
                 Delete
@@ -105,62 +112,20 @@ function TestResult({ result }: { result: ConnectionTestResult | 'running' | und
   );
 }
 
-const EMPTY = { name: '', base_url: '', username: '', password: '', auth_mode: 'session', release: '', ca_pem: '', connect_ms: '', response_ms: '', idle_ms: '' };
-
-function inputOf(form: typeof EMPTY): RemoteProfileInput {
-  const timeouts = Object.fromEntries(
-    (['connect_ms', 'response_ms', 'idle_ms'] as const).filter((key) => form[key].trim() !== '').map((key) => [key, Number(form[key])]),
-  );
-  return {
-    name: form.name.trim(),
-    base_url: form.base_url.trim(),
-    username: form.username,
-    ...(form.password ? { password: form.password } : {}),
-    auth_mode: form.auth_mode === 'basic' ? 'basic' : 'session',
-    ...(form.release.trim() ? { release: form.release.trim() } : {}),
-    ...(form.ca_pem.trim() ? { ca_pem: form.ca_pem } : {}),
-    ...(Object.keys(timeouts).length > 0 ? { timeouts } : {}),
-  };
-}
-
 function AddProfileForm() {
   const { profiles } = useStores();
   const busy = useSlice('profiles', (s) => s.busy);
-  const [form, setForm] = useState(EMPTY);
-  const field = (key: keyof typeof EMPTY, label: string, type = 'text', placeholder = '') => (
-    <>
-      <label htmlFor={`profile-${key}`}>{label}</label>
-      <input id={`profile-${key}`} name={key} type={type} placeholder={placeholder} value={form[key]} autoComplete={type === 'password' ? 'new-password' : 'off'} onChange={(event) => setForm({ ...form, [key]: event.target.value })} />
-    </>
-  );
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    // The password leaves the form once sent: it is never shown or kept in the page again.
-    if (await profiles.getState().add(inputOf(form))) setForm(EMPTY);
-    else setForm({ ...form, password: '' });
+  return <ProfileForm mode="add" title="Add a remote deployment" initial={EMPTY} busy={busy} onSubmit={(input) => profiles.getState().add(input)} />;
+}
+
+/** Changing a profile (PUT): any field, a new password only if typed; keyed by the profile so it starts from its values. */
+function EditProfileForm({ profile, onDone }: { profile: RemoteProfile; onDone(): void }) {
+  const { profiles } = useStores();
+  const busy = useSlice('profiles', (s) => s.busy);
+  const save = async (input: RemoteProfileInput): Promise<boolean> => {
+    const saved = await profiles.getState().update(profile.id, input);
+    if (saved) onDone();
+    return saved;
   };
-  return (
-    <form className="profile-form" aria-label="Add a remote deployment" onSubmit={(event) => void submit(event)}>
-      <h3 style={{ gridColumn: '1 / 3' }}>Add a remote deployment</h3>
-      {field('name', 'Name', 'text', 'AcmeProd')}
-      {field('base_url', 'Base URL', 'url', 'https://voss.example.com')}
-      {field('username', 'User name')}
-      {field('password', 'Password', 'password')}
-      <label htmlFor="profile-auth_mode">Sign-in</label>
-      <select id="profile-auth_mode" name="auth_mode" value={form.auth_mode} onChange={(event) => setForm({ ...form, auth_mode: event.target.value })}>
-        <option value="session">Session (recommended)</option>
-        <option value="basic">Basic on every request</option>
-      </select>
-      {field('release', 'Release (empty: detect)', 'text', '21.1')}
-      <label htmlFor="profile-ca_pem">CA certificate (PEM, for private TLS)</label>
-      <textarea id="profile-ca_pem" name="ca_pem" value={form.ca_pem} onChange={(event) => setForm({ ...form, ca_pem: event.target.value })} />
-      {field('connect_ms', 'Connect timeout (ms)', 'number', '5000')}
-      {field('response_ms', 'Response timeout (ms)', 'number', '60000')}
-      {field('idle_ms', 'Idle timeout (ms)', 'number', '30000')}
-      <span />
-      <button type="submit" disabled={busy}>
-        Add
-      </button>
-    </form>
-  );
+  return <ProfileForm key={profile.id} mode="edit" title={`Edit ${profile.name}`} initial={valuesOf(profile)} busy={busy} onSubmit={save} onCancel={onDone} />;
 }
