@@ -4,9 +4,9 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Store } from '../domain/store';
-import { ApiError, TooBusy } from '../errors';
+import { TooBusy } from '../errors';
 import { JOB_HANDLERS, type JobKind, type JobInput, type JobOutput } from './job-handlers';
-import type { FromWorker, ToWorker } from './job-protocol';
+import { errorOf, type FromWorker, type ToWorker } from './job-protocol';
 
 /**
  * Heavy jobs (reading a workbook for a load, validating one, writing an export) on worker
@@ -183,8 +183,7 @@ export class JobPool {
     this.settle(job);
     if (job.chunkError) job.reject(job.chunkError);
     else if (message.type === 'done') job.resolve(message.result);
-    else if (message.fault) job.reject(new ApiError(message.fault.httpCode, message.fault.code, message.fault.message, message.fault.details));
-    else job.reject(new Error(message.message));
+    else job.reject(errorOf(message));
     this.dispatch();
     if (!slot.job) this.retireWhenIdle(slot);
   }

@@ -1,4 +1,4 @@
-import type { FaultDetail } from '../errors';
+import { ApiError, type FaultDetail } from '../errors';
 
 /**
  * Messages between the service and a job worker. A job streams chunks (each acknowledged, so a
@@ -29,4 +29,16 @@ export function transferablesOf(result: unknown): ArrayBuffer[] {
     if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return [bytes.buffer as ArrayBuffer];
   }
   return [];
+}
+
+/** An error as it crosses to another thread: an ApiError as its fault, anything else as its stack. */
+export function failureOf(error: unknown): { fault?: SerializedFault; message: string } {
+  if (error instanceof ApiError) return { fault: { httpCode: error.httpCode, code: error.code, message: error.message, details: error.details }, message: error.message };
+  return { message: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+}
+
+/** The error again on this side: the same ApiError, or an internal Error. */
+export function errorOf(failure: { fault?: SerializedFault; message: string }): Error {
+  const { fault } = failure;
+  return fault ? new ApiError(fault.httpCode, fault.code, fault.message, fault.details) : new Error(failure.message);
 }

@@ -1,11 +1,10 @@
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createStore } from '../domain/store';
-import { ApiError } from '../errors';
 import type { Db } from '../store/db';
 import { isoMicros } from '../store/ids';
 import { JOB_HANDLERS, type JobKind } from './job-handlers';
-import { CHUNKS_AHEAD, transferablesOf, type FromWorker, type ToWorker } from './job-protocol';
+import { CHUNKS_AHEAD, failureOf, transferablesOf, type FromWorker, type ToWorker } from './job-protocol';
 
 /**
  * A job worker: reading and validating workbooks and writing exports, on its own read-only
@@ -50,11 +49,7 @@ async function run(id: number, kind: JobKind, input: unknown): Promise<void> {
     const result = await handler({ store, cursor: () => (cursor ??= openReadOnly(4)), ownConnection: true, send }, input);
     post({ type: 'done', id, result }, transferablesOf(result));
   } catch (error) {
-    if (error instanceof ApiError) {
-      post({ type: 'fail', id, fault: { httpCode: error.httpCode, code: error.code, message: error.message, details: error.details }, message: error.message });
-    } else {
-      post({ type: 'fail', id, message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-    }
+    post({ type: 'fail', id, ...failureOf(error) });
   } finally {
     // What this job read must not be kept: the next one may come after many commits.
     store.nodes.clearCache();

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { ApiError } from '../errors';
+import { failureOf } from '../jobs/job-protocol';
 import { streamWorkbook, type SheetEvent } from './read-workbook';
 import { BATCHES_AHEAD, EVENTS_PER_BATCH, type FromReader, type ReadThreadInput } from './read-thread-protocol';
 
@@ -38,11 +38,7 @@ async function read(): Promise<void> {
     if (batch.length > 0) await flush(batch);
     post({ type: 'end' });
   } catch (error) {
-    if (error instanceof ApiError) {
-      post({ type: 'fail', fault: { httpCode: error.httpCode, code: error.code, message: error.message, details: error.details }, message: error.message });
-    } else {
-      post({ type: 'fail', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-    }
+    post({ type: 'fail', ...failureOf(error) });
   }
 }
 

@@ -1,8 +1,7 @@
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { ApiError } from '../errors';
+import { errorOf } from '../jobs/job-protocol';
 import { streamWorkbook, type ReadOptions, type SheetEvent } from './read-workbook';
 import type { FromReader, ReadThreadInput } from './read-thread-protocol';
 
@@ -54,15 +53,14 @@ export async function* streamWorkbookAhead(path: string, fileName: string, optio
       } else if (message.type === 'end') {
         return;
       } else if (message.fault) {
-        const { httpCode, code, message: text, details } = message.fault;
-        throw new ApiError(httpCode, code, text, details);
+        throw errorOf(message);
       } else if (!received) {
         // A thread that could not start (a packaged build that cannot load the script, say):
         // the same reading on this thread.
         yield* streamWorkbook(path, fileName, options);
         return;
       } else {
-        throw new Error(message.message);
+        throw errorOf(message);
       }
     }
   } finally {

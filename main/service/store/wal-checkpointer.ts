@@ -19,6 +19,9 @@ const AUTOCHECKPOINT_PAGES = 1000;
 const CHECKPOINT_EVERY_MS = 20;
 const LOG_LIMIT_FRAMES = 16_384;
 const POLL_MS = 5;
+/** The longest a load waits for the copy; then it goes on, and does not wait again for PATIENT_MS. */
+const MAX_WAIT_MS = 250;
+const PATIENT_MS = 5000;
 
 function workerScript(): string | undefined {
   const here = join(__dirname, 'checkpoint-worker.js');
@@ -33,6 +36,8 @@ export class WalCheckpointer {
   private holds = 0;
   /** The checkpoint count when the last wait ended. */
   private resumedAtTick = -1;
+  /** Until then the load does not wait: the last wait was given up (a long reader holds the log). */
+  private patientUntil = 0;
   /** [frames in the log, frames copied, checkpoints done], as of the worker's last checkpoint. */
   private readonly progress = new Int32Array(new SharedArrayBuffer(12));
 
@@ -43,6 +48,7 @@ export class WalCheckpointer {
     if (this.holds > 1 || !this.script || this.db.memory) return;
     this.progress.fill(0);
     this.resumedAtTick = -1;
+    this.patientUntil = 0;
     const worker = new Worker(this.script, { workerData: { file: this.db.name, everyMs: CHECKPOINT_EVERY_MS, progress: this.progress.buffer } });
     // A checkpointer that fails hands the job back to SQLite's own.
     worker.on('error', () => this.stop());
@@ -59,21 +65,27 @@ export class WalCheckpointer {
   /**
    * A promise when the log has outgrown its limit: it settles after a checkpoint that began
    * after the load paused has copied every frame, so the load's next write starts the log again.
+   * A reader in the middle of a long read (an export, a validation) keeps frames from being
+   * copied; after MAX_WAIT_MS the load goes on without waiting for a while, as SQLite's own
+   * checkpoints would (the log then grows until that reader is done).
    */
   lagging(): Promise<void> | undefined {
-    if (!this.worker || Atomics.load(this.progress, 0) <= LOG_LIMIT_FRAMES) return undefined;
+    if (!this.worker || Atomics.load(this.progress, 0) <= LOG_LIMIT_FRAMES || Date.now() < this.patientUntil) return undefined;
     // The log starts again at the load's next write: until a checkpoint reports that, no new wait.
     if (Atomics.load(this.progress, 2) <= this.resumedAtTick) return undefined;
     // The checkpoint running now may have begun before the last commit: wait for the one after.
     const after = Atomics.load(this.progress, 2) + 1;
+    const givenUpAt = Date.now() + MAX_WAIT_MS;
     return new Promise((resolve) => {
       const poll = (): void => {
         const caughtUp = Atomics.load(this.progress, 2) > after && Atomics.load(this.progress, 1) >= Atomics.load(this.progress, 0);
-        if (!this.worker || caughtUp) {
+        if (!this.worker || caughtUp || Date.now() >= givenUpAt) {
           this.resumedAtTick = Atomics.load(this.progress, 2);
+          if (!caughtUp) this.patientUntil = Date.now() + PATIENT_MS;
           resolve();
+        } else {
+          setTimeout(poll, POLL_MS);
         }
-        else setTimeout(poll, POLL_MS);
       };
       setTimeout(poll, POLL_MS);
     });
