@@ -75,6 +75,25 @@ describe('resources view', () => {
     await waitFor(() => expect(screen.getByText('No rows selected')).toBeTruthy());
   });
 
+  it('in a live workspace, names the deployment in its delete dialog and asks nothing more', async () => {
+    const transport = new FakeTransport().on('GET', LINES, pagedLines(20));
+    transport.on('DELETE', LINES, { status: 202, body: { href: '/api/tool/Transaction/t-2/', success: true, transaction_id: 't-2' } });
+    transport.on('GET', '/api/tool/Transaction/t-2/poll/', { body: { 't-2': { status: 'Success', href: '/api/tool/Transaction/t-2/' } } });
+    const stores = renderAt(transport);
+    const cust = { name: 'Cust', live: true, base_url: 'https://voss.cust.example', profile_id: 'p1' };
+    stores.workspace.setState({ workspaces: [{ name: 'Local', live: false, base_url: null, profile_id: null }, cust], current: 'Cust' });
+    stores.client.setWorkspace({ name: 'Cust', baseUrl: cust.base_url });
+    await readyTable();
+    fireEvent.click(screen.getByLabelText('Select row 1'));
+    fireEvent.click(screen.getByRole('button', { name: 'Delete selected' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Confirm delete' });
+    expect(dialog.textContent).toContain('Delete 1 selected row (Lines) on Cust?');
+    expect(within(dialog).getByTestId('live-target').textContent).toContain('Cust (https://voss.cust.example)');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete 1' }));
+    await waitFor(() => expect(transport.calls.some((c) => c.method === 'DELETE')).toBe(true));
+    expect(stores.confirm.getState().question).toBeUndefined();
+  });
+
   it('shows a Permission Denied list as a fault with what to do', async () => {
     const transport = new FakeTransport().on('GET', LINES, fault(403, 'permission-denied', 'Permission Denied: sys.Acme.Paris is outside your hierarchy.'));
     renderAt(transport);
