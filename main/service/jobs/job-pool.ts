@@ -1,10 +1,9 @@
 import Database from 'better-sqlite3';
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Store } from '../domain/store';
 import { TooBusy } from '../errors';
+import { compiledWorker } from '../worker-script';
 import { JOB_HANDLERS, type JobKind, type JobInput, type JobOutput } from './job-handlers';
 import { errorOf, type FromWorker, type ToWorker } from './job-protocol';
 
@@ -46,19 +45,12 @@ interface Slot {
  */
 const IDLE_WORKER_MS = 2000;
 
-/** The compiled worker beside this file, or, from the TypeScript sources, in dist/. */
-function workerScript(): string | undefined {
-  const here = join(__dirname, 'job-worker.js');
-  if (existsSync(here)) return here;
-  const built = join(__dirname, '..', '..', '..', 'dist', 'main', 'service', 'jobs', 'job-worker.js');
-  return existsSync(built) ? built : undefined;
-}
 
 /** What a refused job's Retry-After says: a few jobs' time, long enough for the queue to move. */
 const RETRY_AFTER_SECONDS = 5;
 
 export class JobPool {
-  private readonly script = workerScript();
+  private readonly script = compiledWorker(__dirname, 'jobs', 'job-worker.js');
   private readonly slots: (Slot | undefined)[] = [];
   private readonly queue: Queued[] = [];
   private readonly running = new Map<string, number>();

@@ -1,28 +1,20 @@
-import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { errorOf } from '../jobs/job-protocol';
+import { compiledWorker } from '../worker-script';
 import { streamWorkbook, type ReadOptions, type SheetEvent } from './read-workbook';
 import type { FromReader, ReadThreadInput } from './read-thread-protocol';
 
 /**
  * A workbook's events parsed on a thread of their own, so that reading a big file (exceljs's
- * XML parsing, about 10 µs a row) runs beside what the caller does with each row (validation,
- * spooling) instead of before it: on two cores the slower of the two sets the pace, not their
+ * XML parsing, about 10 µs a row) runs beside what the caller does with each row (a validation's
+ * checks) instead of before it: on two cores the slower of the two sets the pace, not their
  * sum. Small files are read on the calling thread: a thread costs about 100 ms to start.
  */
 const THREAD_FROM_BYTES = 512 * 1024;
 
-/** The compiled reader beside this file, or, from the TypeScript sources, in dist/. */
-function readerScript(): string | undefined {
-  const here = join(__dirname, 'read-thread-worker.js');
-  if (existsSync(here)) return here;
-  const built = join(__dirname, '..', '..', '..', 'dist', 'main', 'service', 'sheets', 'read-thread-worker.js');
-  return existsSync(built) ? built : undefined;
-}
-
 export async function* streamWorkbookAhead(path: string, fileName: string, options: ReadOptions = {}): AsyncGenerator<SheetEvent> {
-  const script = readerScript();
+  const script = compiledWorker(__dirname, 'sheets', 'read-thread-worker.js');
   if (!script || statSync(path).size < THREAD_FROM_BYTES) {
     yield* streamWorkbook(path, fileName, options);
     return;

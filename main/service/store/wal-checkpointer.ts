@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { compiledWorker } from '../worker-script';
 import type { Db } from './db';
 
 /**
@@ -23,15 +22,8 @@ const POLL_MS = 5;
 const MAX_WAIT_MS = 250;
 const PATIENT_MS = 5000;
 
-function workerScript(): string | undefined {
-  const here = join(__dirname, 'checkpoint-worker.js');
-  if (existsSync(here)) return here;
-  const built = join(__dirname, '..', '..', '..', 'dist', 'main', 'service', 'store', 'checkpoint-worker.js');
-  return existsSync(built) ? built : undefined;
-}
-
 export class WalCheckpointer {
-  private readonly script = workerScript();
+  private readonly script = compiledWorker(__dirname, 'store', 'checkpoint-worker.js');
   private worker?: Worker;
   private holds = 0;
   /** The checkpoint count when the last wait ended. */
