@@ -3,6 +3,8 @@
  * has neither Node nor Electron types) and by the shell. preload/index.ts implements it and
  * checks at compile time that its derived type is exactly this one.
  */
+import type { LoadProgressEvent } from '../main/service/contract/service-events';
+
 export interface BridgeRequest {
   method: string;
   /** Path and query under /api/ or /workstation/, e.g. `/api/data/Countries/?hierarchy=sys`. */
@@ -31,15 +33,7 @@ export interface TransactionUpdate {
 }
 
 /** A bulk load moved on: once per batch, with the parent's detail as it now reads. */
-export interface LoadProgressUpdate {
-  type: 'progress';
-  transaction_id: string;
-  done: number;
-  succeeded: number;
-  failed: number;
-  total: number;
-  detail: string;
-}
+export type LoadProgressUpdate = { type: 'progress' } & LoadProgressEvent;
 
 export type ServiceEvent = TransactionUpdate | LoadProgressUpdate;
 

@@ -66,16 +66,7 @@ export interface TransactionEvent {
   resource_pkid: string | null;
 }
 
-/** A running bulk load's count, once per batch, so a progress bar follows it without polling. */
-export interface LoadProgressEvent {
-  transaction_id: string;
-  done: number;
-  succeeded: number;
-  failed: number;
-  total: number;
-  /** The parent's detail as it now reads: `[ 41000/100000 ] succeeded from [ 1 ] sheet in lines.xlsx`. */
-  detail: string;
-}
+export type { LoadProgressEvent } from '../contract/service-events';
 
 export const INTERNAL = new ApiError(500, 'internal-error', 'The transaction failed on an internal error.');
 
