@@ -119,4 +119,23 @@ describe('settings: remote deployments', () => {
     expect(stores.workspace.getState().current).toBe('CustProd');
     expect(stores.client.liveWorkspace).toEqual({ name: 'CustProd', baseUrl: 'https://voss2.example.test' });
   });
+
+  it('deletes a profile after the confirmation in its row; cancelled, nothing is sent', async () => {
+    const transport = new FakeTransport()
+      .on('GET', PROFILES, { body: { profiles: [profileOf('Cust', true)], vault: { kind: 'memory', persistent: false, warning: null } } })
+      .on('DELETE', `${PROFILES}id-Cust/`, { body: { success: true, id: 'id-Cust' } })
+      .on('GET', '/workstation/workspaces/', { body: { workspaces: [] } });
+    await show(transport);
+    const table = screen.getByRole('table', { name: 'Remote profiles' });
+    fireEvent.click(within(table).getByRole('button', { name: 'Delete' }));
+    fireEvent.click(within(screen.getByRole('alertdialog', { name: 'Confirm deleting Cust' })).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    fireEvent.click(within(table).getByRole('button', { name: 'Delete' }));
+    expect(transport.calls.some((call) => call.method === 'DELETE')).toBe(false);
+    await act(async () => {
+      fireEvent.click(within(screen.getByRole('alertdialog', { name: 'Confirm deleting Cust' })).getByRole('button', { name: 'Delete Cust' }));
+    });
+    expect(transport.calls.filter((call) => call.method === 'DELETE').map((call) => call.url)).toEqual([`${PROFILES}id-Cust/`]);
+    expect(screen.getByText('No remote deployments yet')).toBeTruthy();
+  });
 });

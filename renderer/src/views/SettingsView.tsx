@@ -35,6 +35,8 @@ function ProfileTable({ onEdit }: { onEdit(profile: RemoteProfile): void }) {
   const list = useSlice('profiles', (s) => s.profiles);
   const tests = useSlice('profiles', (s) => s.tests);
   const busy = useSlice('profiles', (s) => s.busy);
+  // The app's own confirmation, in the row, as the other deletes ask: never the browser's dialog.
+  const [deleting, setDeleting] = useState<string>();
   if (list.length === 0) return <Empty title="No remote deployments yet">Add one below to work live against a customer's system.</Empty>;
   return (
     <table aria-label="Remote profiles">
@@ -69,9 +71,28 @@ function ProfileTable({ onEdit }: { onEdit(profile: RemoteProfile): void }) {
               <button type="button" disabled={busy} onClick={() => onEdit(profile)}>
                 Edit
               </button>{' '}
-              <button type="button" disabled={busy} onClick={() => window.confirm(`Delete the remote profile ${profile.name}? Its password is forgotten too.`) && void profiles.getState().remove(profile.id)}>
+              <button type="button" disabled={busy} onClick={() => setDeleting(profile.id)}>
                 Delete
               </button>
+              {deleting === profile.id && (
+                <div className="res-inline danger-zone" role="alertdialog" aria-label={`Confirm deleting ${profile.name}`}>
+                  <span>Delete the remote profile {profile.name}? Its password is forgotten too.</span>
+                  <button
+                    type="button"
+                    className="danger"
+                    autoFocus
+                    onClick={() => {
+                      setDeleting(undefined);
+                      void profiles.getState().remove(profile.id);
+                    }}
+                  >
+                    Delete {profile.name}
+                  </button>
+                  <button type="button" onClick={() => setDeleting(undefined)}>
+                    Cancel
+                  </button>
+                </div>
+              )}
               <TestResult result={tests[profile.id]} />
             </td>
           </tr>
