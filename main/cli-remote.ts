@@ -15,6 +15,7 @@ import type { ConnectionTestResult, RemoteProfile, RemoteProfileInput } from './
  */
 export const REMOTE_USAGE = `usage: workstation remote list [--data <dir>]
        workstation remote add --name <n> --url <base url> --username <u> [--ca <file.pem>] [--release <r>] [--auth session|basic]
+                              [--home <hierarchy>]   (where your part of the remote's tree starts, for a remote without /api/whoami/)
                               [--connect-ms <ms>] [--response-ms <ms>] [--idle-ms <ms>] [--data <dir>]
        workstation remote test <name> [--data <dir>]      (password: WORKSTATION_REMOTE_PASSWORD, or asked)
        workstation remote remove <name> [--data <dir>]`;
@@ -26,6 +27,7 @@ const OPTIONS = {
   username: { type: 'string' },
   ca: { type: 'string' },
   release: { type: 'string' },
+  home: { type: 'string' },
   auth: { type: 'string' },
   'connect-ms': { type: 'string' },
   'response-ms': { type: 'string' },
@@ -60,7 +62,7 @@ export async function unlockProfile(service: Service, vault: MemoryVault, name: 
 
 function describe(profile: RemoteProfile): string {
   const release = profile.release ?? (profile.detected_release ? `${profile.detected_release} (detected)` : 'release unknown');
-  return `${profile.name}\t${profile.base_url}\tuser ${profile.username}\t${profile.auth_mode}\t${release}${profile.ca_pem ? '\tprivate CA' : ''}`;
+  return `${profile.name}\t${profile.base_url}\tuser ${profile.username}\t${profile.auth_mode}\t${release}${profile.home_hierarchy ? `\thome ${profile.home_hierarchy}` : ''}${profile.ca_pem ? '\tprivate CA' : ''}`;
 }
 
 function inputOf(values: Partial<Record<keyof typeof OPTIONS, string>>): RemoteProfileInput {
@@ -73,6 +75,7 @@ function inputOf(values: Partial<Record<keyof typeof OPTIONS, string>>): RemoteP
     username: values.username,
     ...(values.ca !== undefined ? { ca_pem: readFileSync(values.ca, 'utf8') } : {}),
     ...(values.release !== undefined ? { release: values.release } : {}),
+    ...(values.home !== undefined ? { home_hierarchy: values.home } : {}),
     ...(values.auth !== undefined ? { auth_mode: values.auth as RemoteProfileInput['auth_mode'] } : {}),
     ...(Object.keys(given).length > 0 ? { timeouts: given } : {}),
   };

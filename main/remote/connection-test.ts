@@ -1,3 +1,4 @@
+import { findHomeNode, type HomeGet } from '../service/contract/home-node';
 import type { ConnectionTestResult, ReleaseLine } from '../service/contract/workstation-api';
 import type { CredentialVault } from './credential-vault';
 import { errorCodeOf, isTimeout, tlsAdvice, tlsProblemOf } from './remote-faults';
@@ -13,10 +14,11 @@ const VERSION_PROBE = `${PROBE}&api_version=11.5.1`;
 
 /**
  * "Test connection": signs in with a fresh session (or Basic), makes one authenticated GET and
- * one with api_version, and says in one sentence what was found and what to do. It never
- * disturbs the live session of the profile.
+ * one with api_version, finds where the live tree will start (the remote's /api/whoami/, else
+ * the profile's home hierarchy), and says in one sentence what was found and what to do. It
+ * never disturbs the live session of the profile.
  */
-export async function testConnection(hub: RemoteHub, vault: CredentialVault, target: RemoteTarget, entered: string | null): Promise<ConnectionTestResult> {
+export async function testConnection(hub: RemoteHub, vault: CredentialVault, target: RemoteTarget, entered: string | null, home: string | null): Promise<ConnectionTestResult> {
   const secure = target.origin.startsWith('https:');
   const result: ConnectionTestResult = {
     success: false,
@@ -27,6 +29,7 @@ export async function testConnection(hub: RemoteHub, vault: CredentialVault, tar
     credentials: 'not-tried',
     forbidden: false,
     release: { detected: null, entered, message: 'not tested' },
+    home: { source: null, hierarchy: home, pkid: null, message: 'not tested' },
     round_trip_ms: null,
   };
   const password = vault.get(target.id);
@@ -41,12 +44,50 @@ export async function testConnection(hub: RemoteHub, vault: CredentialVault, tar
     if (judgeCredentials(answer, target, result)) return result;
     const versioned = await hub.send(target, { method: 'GET', path: VERSION_PROBE, headers: { accept: 'application/json', ...auth } });
     result.release = releaseOf(versioned, entered);
+    const answered = `${target.name} answers as ${target.username} in ${result.round_trip_ms} ms; ${result.release.message}`;
+    const found = await findHomeNode(homeGet(hub, target, auth), home, target.name, `user ${target.username}`);
+    if (!found.found) {
+      result.home = { source: null, hierarchy: home, pkid: null, message: found.message };
+      return { ...result, verdict: 'no-home', message: `${answered}. But ${found.message}` };
+    }
+    const { node } = found;
+    const where = node.source === 'whoami' ? `its /api/whoami/ places user ${target.username} at ${node.hierarchy}` : `the tree starts at the profile's home hierarchy ${node.hierarchy}`;
+    result.home = { source: node.source, hierarchy: node.hierarchy, pkid: node.pkid, message: where };
     result.success = true;
     result.verdict = 'ok';
-    result.message = `${target.name} answers as ${target.username} in ${result.round_trip_ms} ms; ${result.release.message}.`;
+    result.message = `${answered}; ${where}.`;
     return result;
   } catch (error) {
     return networkVerdict(error, target, result);
+  }
+}
+
+/**
+ * The GETs of the home node's search, with the test's own sign-in. A 401 or a 5xx is the remote's
+ * trouble, not a missing whoami: it ends the test as an unexpected answer (findHomeNode's contract).
+ */
+function homeGet(hub: RemoteHub, target: RemoteTarget, auth: Record<string, string>): HomeGet {
+  return async (path, query) => {
+    const answer = await hub.send(target, { method: 'GET', path: `${path}?${new URLSearchParams(query).toString()}`, headers: { accept: 'application/json', ...auth } });
+    answer.stream?.destroy();
+    if (answer.status === 401 || answer.status >= 500) throw new UnexpectedAnswer(path, answer.status);
+    const text = answer.text?.toString('utf8') ?? '';
+    let body: unknown;
+    try {
+      body = text === '' ? undefined : (JSON.parse(text) as unknown);
+    } catch {
+      body = undefined;
+    }
+    return { status: answer.status, body };
+  };
+}
+
+class UnexpectedAnswer extends Error {
+  constructor(
+    readonly path: string,
+    readonly status: number,
+  ) {
+    super(`HTTP ${status} to ${path}`);
   }
 }
 
@@ -103,6 +144,9 @@ function releaseOf(answer: Exchanged, entered: string | null): ConnectionTestRes
 }
 
 function networkVerdict(error: unknown, target: RemoteTarget, result: ConnectionTestResult): ConnectionTestResult {
+  if (error instanceof UnexpectedAnswer) {
+    return { ...result, verdict: 'unexpected', message: `${target.name} answered ${error.path} with HTTP ${error.status} while looking for where ${target.username} sits: try again; if it stays, ask the deployment's administrator.` };
+  }
   const tls = tlsProblemOf(error);
   if (tls) {
     result.reachable = true;

@@ -8,13 +8,13 @@ import { fault } from './fake-transport';
 import { ExportingTransport, LINE, lineRelation } from './instance-fixtures';
 
 afterEach(cleanup);
-const CUST = { name: 'Cust', live: true, base_url: 'https://voss.cust.example', profile_id: 'p1' };
+const CUST = { name: 'Cust', live: true, base_url: 'https://voss.cust.example', profile_id: 'p1', home_hierarchy: null };
 
 function renderInstance(transport: ExportingTransport, role: 'admin' | 'operator' | 'readonly' = 'admin', live = false) {
   const stores = createStores(transport);
   if (live) {
     // As the workspace switcher leaves things: the client pointed at the remote, the store naming it.
-    stores.workspace.setState({ workspaces: [{ name: 'Local', live: false, base_url: null, profile_id: null }, CUST], current: 'Cust' });
+    stores.workspace.setState({ workspaces: [{ name: 'Local', live: false, base_url: null, profile_id: null, home_hierarchy: null }, CUST], current: 'Cust' });
     stores.client.setWorkspace({ name: 'Cust', baseUrl: CUST.base_url });
   }
   stores.session.setState({ state: 'signed-in', user: { username: 'u', role, hierarchy: 'sys', hierarchy_pkid: 'r'.repeat(24), workspace: 'Local', release: '20.1.1' } });

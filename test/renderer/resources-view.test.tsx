@@ -80,8 +80,8 @@ describe('resources view', () => {
     transport.on('DELETE', LINES, { status: 202, body: { href: '/api/tool/Transaction/t-2/', success: true, transaction_id: 't-2' } });
     transport.on('GET', '/api/tool/Transaction/t-2/poll/', { body: { 't-2': { status: 'Success', href: '/api/tool/Transaction/t-2/' } } });
     const stores = renderAt(transport);
-    const cust = { name: 'Cust', live: true, base_url: 'https://voss.cust.example', profile_id: 'p1' };
-    stores.workspace.setState({ workspaces: [{ name: 'Local', live: false, base_url: null, profile_id: null }, cust], current: 'Cust' });
+    const cust = { name: 'Cust', live: true, base_url: 'https://voss.cust.example', profile_id: 'p1', home_hierarchy: null };
+    stores.workspace.setState({ workspaces: [{ name: 'Local', live: false, base_url: null, profile_id: null, home_hierarchy: null }, cust], current: 'Cust' });
     stores.client.setWorkspace({ name: 'Cust', baseUrl: cust.base_url });
     await readyTable();
     fireEvent.click(screen.getByLabelText('Select row 1'));

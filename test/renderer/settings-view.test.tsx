@@ -22,6 +22,7 @@ function profileOf(name: string, passwordStored: boolean): RemoteProfile {
     detected_release: null,
     detected_at: null,
     release_line: null,
+    home_hierarchy: null,
     password_stored: passwordStored,
     owner: 'admin',
     hierarchy: 'sys',
@@ -92,7 +93,7 @@ describe('settings: remote deployments', () => {
       .on('GET', PROFILES, { body: { profiles: [held], vault: { kind: 'memory', persistent: false, warning: null } } })
       .on('PUT', `${PROFILES}id-Cust/`, (call) => ({ body: { success: true, profile: { ...held, ...(call.body as object), timeouts: held.timeouts } } }))
       .on('GET', '/workstation/workspaces/', () => ({
-        body: { workspaces: [{ name: 'Local', live: false, base_url: null, profile_id: null }, { name: transport.calls.some((c) => c.method === 'PUT') ? 'CustProd' : 'Cust', live: true, base_url: 'https://voss2.example.test', profile_id: 'id-Cust' }] },
+        body: { workspaces: [{ name: 'Local', live: false, base_url: null, profile_id: null, home_hierarchy: null }, { name: transport.calls.some((c) => c.method === 'PUT') ? 'CustProd' : 'Cust', live: true, base_url: 'https://voss2.example.test', profile_id: 'id-Cust' }] },
       }));
     const stores = await show(transport);
     await act(async () => {
@@ -107,11 +108,12 @@ describe('settings: remote deployments', () => {
     fireEvent.change(input('Name'), { target: { value: 'CustProd' } });
     fireEvent.change(input('Base URL'), { target: { value: 'https://voss2.example.test' } });
     fireEvent.change(input('Release (empty: detect)'), { target: { value: '' } });
+    fireEvent.change(input('Home hierarchy (empty: ask the remote)'), { target: { value: ' sys.cust.Acme ' } });
     await act(async () => {
       fireEvent.click(within(form).getByRole('button', { name: 'Save changes' }));
     });
     const put = transport.calls.find((call) => call.method === 'PUT');
-    expect(put?.body).toEqual({ name: 'CustProd', base_url: 'https://voss2.example.test', username: 'provisioner', auth_mode: 'session', release: null, ca_pem: null, timeouts: { connect_ms: 2000, response_ms: 60000, idle_ms: 30000 } });
+    expect(put?.body).toEqual({ name: 'CustProd', base_url: 'https://voss2.example.test', username: 'provisioner', auth_mode: 'session', release: null, home_hierarchy: 'sys.cust.Acme', ca_pem: null, timeouts: { connect_ms: 2000, response_ms: 60000, idle_ms: 30000 } });
     expect(screen.queryByRole('form', { name: 'Edit Cust' })).toBeNull();
     expect(screen.getByRole('table', { name: 'Remote profiles' }).textContent).toContain('CustProd');
     expect(screen.getByRole('form', { name: 'Add a remote deployment' })).toBeTruthy();

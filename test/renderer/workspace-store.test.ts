@@ -4,7 +4,7 @@ import { ApiFault } from '../../renderer/src/api/fault';
 import { createHierarchyStore } from '../../renderer/src/store/hierarchy-store';
 import { createNavStore } from '../../renderer/src/store/nav-store';
 import { createWorkspaceStore, workspaceColour } from '../../renderer/src/store/workspace-store';
-import type { Transport, TransportAnswer, TransportRequestOptions } from '../../renderer/src/transport/transport';
+import { urlOf, type Transport, type TransportAnswer, type TransportRequestOptions } from '../../renderer/src/transport/transport';
 
 /** Choosing a live workspace: every /api/ call names it, /workstation/ never does, and risky changes ask first. */
 class HeaderTransport implements Transport {
@@ -43,7 +43,7 @@ describe('the workspace store and the client', () => {
     await workspace.getState().load();
     expect(workspace.getState().workspaces.map((w) => w.name)).toEqual(['Local', 'Cust']);
     await workspace.getState().switchTo('Cust');
-    expect(workspace.getState()).toMatchObject({ current: 'Cust', remoteUser: { hierarchy_pkid: 'r00t' }, switching: false });
+    expect(workspace.getState()).toMatchObject({ current: 'Cust', remoteHome: { pkid: 'r00t', hierarchy: 'sys.cust', source: 'whoami' }, switching: false });
     expect(hierarchy.getState().selected).toBeUndefined();
     await client.get('/api/data/Countries/');
     await client.get('/workstation/remote-profiles/');
@@ -90,6 +90,59 @@ describe('the workspace store and the client', () => {
     // Confirmed while another workspace was shown: asked again, and refused here.
     await expect(client.send('DELETE', '/api/relation/LineRelation/abc/', undefined, undefined, 'Local')).rejects.toMatchObject({ code: 'cancelled' });
     expect(asked).toHaveLength(1);
+  });
+
+  it('roots a live tree on the profile\'s home hierarchy when the remote has no /api/whoami/, and says what to enter without one', async () => {
+    const calls: string[] = [];
+    let home: string | null = null;
+    const transport: Transport = {
+      signIn: 'session',
+      async request(_method, path, options = {}) {
+        const url = urlOf(path, options.query);
+        calls.push(url);
+        const answer = (status: number, body: unknown): TransportAnswer => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        if (path === '/workstation/workspaces/') return answer(200, { workspaces: [{ name: 'Local', live: false, base_url: null, profile_id: null, home_hierarchy: null }, { name: 'Spec', live: true, base_url: 'https://voss.spec.example', profile_id: 'p2', home_hierarchy: home }] });
+        if (path === '/api/whoami/') return answer(404, { success: false, http_code: 404, code: 'not-found', message: 'Not Found' });
+        if (path === '/api/data/HierarchyNode/' && url.includes('hierarchy=sys.spec&') && url.includes('filter_text=Acme')) {
+          return answer(200, { pagination: { total: 1 }, resources: [{ data: { name: 'Acme' }, meta: { pkid: 'acme-pkid', hierarchy: 'sys.spec' } }] });
+        }
+        return answer(200, { pagination: { total: 0 }, resources: [] });
+      },
+    };
+    const client = new ApiClient(transport);
+    const hierarchy = createHierarchyStore(client);
+    const workspace = createWorkspaceStore(client, hierarchy, createNavStore());
+    await workspace.getState().load();
+    await workspace.getState().switchTo('Spec');
+    expect(workspace.getState().remoteHome).toBeUndefined();
+    expect(hierarchy.getState().rootFault).toMatchObject({ code: 'remote-home-unknown' });
+    expect(hierarchy.getState().rootFault?.message).toContain('enter the profile\'s home hierarchy');
+
+    home = 'sys.spec.Acme';
+    await workspace.getState().switchTo('Local');
+    await workspace.getState().load();
+    await workspace.getState().switchTo('Spec');
+    expect(workspace.getState()).toMatchObject({ current: 'Spec', fault: undefined, remoteHome: { pkid: 'acme-pkid', hierarchy: 'sys.spec.Acme', source: 'profile' } });
+    expect(hierarchy.getState().rootFault).toBeUndefined();
+    expect(calls.filter((url) => url.startsWith('/api/')).every((url) => url.includes('format=json'))).toBe(true);
+  });
+
+  it('tells a remote that cannot be reached as that, not as a missing whoami', async () => {
+    const transport: Transport = {
+      signIn: 'session',
+      async request(_method, path) {
+        const body = path === '/workstation/workspaces/'
+          ? { workspaces: [{ name: 'Spec', live: true, base_url: 'https://voss.spec.example', profile_id: 'p2', home_hierarchy: 'sys.spec' }] }
+          : { success: false, http_code: 502, code: 'remote-unreachable', message: 'Cannot reach Spec.' };
+        return { status: path === '/workstation/workspaces/' ? 200 : 502, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+      },
+    };
+    const client = new ApiClient(transport);
+    const hierarchy = createHierarchyStore(client);
+    const workspace = createWorkspaceStore(client, hierarchy, createNavStore());
+    await workspace.getState().load();
+    await workspace.getState().switchTo('Spec');
+    expect(hierarchy.getState().rootFault).toMatchObject({ code: 'remote-unreachable', status: 502 });
   });
 
   it('gives Local a neutral colour and each remote a colour of its own', () => {

@@ -37,6 +37,7 @@ const row = (pkid: string, name: string): RemoteProfileRow => ({
   response_timeout_ms: 60000,
   idle_timeout_ms: 30000,
   release: null,
+  home_hierarchy: null,
   detected_release: null,
   detected_at: null,
   owner_pkid: 'o'.repeat(24),

@@ -51,6 +51,11 @@ export interface RemoteProfile {
   detected_at: string | null;
   /** What the proxy goes by: the entered release, else the detected one, else unknown (null). */
   release_line: ReleaseLine | null;
+  /**
+   * The node the remote user's part of the tree starts at (dot path or pkid), for deployments
+   * without `/api/whoami/` (the spec has none); null: the remote's whoami says it.
+   */
+  home_hierarchy: string | null;
   /** Whether this process holds the profile's password (the vault may be memory only). */
   password_stored: boolean;
   /** The local admin who made it, and the node it belongs to: admins at or above that node may use it. */
@@ -71,6 +76,8 @@ export interface RemoteProfileInput {
   ca_pem?: string | null;
   timeouts?: Partial<RemoteTimeouts>;
   release?: string | null;
+  /** A dot path such as `sys.hcs.Telco.Acme` or a node's pkid; null or empty clears it. */
+  home_hierarchy?: string | null;
 }
 
 export interface CredentialVaultInfo {
@@ -99,7 +106,8 @@ export interface RemoteProfileDeleted {
   id: string;
 }
 
-export type ConnectionVerdict = 'ok' | 'no-password' | 'unreachable' | 'timeout' | 'tls' | 'wrong-credentials' | 'forbidden' | 'unexpected';
+/** `no-home`: signed in, but the deployment does not say where the user sits and no home hierarchy is entered (or it is not found there). */
+export type ConnectionVerdict = 'ok' | 'no-password' | 'unreachable' | 'timeout' | 'tls' | 'wrong-credentials' | 'forbidden' | 'no-home' | 'unexpected';
 
 /** POST /workstation/remote-profiles/<id>/test/: each part in words a field engineer can act on. */
 export interface ConnectionTestResult {
@@ -112,6 +120,11 @@ export interface ConnectionTestResult {
   credentials: 'accepted' | 'refused' | 'not-tried';
   forbidden: boolean;
   release: { detected: ReleaseLine | null; entered: string | null; message: string };
+  /**
+   * Where the live tree starts: `whoami` (the remote says it), `profile` (the entered home
+   * hierarchy, found there), or null (neither: `message` says what to enter).
+   */
+  home: { source: 'whoami' | 'profile' | null; hierarchy: string | null; pkid: string | null; message: string };
   /** Of the authenticated request, in milliseconds; null when none got through. */
   round_trip_ms: number | null;
 }
@@ -123,6 +136,8 @@ export interface WorkspaceEntry {
   /** The remote's base URL for a live workspace. */
   base_url: string | null;
   profile_id: string | null;
+  /** The profile's home hierarchy, where the live tree starts when the remote has no /api/whoami/. */
+  home_hierarchy: string | null;
 }
 
 /** GET /workstation/workspaces/ */

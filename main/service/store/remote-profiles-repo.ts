@@ -11,6 +11,8 @@ export interface RemoteProfileRow {
   response_timeout_ms: number;
   idle_timeout_ms: number;
   release: string | null;
+  /** Where the remote user's tree starts when the remote has no /api/whoami/ (migration 9). */
+  home_hierarchy: string | null;
   detected_release: 'before-21.1' | '21.1-or-later' | null;
   detected_at: string | null;
   owner_pkid: string;
@@ -21,7 +23,7 @@ export interface RemoteProfileRow {
 
 const COLUMNS: (keyof RemoteProfileRow)[] = [
   'pkid', 'name', 'base_url', 'username', 'auth_mode', 'ca_pem', 'connect_timeout_ms', 'response_timeout_ms', 'idle_timeout_ms',
-  'release', 'detected_release', 'detected_at', 'owner_pkid', 'hierarchy_pkid', 'created_at', 'updated_at',
+  'release', 'home_hierarchy', 'detected_release', 'detected_at', 'owner_pkid', 'hierarchy_pkid', 'created_at', 'updated_at',
 ];
 
 /**

@@ -1,5 +1,6 @@
 import { X509Certificate } from 'node:crypto';
 import { isJsonObject, type Json } from '../api-types';
+import { homeHierarchyProblem } from '../contract/home-node';
 import type { RemoteProfileInput } from '../contract/workstation-api';
 import { ApiError, type FaultDetail } from '../errors';
 import type { RemoteProfileRow } from '../store/remote-profiles-repo';
@@ -7,11 +8,11 @@ import type { RemoteProfileRow } from '../store/remote-profiles-repo';
 export const DEFAULT_TIMEOUTS = { connect_ms: 5_000, response_ms: 60_000, idle_ms: 30_000 };
 const TIMEOUT_RANGE = { min: 100, max: 600_000 };
 const MAX_PEM = 512 * 1024;
-const KNOWN = new Set(['name', 'base_url', 'username', 'password', 'auth_mode', 'ca_pem', 'timeouts', 'release']);
+const KNOWN = new Set(['name', 'base_url', 'username', 'password', 'auth_mode', 'ca_pem', 'timeouts', 'release', 'home_hierarchy']);
 
 /** The settable columns of a profile, checked; `password` apart, for the vault. */
 export interface CheckedInput {
-  fields: Partial<Pick<RemoteProfileRow, 'name' | 'base_url' | 'username' | 'auth_mode' | 'ca_pem' | 'release' | 'connect_timeout_ms' | 'response_timeout_ms' | 'idle_timeout_ms'>>;
+  fields: Partial<Pick<RemoteProfileRow, 'name' | 'base_url' | 'username' | 'auth_mode' | 'ca_pem' | 'release' | 'home_hierarchy' | 'connect_timeout_ms' | 'response_timeout_ms' | 'idle_timeout_ms'>>;
   password?: string;
 }
 
@@ -61,6 +62,13 @@ export function checkProfileInput(body: Json | undefined, creating: boolean): Ch
   if (input.release !== undefined) {
     if (input.release === null || (typeof input.release === 'string' && /^\d{1,3}(\.\d{1,3}){1,3}$/.test(input.release))) fields.release = input.release;
     else problems.push({ field: 'release', message: 'must be a release such as 20.1.1 or 21.1, or null to detect it' });
+  }
+  if (input.home_hierarchy !== undefined) {
+    // Empty clears it, as null does: the Settings form sends what is typed.
+    const home = typeof input.home_hierarchy === 'string' ? input.home_hierarchy.trim() : input.home_hierarchy;
+    const problem = home === null || home === '' ? undefined : typeof home === 'string' ? homeHierarchyProblem(home) : 'must be a dot path such as sys.hcs.Telco.Acme, a hierarchy node\'s pkid, or null';
+    if (problem) problems.push({ field: 'home_hierarchy', message: problem });
+    else fields.home_hierarchy = home === null || home === '' ? null : home;
   }
   if (input.timeouts !== undefined) checkTimeouts(input.timeouts, fields, problems);
   if (problems.length > 0) throw new ApiError(400, 'validation-failed', `The remote profile is not valid: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}.`, problems);

@@ -53,6 +53,7 @@ export function profileView(deps: WorkstationDeps, row: RemoteProfileRow): Remot
     detected_release: row.detected_release,
     detected_at: row.detected_at,
     release_line: effectiveReleaseLine(row),
+    home_hierarchy: row.home_hierarchy,
     password_stored: deps.vault.get(row.pkid) !== undefined,
     owner: owner ? String(owner.data.username) : '(a deleted user)',
     hierarchy: deps.store.nodes.get(row.hierarchy_pkid)?.path ?? row.hierarchy_pkid,
@@ -94,6 +95,7 @@ function create(deps: WorkstationDeps, ctx: RequestContext): ApiResponse {
     response_timeout_ms: fields.response_timeout_ms ?? DEFAULT_TIMEOUTS.response_ms,
     idle_timeout_ms: fields.idle_timeout_ms ?? DEFAULT_TIMEOUTS.idle_ms,
     release: fields.release ?? null,
+    home_hierarchy: fields.home_hierarchy ?? null,
     detected_release: null,
     detected_at: null,
     owner_pkid: ctx.principal.pkid,
@@ -126,7 +128,7 @@ function remove(deps: WorkstationDeps, row: RemoteProfileRow): ApiResponse {
 }
 
 async function runTest(deps: WorkstationDeps, row: RemoteProfileRow): Promise<ApiResponse> {
-  const result = await testConnection(deps.remote, deps.vault, targetOf(row), row.release);
+  const result = await testConnection(deps.remote, deps.vault, targetOf(row), row.release, row.home_hierarchy);
   if (result.release.detected !== null) deps.profiles.setDetectedRelease(row.pkid, result.release.detected, deps.store.now());
   return json(200, result);
 }

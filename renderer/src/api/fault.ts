@@ -30,6 +30,7 @@ export function adviceFor(status: number, code: string): string {
   if (code === 'remote-unreachable') return 'The remote deployment cannot be reached: check the network or VPN, or switch back to the Local workspace.';
   if (code === 'remote-timeout') return 'The remote deployment is slow: try again; for a change, look at its transactions first.';
   if (code === 'remote-tls') return 'Fix the remote profile\'s certificate settings in Settings, then try again.';
+  if (code === 'remote-home-unknown' || code === 'remote-home-not-found') return 'In Settings, edit this deployment\'s profile: enter the home hierarchy, then switch to it again.';
   if (code === 'remote-auth') return 'Correct the remote profile\'s user name or password in Settings.';
   if (status === 403) return 'Your role or place in the hierarchy does not allow this: ask an administrator, or work at a node you manage.';
   if (status === 404) return 'It may have been deleted or moved: refresh the view.';

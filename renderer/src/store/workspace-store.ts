@@ -1,7 +1,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { ApiClient } from '../api/api-client';
-import { asFault, type ApiFault } from '../api/fault';
-import type { WhoAmI } from '../api/types';
+import { ApiFault, asFault } from '../api/fault';
+import { findHomeNode, type HomeGet, type HomeNode } from '../../../main/service/contract/home-node';
 import type { WorkspaceEntry, WorkspaceList } from '../../../main/service/contract/workstation-api';
 import type { HierarchyStore } from './hierarchy-store';
 import type { NavStore } from './nav-store';
@@ -10,8 +10,11 @@ export interface WorkspaceState {
   workspaces: WorkspaceEntry[];
   /** The workspace every /api/ call goes to: `Local`, or a remote profile's name. */
   current: string;
-  /** The remote's own view of the signed-in user (its node roots the tree) in a live workspace. */
-  remoteUser?: WhoAmI;
+  /**
+   * Where the tree starts in a live workspace: the node the remote's /api/whoami/ names, else the
+   * profile's home hierarchy found on the remote (a deployment that speaks the spec only).
+   */
+  remoteHome?: HomeNode;
   switching: boolean;
   fault?: ApiFault;
   load(): Promise<void>;
@@ -25,7 +28,7 @@ export interface WorkspaceState {
  */
 export function createWorkspaceStore(client: ApiClient, hierarchy: HierarchyStore, nav: NavStore) {
   return createStore<WorkspaceState>()((set, get) => ({
-    workspaces: [{ name: 'Local', live: false, base_url: null, profile_id: null }],
+    workspaces: [{ name: 'Local', live: false, base_url: null, profile_id: null, home_hierarchy: null }],
     current: 'Local',
     switching: false,
     async load() {
@@ -49,19 +52,39 @@ export function createWorkspaceStore(client: ApiClient, hierarchy: HierarchyStor
       hierarchy.setState({ nodes: {}, expanded: {}, selected: undefined, rootPkid: undefined, rootFault: undefined, filter: '', filterHits: undefined });
       nav.getState().go({ view: 'resources', modelType: nav.getState().place.modelType ?? 'relation/LineRelation' });
       try {
-        const remoteUser = entry.live ? await client.get<WhoAmI>('/api/whoami/') : undefined;
-        set({ current: name, remoteUser, switching: false });
+        const remoteHome = entry.live ? await homeOf(client, entry) : undefined;
+        set({ current: name, remoteHome, switching: false });
       } catch (error) {
-        // The tree cannot start without the remote's own view of the user: it says why instead.
+        // The tree cannot start without knowing where the user sits on the remote: it says why instead.
         const fault = asFault(error);
         hierarchy.setState({ rootFault: fault });
-        set({ current: name, remoteUser: undefined, switching: false, fault });
+        set({ current: name, remoteHome: undefined, switching: false, fault });
       }
     },
   }));
 }
 
 export type WorkspaceStore = ReturnType<typeof createWorkspaceStore>;
+
+/**
+ * The live workspace's home node (home-node.ts): the remote's whoami, else the profile's home
+ * hierarchy. A 401, a 5xx or a network fault (remote-unreachable...) is thrown as it came, so the
+ * tree tells that trouble; any other refusal is an answer the search reads (no whoami: a 404).
+ */
+async function homeOf(client: ApiClient, entry: WorkspaceEntry): Promise<HomeNode> {
+  const get: HomeGet = async (path, query) => {
+    try {
+      return { status: 200, body: await client.get<unknown>(path, query) };
+    } catch (error) {
+      const fault = asFault(error);
+      if (fault.status === 0 || fault.status === 401 || fault.status >= 500) throw fault;
+      return { status: fault.status, body: undefined };
+    }
+  };
+  const outcome = await findHomeNode(get, entry.home_hierarchy, entry.name, 'the profile\'s user');
+  if (outcome.found) return outcome.node;
+  throw new ApiFault(404, outcome.reason === 'no-home' ? 'remote-home-unknown' : 'remote-home-not-found', outcome.message);
+}
 
 /** A colour per workspace, so where the app acts is never in doubt: Local is neutral, each remote its own. */
 export function workspaceColour(name: string): string {

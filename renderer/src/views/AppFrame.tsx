@@ -19,18 +19,18 @@ export function AppFrame() {
   const { workspace } = useStores();
   const current = useSlice('workspace', (s) => s.current);
   const switching = useSlice('workspace', (s) => s.switching);
-  const remoteUser = useSlice('workspace', (s) => s.remoteUser);
+  const remoteHome = useSlice('workspace', (s) => s.remoteHome);
 
   useEffect(() => {
     if (user) void workspace.getState().load();
   }, [user, workspace]);
 
-  // The tree starts at the signed-in user's node, in a live workspace as the remote sees it.
+  // The tree starts at the signed-in user's node; in a live workspace where the remote's whoami or the profile's home hierarchy puts it.
   useEffect(() => {
     if (!user || switching) return;
     if (current === 'Local') void hierarchy.getState().loadRoot(user.hierarchy_pkid);
-    else if (remoteUser) void hierarchy.getState().loadRoot(remoteUser.hierarchy_pkid);
-  }, [user, hierarchy, current, switching, remoteUser]);
+    else if (remoteHome) void hierarchy.getState().loadRoot(remoteHome.pkid);
+  }, [user, hierarchy, current, switching, remoteHome]);
 
   // Choosing a node in the tree shows its resources, whatever view was open.
   useEffect(

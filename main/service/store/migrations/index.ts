@@ -6,6 +6,7 @@ import { sql as bulkLoads } from './0005-bulk-loads';
 import { sql as uploadOwners } from './0006-upload-owners';
 import { sql as sessions } from './0007-sessions';
 import { sql as remoteProfiles } from './0008-remote-profiles';
+import { sql as remoteHome } from './0009-remote-home';
 
 /**
  * Numbered migrations, applied in order at open. Append a new file `NNNN-name.ts` exporting
@@ -27,4 +28,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 6, name: 'upload-owners', sql: uploadOwners },
   { version: 7, name: 'sessions', sql: sessions },
   { version: 8, name: 'remote-profiles', sql: remoteProfiles },
+  { version: 9, name: 'remote-home', sql: remoteHome },
 ];

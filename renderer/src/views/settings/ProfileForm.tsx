@@ -4,7 +4,7 @@ import type { RemoteProfile, RemoteProfileInput } from '../../../../main/service
 /** What the form holds: text as typed, so a half-typed number is never lost to a conversion. */
 export type ProfileFormValues = typeof EMPTY;
 
-export const EMPTY = { name: '', base_url: '', username: '', password: '', auth_mode: 'session', release: '', ca_pem: '', connect_ms: '', response_ms: '', idle_ms: '' };
+export const EMPTY = { name: '', base_url: '', username: '', password: '', auth_mode: 'session', release: '', home_hierarchy: '', ca_pem: '', connect_ms: '', response_ms: '', idle_ms: '' };
 
 /** An existing profile in the form; the password field stays empty (passwords never come back). */
 export function valuesOf(profile: RemoteProfile): ProfileFormValues {
@@ -15,6 +15,7 @@ export function valuesOf(profile: RemoteProfile): ProfileFormValues {
     password: '',
     auth_mode: profile.auth_mode,
     release: profile.release ?? '',
+    home_hierarchy: profile.home_hierarchy ?? '',
     ca_pem: profile.ca_pem ?? '',
     connect_ms: String(profile.timeouts.connect_ms),
     response_ms: String(profile.timeouts.response_ms),
@@ -25,7 +26,8 @@ export function valuesOf(profile: RemoteProfile): ProfileFormValues {
 /**
  * The body of a POST (add) or a PUT (edit). An empty password is not sent: on an edit the held
  * one is kept. An edit that empties the release or the CA sends null, which clears them (the
- * release is then detected, the system's CAs are used); an add just leaves them out.
+ * release is then detected, the system's CAs are used, the remote's whoami is asked for the
+ * home node); an add just leaves them out.
  */
 export function inputOf(form: ProfileFormValues, mode: 'add' | 'edit'): RemoteProfileInput {
   const timeouts = Object.fromEntries(
@@ -34,6 +36,7 @@ export function inputOf(form: ProfileFormValues, mode: 'add' | 'edit'): RemotePr
   const cleared = mode === 'edit' ? null : undefined;
   const release = form.release.trim() || cleared;
   const caPem = form.ca_pem.trim() ? form.ca_pem : cleared;
+  const home = form.home_hierarchy.trim() || cleared;
   return {
     name: form.name.trim(),
     base_url: form.base_url.trim(),
@@ -42,6 +45,7 @@ export function inputOf(form: ProfileFormValues, mode: 'add' | 'edit'): RemotePr
     auth_mode: form.auth_mode === 'basic' ? 'basic' : 'session',
     ...(release !== undefined ? { release } : {}),
     ...(caPem !== undefined ? { ca_pem: caPem } : {}),
+    ...(home !== undefined ? { home_hierarchy: home } : {}),
     ...(Object.keys(timeouts).length > 0 ? { timeouts } : {}),
   };
 }
@@ -87,6 +91,8 @@ export function ProfileForm({ mode, title, initial, busy, onSubmit, onCancel }: 
         <option value="basic">Basic on every request</option>
       </select>
       {field('release', 'Release (empty: detect)', 'text', '21.1')}
+      {/* Deployments that speak the spec only do not say where the user sits; the live tree starts here then. */}
+      {field('home_hierarchy', 'Home hierarchy (empty: ask the remote)', 'text', 'sys.hcs.Telco.Acme')}
       <label htmlFor={idOf('ca_pem')}>CA certificate (PEM, for private TLS)</label>
       <textarea id={idOf('ca_pem')} name="ca_pem" value={form.ca_pem} onChange={(event) => setForm({ ...form, ca_pem: event.target.value })} />
       {field('connect_ms', 'Connect timeout (ms)', 'number', '5000')}
