@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../http/api-client';
 import { cleanupServers, startServe, tempDataDir, TEST_PASSWORD, type ServeProcess } from '../http/serve-process';
-import { openSignedIn, PARIS, tree } from './app-page';
+import { SpecOnlyFront } from '../remote/spec-only-front';
+import { ACME, openSignedIn, PARIS, tree, treeRow } from './app-page';
 import { LINE, lineByPattern } from './api-fixtures';
 import { screenshot } from './browser';
 import { TRANSPORTS } from './environment';
@@ -19,11 +20,18 @@ const shared = useBrowser('live-workspace');
  */
 let remote: ServeProcess;
 let remoteApi: ApiClient;
+/** The same remote as a deployment that speaks the spec only: no /api/whoami/ (404). */
+let specOnly: SpecOnlyFront;
 beforeAll(async () => {
   remote = await startServe({ dataDir: tempDataDir(), seed: 'demo', release: '21.1', readyTimeoutMs: 30_000 });
   remoteApi = new ApiClient(remote.url, { username: 'admin', password: TEST_PASSWORD });
+  specOnly = new SpecOnlyFront(new URL(remote.url));
+  await specOnly.start();
 }, 60_000);
-afterAll(cleanupServers);
+afterAll(async () => {
+  await specOnly?.close();
+  await cleanupServers();
+});
 
 describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: working live on a remote deployment', { timeout: 90_000 }, (transport) => {
   const flows = useFlows(transport, shared);
@@ -96,5 +104,46 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: working live on a remote
     await goToNode(page, PARIS);
     await page.getByRole('region', { name: 'Resources' }).waitFor();
     await screenshot(page, transport, 'back-to-local');
+  });
+
+  it('on a remote without /api/whoami/: Test connection and the tree ask for the home hierarchy; entered, the tree starts there', async () => {
+    const env = flows.env();
+    const page = await openSignedIn(env, flows.context());
+    const name = `SpecOnly-${transport}`;
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click();
+    const form = page.getByRole('form', { name: 'Add a remote deployment' });
+    await form.getByLabel('Name', { exact: true }).fill(name);
+    await form.getByLabel('Base URL').fill(specOnly.url);
+    await form.getByLabel('User name', { exact: true }).fill('admin');
+    await form.getByLabel('Password').fill(TEST_PASSWORD);
+    await form.getByRole('button', { name: 'Add' }).click();
+    const row = page.locator(`tr[data-profile="${name}"]`);
+    await row.getByRole('button', { name: 'Test connection' }).click();
+    await row.locator('[data-verdict="no-home"]').getByText(/does not say where user admin sits in its hierarchy .*: enter the profile's home hierarchy/).waitFor();
+    await screenshot(page, transport, 'settings-remote-no-home');
+
+    await page.getByLabel('Workspace').selectOption(name);
+    const navigation = page.getByRole('navigation', { name: 'Hierarchy navigation' });
+    await navigation.getByText(/does not say where the profile's user sits/).waitFor();
+    await screenshot(page, transport, 'live-no-home');
+
+    await page.getByLabel('Workspace').selectOption('Local');
+    await page.locator('[data-testid="workspace"][data-workspace="Local"]').waitFor();
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click();
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('form', { name: `Edit ${name}` });
+    await edit.getByLabel('Home hierarchy (empty: ask the remote)').fill(ACME);
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await row.getByRole('button', { name: 'Test connection' }).click();
+    await row.locator('[data-verdict="ok"]').getByText(`the tree starts at the profile's home hierarchy ${ACME}`, { exact: false }).waitFor();
+
+    await page.getByLabel('Workspace').selectOption(name);
+    await page.getByTestId('live-workspace').getByText(`Live on ${name}`).waitFor();
+    await treeRow(page, ACME).waitFor();
+    await goToNode(page, PARIS);
+    await openModel(page, LINE);
+    await page.getByRole('region', { name: 'Resources' }).waitFor();
+    await screenshot(page, transport, 'live-home-hierarchy');
+    expect(await tree(page).locator('[role="treeitem"][data-path="sys"]').count()).toBe(0);
   });
 });
