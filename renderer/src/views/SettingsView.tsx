@@ -58,7 +58,10 @@ function ProfileTable({ onEdit }: { onEdit(profile: RemoteProfile): void }) {
               {profile.base_url}
               {profile.ca_pem ? ' (private CA)' : ''}
             </td>
-            <td>{profile.username}</td>
+            <td>
+              {profile.username}
+              {profile.home_hierarchy && <div className="muted">home {profile.home_hierarchy}</div>}
+            </td>
             <td>{profile.release ?? (profile.release_line ? `${profile.release_line} (detected)` : 'unknown')}</td>
             <td>
               {profile.password_stored ? 'held' : 'not held'}
