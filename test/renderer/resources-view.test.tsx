@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ApiFault } from '../../renderer/src/api/fault';
 import { createStores, StoresContext } from '../../renderer/src/store/stores';
 import { ResourcesView } from '../../renderer/src/views/ResourcesView';
 import { fault, FakeTransport } from './fake-transport';
@@ -27,6 +28,18 @@ async function readyTable(): Promise<HTMLElement> {
 }
 
 describe('resources view', () => {
+  it('says there is no hierarchy to show, not a spinner forever, when the tree root could not be read', () => {
+    const stores = createStores(new FakeTransport());
+    stores.hierarchy.setState({ nodes: {}, rootPkid: undefined, selected: undefined, rootFault: new ApiFault(502, 'remote-home-unknown', 'enter the home hierarchy') });
+    render(
+      <StoresContext.Provider value={stores}>
+        <ResourcesView />
+      </StoresContext.Provider>,
+    );
+    expect(screen.getByText('No hierarchy to show')).toBeTruthy();
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
   it('shows a page of 250 out of 1,000,000 lines with only the rows in view rendered, and pages to the last', async () => {
     const transport = new FakeTransport().on('GET', LINES, pagedLines(1_000_000));
     renderAt(transport);

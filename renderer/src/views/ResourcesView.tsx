@@ -21,11 +21,14 @@ import './resources/resources.css';
 export function ResourcesView() {
   const { nav, resources } = useStores();
   const node = useSlice('hierarchy', (s) => (s.selected ? s.nodes[s.selected] : undefined));
+  const rootFault = useSlice('hierarchy', (s) => s.rootFault);
   const placeModel = useSlice('nav', (s) => s.place.modelType);
   const offered = useMemo(() => modelsFor(node?.nodeType ?? ''), [node?.nodeType]);
   const modelType = placeModel && offered.some((m) => m.modelType === placeModel) ? placeModel : offered[0]?.modelType;
   useListFollowsPlace(node, modelType);
 
+  // The tree's own panel says why its root could not be read; here, no endless spinner.
+  if (!node && rootFault) return <Empty title="No hierarchy to show">The tree could not be opened: the panel on the left says why and what to do.</Empty>;
   if (!node || !modelType) return <Loading what="the hierarchy" />;
   return (
     <section className="resources" aria-label="Resources">
