@@ -190,6 +190,19 @@ describe.each(['20.1.1', '21.1'])('a live workspace on a remote at release %s', 
     expect(await cellsOf(manyProxy.bytes)).toEqual(await cellsOf(manyDirect.bytes));
   });
 
+  it('serves a kept export byte for byte: a search export made through the proxy, downloaded through it and directly', async () => {
+    const made = await live.call('POST', `/api/export/export_data/${q(ACME, '&url=/api/tool/Search/&nowait=true')}`, {
+      json: { query: 'relation/LineRelation with pattern startswith +3314', export_data_type: 'formatted' },
+    });
+    expect(made.status).toBe(202);
+    const href = made.body.download_href as string;
+    const [viaProxy, straight] = [await live.get(href), await direct.get(href)];
+    expect(viaProxy.status).toBe(200);
+    expect(viaProxy.bytes.length).toBeGreaterThan(1000);
+    same(viaProxy, straight);
+    expect(viaProxy.headers.get('content-disposition')).toBe(straight.headers.get('content-disposition'));
+  });
+
   it('keeps its own session headers: the local CSRF token, never the remote\'s cookies', async () => {
     const viaProxy = await live.get(`/api/data/Countries/${q('sys')}`);
     const straight = await direct.get(`/api/data/Countries/${q('sys')}`);
