@@ -30,28 +30,12 @@ export interface ProfilesState {
 
 /** Settings: the remote profiles the user may use, made, tested and removed through /workstation/remote-profiles/. */
 export function createProfilesStore(client: ApiClient, onChange: () => void) {
-  return createStore<ProfilesState>()((set, get) => ({
-    profiles: [],
-    loading: false,
-    busy: false,
-    tests: {},
-    async load() {
-      set({ loading: true });
-      try {
-        const { profiles, vault } = await client.get<RemoteProfileList>('/workstation/remote-profiles/');
-        set({ profiles, vault, fault: undefined });
-      } catch (error) {
-        set({ fault: asFault(error) });
-      } finally {
-        set({ loading: false });
-      }
-    },
-    async add(input) {
+  return createStore<ProfilesState>()((set, get) => {
+    /** One change at a time: busy while it runs, its fault kept; true when the service took it. */
+    const change = async (run: () => Promise<void>): Promise<boolean> => {
       set({ busy: true, fault: undefined });
       try {
-        const { profile } = await client.send<RemoteProfileAnswer>('POST', '/workstation/remote-profiles/', input);
-        set({ profiles: [...get().profiles, profile].sort((a, b) => a.name.localeCompare(b.name)) });
-        onChange();
+        await run();
         return true;
       } catch (error) {
         set({ fault: asFault(error) });
@@ -59,60 +43,64 @@ export function createProfilesStore(client: ApiClient, onChange: () => void) {
       } finally {
         set({ busy: false });
       }
-    },
-    async remove(id) {
-      set({ busy: true, fault: undefined });
-      try {
-        await client.send('DELETE', `/workstation/remote-profiles/${id}/`);
-        set({ profiles: get().profiles.filter((profile) => profile.id !== id) });
-        onChange();
-      } catch (error) {
-        set({ fault: asFault(error) });
-      } finally {
-        set({ busy: false });
-      }
-    },
-    async update(id, input) {
-      set({ busy: true, fault: undefined });
-      try {
-        const { profile } = await client.send<RemoteProfileAnswer>('PUT', `/workstation/remote-profiles/${id}/`, input);
-        set({ profiles: get().profiles.map((known) => (known.id === id ? profile : known)).sort((a, b) => a.name.localeCompare(b.name)) });
-        // A new name or address shows in the switcher, and a live workspace follows it.
-        onChange();
-        return true;
-      } catch (error) {
-        set({ fault: asFault(error) });
-        return false;
-      } finally {
-        set({ busy: false });
-      }
-    },
-    async setPassword(id, password) {
-      set({ busy: true, fault: undefined });
-      try {
-        const { profile } = await client.send<RemoteProfileAnswer>('PUT', `/workstation/remote-profiles/${id}/`, { password });
-        set({ profiles: get().profiles.map((known) => (known.id === id ? profile : known)) });
-        return true;
-      } catch (error) {
-        set({ fault: asFault(error) });
-        return false;
-      } finally {
-        set({ busy: false });
-      }
-    },
-    async test(id) {
-      set({ tests: { ...get().tests, [id]: 'running' } });
-      try {
-        const result = await client.send<ConnectionTestResult>('POST', `/workstation/remote-profiles/${id}/test/`);
-        set({ tests: { ...get().tests, [id]: result } });
-        await get().load();
-      } catch (error) {
-        const rest = { ...get().tests };
-        delete rest[id];
-        set({ tests: rest, fault: asFault(error) });
-      }
-    },
-  }));
+    };
+    const byName = (profiles: RemoteProfile[]): RemoteProfile[] => profiles.sort((a, b) => a.name.localeCompare(b.name));
+    const replaced = (profile: RemoteProfile): RemoteProfile[] => get().profiles.map((known) => (known.id === profile.id ? profile : known));
+    return {
+      profiles: [],
+      loading: false,
+      busy: false,
+      tests: {},
+      async load() {
+        set({ loading: true });
+        try {
+          const { profiles, vault } = await client.get<RemoteProfileList>('/workstation/remote-profiles/');
+          set({ profiles, vault, fault: undefined });
+        } catch (error) {
+          set({ fault: asFault(error) });
+        } finally {
+          set({ loading: false });
+        }
+      },
+      add: (input) =>
+        change(async () => {
+          const { profile } = await client.send<RemoteProfileAnswer>('POST', '/workstation/remote-profiles/', input);
+          set({ profiles: byName([...get().profiles, profile]) });
+          onChange();
+        }),
+      async remove(id) {
+        await change(async () => {
+          await client.send('DELETE', `/workstation/remote-profiles/${id}/`);
+          set({ profiles: get().profiles.filter((profile) => profile.id !== id) });
+          onChange();
+        });
+      },
+      update: (id, input) =>
+        change(async () => {
+          const { profile } = await client.send<RemoteProfileAnswer>('PUT', `/workstation/remote-profiles/${id}/`, input);
+          set({ profiles: byName(replaced(profile)) });
+          // A new name or address shows in the switcher, and a live workspace follows it.
+          onChange();
+        }),
+      setPassword: (id, password) =>
+        change(async () => {
+          const { profile } = await client.send<RemoteProfileAnswer>('PUT', `/workstation/remote-profiles/${id}/`, { password });
+          set({ profiles: replaced(profile) });
+        }),
+      async test(id) {
+        set({ tests: { ...get().tests, [id]: 'running' } });
+        try {
+          const result = await client.send<ConnectionTestResult>('POST', `/workstation/remote-profiles/${id}/test/`);
+          set({ tests: { ...get().tests, [id]: result } });
+          await get().load();
+        } catch (error) {
+          const rest = { ...get().tests };
+          delete rest[id];
+          set({ tests: rest, fault: asFault(error) });
+        }
+      },
+    };
+  });
 }
 
 export type ProfilesStore = ReturnType<typeof createProfilesStore>;
