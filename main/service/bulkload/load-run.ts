@@ -12,7 +12,7 @@ import type { WalCheckpointer } from '../store/wal-checkpointer';
 import { templateCache } from '../templates/configuration-template';
 import { recordRowNotRun, runRowInBatch, type BatchRowDeps } from '../transactions/batch-row';
 import { countedDetail, type LoadProgressEvent, type SlicedWork, type TransactionEvent, type TxOutcome } from '../transactions/engine';
-import { rowHead, rowTransaction } from './row-transaction';
+import { recordedWithin, rowHead, rowTransaction } from './row-transaction';
 
 /**
  * A bulk load running from its spool, in batches: each batch is one SQLite transaction of
@@ -204,7 +204,8 @@ export function stopLoad(deps: BatchRowDeps & { store: Store }, load: BulkLoadRo
   deps.db.transaction(() => {
     for (let rows = deps.store.bulkLoads.next(load.load_id, -1, 1000), after = -1; rows.length > 0; rows = deps.store.bulkLoads.next(load.load_id, after, 1000)) {
       for (const spooled of rows) {
-        const head = rowHead(deps.store, load.username, sheets[spooled.sheet], JSON.parse(spooled.row) as ParsedRow, defaultPath);
+        // Never run, so recorded within the load's own node: the caller's reach is not kept.
+        const head = recordedWithin(deps.store, rowHead(deps.store, load.username, sheets[spooled.sheet], JSON.parse(spooled.row) as ParsedRow, defaultPath), defaultPath, defaultPath);
         recordRowNotRun(deps, load.load_id, head, message);
         after = spooled.seq;
         stopped += 1;

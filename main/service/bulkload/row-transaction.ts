@@ -1,6 +1,7 @@
 import type { JsonObject } from '../api-types';
 import { hashPasswordSync } from '../auth/passwords';
 import { businessKeyOf } from '../domain/business-key';
+import { isWithin } from '../domain/hierarchy';
 import { labelOf, requireInstance, requireNode } from '../domain/instance-ops';
 import type { Store } from '../domain/store';
 import { ApiError, notFound } from '../errors';
@@ -39,7 +40,21 @@ const ACTION_WORD = { add: 'Create', modify: 'Modify', delete: 'Delete' } as con
 export function rowTransaction(source: RowSource): TxSpec {
   const head = rowHead(source.store, source.caller.principal.username, source.sheet, source.row, source.defaultPath);
   const model = requireModel(source.sheet.modelType);
-  return { ...head, run: (steps) => runRow(steps, source, model, head.hierarchyPath, head.resourcePkid) };
+  const recorded = recordedWithin(source.store, head, source.caller.callerPath, source.defaultPath);
+  // The row runs at the node it names; only its record may be placed elsewhere.
+  return { ...recorded, run: (steps) => runRow(steps, source, model, head.hierarchyPath, head.resourcePkid) };
+}
+
+/**
+ * Where a row's sub-transaction is recorded: at the node the row names when that lies within
+ * `reach`, else at the load's own node, so a row naming another site (refused, or never run)
+ * never shows up among that site's transactions.
+ */
+export function recordedWithin(store: Store, head: Omit<TxSpec, 'run'>, reach: string, loadPath: string): Omit<TxSpec, 'run'> {
+  const named = head.hierarchyPath;
+  const path = store.nodes.getByPath(named)?.path ?? store.nodes.get(named)?.path ?? (named.includes('.') || named === 'sys' ? named : undefined);
+  if (path !== undefined && isWithin(path, reach)) return head;
+  return { ...head, hierarchyPkid: store.nodes.getByPath(loadPath)?.pkid ?? null, hierarchyPath: loadPath };
 }
 
 /** What a row's sub-transaction says before it runs: its action, detail, model and place. */
