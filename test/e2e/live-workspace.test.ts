@@ -1,3 +1,4 @@
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../http/api-client';
 import { cleanupServers, startServe, tempDataDir, TEST_PASSWORD, type ServeProcess } from '../http/serve-process';
@@ -33,6 +34,18 @@ afterAll(async () => {
   await cleanupServers();
 });
 
+/** Adds a remote profile in Settings as an admin types it; answers the add form. */
+async function addRemote(page: Page, name: string, url: string): Promise<Locator> {
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click();
+  const form = page.getByRole('form', { name: 'Add a remote deployment' });
+  await form.getByLabel('Name', { exact: true }).fill(name);
+  await form.getByLabel('Base URL').fill(url);
+  await form.getByLabel('User name', { exact: true }).fill('admin');
+  await form.getByLabel('Password').fill(TEST_PASSWORD);
+  await form.getByRole('button', { name: 'Add' }).click();
+  return form;
+}
+
 describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: working live on a remote deployment', { timeout: 90_000 }, (transport) => {
   const flows = useFlows(transport, shared);
   const pattern = transport === 'http' ? '+33140001071' : '+33140001072';
@@ -47,13 +60,7 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: working live on a remote
       void dialog.accept();
     });
 
-    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click();
-    const form = page.getByRole('form', { name: 'Add a remote deployment' });
-    await form.getByLabel('Name', { exact: true }).fill(profile);
-    await form.getByLabel('Base URL').fill(remote.url);
-    await form.getByLabel('User name', { exact: true }).fill('admin');
-    await form.getByLabel('Password').fill(TEST_PASSWORD);
-    await form.getByRole('button', { name: 'Add' }).click();
+    const form = await addRemote(page, profile, remote.url);
     const row = page.locator(`tr[data-profile="${profile}"]`);
     await row.getByRole('button', { name: 'Test connection' }).click();
     await row.locator('[data-verdict="ok"]').getByText(/answers as admin in \d+ ms; it runs release 21\.1 or later/).waitFor();
@@ -110,13 +117,7 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: working live on a remote
     const env = flows.env();
     const page = await openSignedIn(env, flows.context());
     const name = `SpecOnly-${transport}`;
-    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click();
-    const form = page.getByRole('form', { name: 'Add a remote deployment' });
-    await form.getByLabel('Name', { exact: true }).fill(name);
-    await form.getByLabel('Base URL').fill(specOnly.url);
-    await form.getByLabel('User name', { exact: true }).fill('admin');
-    await form.getByLabel('Password').fill(TEST_PASSWORD);
-    await form.getByRole('button', { name: 'Add' }).click();
+    await addRemote(page, name, specOnly.url);
     const row = page.locator(`tr[data-profile="${name}"]`);
     await row.getByRole('button', { name: 'Test connection' }).click();
     await row.locator('[data-verdict="no-home"]').getByText(/does not say where user admin sits in its hierarchy .*: enter the profile's home hierarchy/).waitFor();
