@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createService, workspaceFile } from '../../main/service';
 import { MigrationError, openDatabase } from '../../main/service/store/db';
+import { MIGRATIONS } from '../../main/service/store/migrations';
+import { TransactionsRepo } from '../../main/service/store/transactions-repo';
 
 const dirs: string[] = [];
 const tempDir = (): string => {
@@ -56,5 +58,29 @@ describe('store', () => {
     expect(workspaceFile(dataDir)).toBe(join(dataDir, 'workspaces', 'Local.sqlite'));
     local.close();
     mirror.close();
+  });
+
+  it('keeps the step logs of a store written before logs were keyed by row (migration 10)', () => {
+    const file = join(tempDir(), 'd.sqlite');
+    const before = openDatabase(file, MIGRATIONS.filter((migration) => migration.version < 10));
+    const tx = (id: string): unknown[] => [id, 'Success', 'Execute', 'admin', '2026-11-24T10:00:00.000000'];
+    const insertTx = before.prepare('INSERT INTO transactions (transaction_id, status, action, username, submitted_time) VALUES (?, ?, ?, ?, ?)');
+    insertTx.run(...tx('11111111-1111-4111-8111-111111111111'));
+    insertTx.run(...tx('22222222-2222-4222-8222-222222222222'));
+    const insertLog = before.prepare("INSERT INTO transaction_logs (transaction_id, severity, time, message) VALUES (?, 'info', '2026-11-24T10:00:00.000000', ?)");
+    insertLog.run('22222222-2222-4222-8222-222222222222', 'second: started');
+    insertLog.run('11111111-1111-4111-8111-111111111111', 'first: only entry');
+    insertLog.run('22222222-2222-4222-8222-222222222222', 'second: done');
+    before.close();
+    const after = openDatabase(file);
+    const repo = new TransactionsRepo(after);
+    expect(repo.logs('22222222-2222-4222-8222-222222222222').map((entry) => entry.message)).toEqual(['second: done', 'second: started']);
+    // New entries join the old ones, newest first, and each entry is found by its id.
+    repo.log('11111111-1111-4111-8111-111111111111', 'info', '2026-11-24T10:00:01.000000', 'first: appended');
+    const first = repo.logs('11111111-1111-4111-8111-111111111111');
+    expect(first.map((entry) => entry.message)).toEqual(['first: appended', 'first: only entry']);
+    expect(repo.logEntry('11111111-1111-4111-8111-111111111111', first[1].log_id)?.message).toBe('first: only entry');
+    expect(repo.logEntry('22222222-2222-4222-8222-222222222222', first[1].log_id)).toBeUndefined();
+    after.close();
   });
 });

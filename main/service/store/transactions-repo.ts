@@ -1,6 +1,9 @@
 import type Database from 'better-sqlite3';
 import type { Db } from './db';
 
+/** What a log entry answers with; `tx_row` only finds them. */
+const LOG_COLUMNS = 'log_id, transaction_id, severity, format, time, message';
+
 /** Entries one multi-row log insert takes at most (a statement is prepared per count). */
 const MAX_LOGS_PER_STATEMENT = 16;
 
@@ -68,11 +71,12 @@ export interface TxFinish {
 export class TransactionsRepo {
   private readonly byId;
   private readonly insertRow;
-  private readonly logsBy = new Map<number, Database.Statement<string[]>>();
+  private readonly logsBy = new Map<number, Database.Statement<(string | number | null)[]>>();
   private readonly insertFinishedRow;
   private readonly detailRow;
   private readonly startRow;
   private readonly finishRow;
+  private readonly rowNumber;
   private readonly insertLog;
   private readonly logsOf;
   private readonly childrenOf;
@@ -101,11 +105,13 @@ export class TransactionsRepo {
          detail = coalesce(@detail, detail)
        WHERE transaction_id = @transaction_id`,
     );
+    this.rowNumber = db.prepare<[string], { id: number }>('SELECT id FROM transactions WHERE transaction_id = ?');
     this.insertLog = db.prepare(
-      'INSERT INTO transaction_logs (transaction_id, severity, format, time, message) VALUES (?, ?, ?, ?, ?)',
+      'INSERT INTO transaction_logs (tx_row, transaction_id, severity, format, time, message) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.logsOf = db.prepare<[string], LogRow>(
-      'SELECT * FROM transaction_logs WHERE transaction_id = ? ORDER BY log_id DESC',
+      `SELECT ${LOG_COLUMNS} FROM transaction_logs
+       WHERE tx_row = (SELECT id FROM transactions WHERE transaction_id = ?) ORDER BY log_id DESC`,
     );
     this.childrenOf = db.prepare<[string], TxRow>('SELECT * FROM transactions WHERE parent_id = ? ORDER BY id');
   }
@@ -136,7 +142,12 @@ export class TransactionsRepo {
   }
 
   log(transactionId: string, severity: string, time: string, message: string): void {
-    this.insertLog.run(transactionId, severity, 'text', time, message);
+    this.insertLog.run(this.rowOf(transactionId), transactionId, severity, 'text', time, message);
+  }
+
+  /** The transaction's row number, which keys its log entries (migration 10). */
+  private rowOf(transactionId: string): number | null {
+    return this.rowNumber.get(transactionId)?.id ?? null;
   }
 
   /**
@@ -146,17 +157,20 @@ export class TransactionsRepo {
   logAll(transactionId: string, entries: readonly { severity: string; time: string; message: string }[]): void {
     for (let start = 0; start < entries.length; start += MAX_LOGS_PER_STATEMENT) {
       const part = entries.slice(start, start + MAX_LOGS_PER_STATEMENT);
-      const values: string[] = [];
-      for (const entry of part) values.push(transactionId, entry.severity, 'text', entry.time, entry.message);
+      const row = this.rowOf(transactionId);
+      const values: (string | number | null)[] = [];
+      for (const entry of part) values.push(row, transactionId, entry.severity, 'text', entry.time, entry.message);
       this.logStatement(part.length).run(...values);
     }
   }
 
-  private logStatement(count: number): Database.Statement<string[]> {
+  private logStatement(count: number): Database.Statement<(string | number | null)[]> {
     let statement = this.logsBy.get(count);
     if (!statement) {
-      const rows = Array.from({ length: count }, () => '(?, ?, ?, ?, ?)').join(', ');
-      statement = this.db.prepare<string[]>(`INSERT INTO transaction_logs (transaction_id, severity, format, time, message) VALUES ${rows}`);
+      const rows = Array.from({ length: count }, () => '(?, ?, ?, ?, ?, ?)').join(', ');
+      statement = this.db.prepare<(string | number | null)[]>(
+        `INSERT INTO transaction_logs (tx_row, transaction_id, severity, format, time, message) VALUES ${rows}`,
+      );
       this.logsBy.set(count, statement);
     }
     return statement;
@@ -169,7 +183,10 @@ export class TransactionsRepo {
 
   logEntry(transactionId: string, logId: number): LogRow | undefined {
     return this.db
-      .prepare<[string, number], LogRow>('SELECT * FROM transaction_logs WHERE transaction_id = ? AND log_id = ?')
+      .prepare<[string, number], LogRow>(
+        `SELECT ${LOG_COLUMNS} FROM transaction_logs
+         WHERE tx_row = (SELECT id FROM transactions WHERE transaction_id = ?) AND log_id = ?`,
+      )
       .get(transactionId, logId);
   }
 

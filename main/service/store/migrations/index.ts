@@ -7,6 +7,7 @@ import { sql as uploadOwners } from './0006-upload-owners';
 import { sql as sessions } from './0007-sessions';
 import { sql as remoteProfiles } from './0008-remote-profiles';
 import { sql as remoteHome } from './0009-remote-home';
+import { sql as logByRow } from './0010-log-by-row';
 
 /**
  * Numbered migrations, applied in order at open. Append a new file `NNNN-name.ts` exporting
@@ -29,4 +30,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: 'sessions', sql: sessions },
   { version: 8, name: 'remote-profiles', sql: remoteProfiles },
   { version: 9, name: 'remote-home', sql: remoteHome },
+  { version: 10, name: 'log-by-row', sql: logByRow },
 ];
