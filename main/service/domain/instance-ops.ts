@@ -5,7 +5,7 @@ import type { ModelDef } from '../models/types';
 import { newPkid } from '../store/ids';
 import type { InstanceRecord, Links } from '../store/instances-repo';
 import type { NodeRow } from '../store/nodes-repo';
-import { assertUniqueKey } from './business-key';
+import { assertUniqueKey, businessKeyOf } from './business-key';
 import type { Store } from './store';
 
 /** Instance writes shared by every workflow; each checks the business key before it writes. */
@@ -30,8 +30,15 @@ export function replaceInstance(
 ): void {
   const model = requireModel(existing.modelType);
   const node = options.node ?? requireNode(store, existing.hierarchyPkid);
+  const links = options.links ?? existing.links;
+  // Same key at the same node (a phone gaining a line): the instance already holds that key, so
+  // there is nothing to look up, and the key and node indexes need no rewrite.
+  if (node.pkid === existing.hierarchyPkid && businessKeyOf(model, data, node.pkid) === businessKeyOf(model, existing.data, node.pkid)) {
+    store.instances.updateData(existing.pkid, data, links);
+    return;
+  }
   const bkey = assertUniqueKey(store, model, data, node, existing.pkid);
-  store.instances.update(existing.pkid, { data, bkey, links: options.links ?? existing.links, hierarchyPkid: node.pkid });
+  store.instances.update(existing.pkid, { data, bkey, links, hierarchyPkid: node.pkid });
 }
 
 export function requireNode(store: Store, pkid: string): NodeRow {

@@ -70,6 +70,7 @@ export class InstancesRepo {
   private readonly byKeyOf = new Map<string, Database.Statement<[string], Row>>();
   private readonly insertRow;
   private readonly updateRow;
+  private readonly updateDataRow;
   private readonly deleteRow;
   private readonly countsAt;
   private readonly setTagsRow;
@@ -90,6 +91,12 @@ export class InstancesRepo {
     );
     this.updateRow = db.prepare(
       `UPDATE instances SET data = @data, bkey = @bkey, links = @links, hierarchy_pkid = @hierarchyPkid, updated_at = @now,
+         device_data = CASE WHEN model_type LIKE 'device/%' THEN @data END
+       WHERE pkid = @pkid`,
+    );
+    // Only what changed: SQLite rewrites the entries of every index on a column an UPDATE sets.
+    this.updateDataRow = db.prepare(
+      `UPDATE instances SET data = @data, links = @links, updated_at = @now,
          device_data = CASE WHEN model_type LIKE 'device/%' THEN @data END
        WHERE pkid = @pkid`,
     );
@@ -145,6 +152,11 @@ export class InstancesRepo {
       hierarchyPkid: changes.hierarchyPkid,
       now: this.now(),
     });
+  }
+
+  /** An update that keeps the instance's business key and node. */
+  updateData(pkid: string, data: JsonObject, links: Links): void {
+    this.updateDataRow.run({ pkid, data: JSON.stringify(data), links: JSON.stringify(links), now: this.now() });
   }
 
   delete(pkid: string): void {

@@ -124,8 +124,9 @@ export class TransactionsRepo {
     this.insertRow.run(row);
   }
 
-  insertFinished(row: FinishedTx): void {
-    this.insertFinishedRow.run(row);
+  /** Returns the row number, which `logAll` takes to skip looking it up. */
+  insertFinished(row: FinishedTx): number {
+    return Number(this.insertFinishedRow.run(row).lastInsertRowid);
   }
 
   /** A running group's detail, as its count moves (`[ 41000/100000 ] ...`). */
@@ -154,10 +155,10 @@ export class TransactionsRepo {
    * Several entries of one transaction in one statement (a bulk-load row writes about eight):
    * one round into SQLite instead of one each.
    */
-  logAll(transactionId: string, entries: readonly { severity: string; time: string; message: string }[]): void {
+  logAll(transactionId: string, entries: readonly { severity: string; time: string; message: string }[], txRow?: number): void {
+    const row = txRow ?? this.rowOf(transactionId);
     for (let start = 0; start < entries.length; start += MAX_LOGS_PER_STATEMENT) {
       const part = entries.slice(start, start + MAX_LOGS_PER_STATEMENT);
-      const row = this.rowOf(transactionId);
       const values: (string | number | null)[] = [];
       for (const entry of part) values.push(row, transactionId, entry.severity, 'text', entry.time, entry.message);
       this.logStatement(part.length).run(...values);

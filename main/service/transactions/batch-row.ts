@@ -44,7 +44,7 @@ export function runRowInBatch(deps: BatchRowDeps, parentId: string, spec: TxSpec
     ctx.log('error', `Transaction failed: ${error.message} Every step was rolled back.`);
   }
   const status = error ? 'Fail' : 'Success';
-  deps.repo.insertFinished({
+  const txRow = deps.repo.insertFinished({
     transaction_id: transactionId,
     parent_id: parentId,
     status,
@@ -62,7 +62,7 @@ export function runRowInBatch(deps: BatchRowDeps, parentId: string, spec: TxSpec
     started_time: started,
     completed_time: deps.now(),
   });
-  deps.repo.logAll(transactionId, ctx.logs);
+  deps.repo.logAll(transactionId, ctx.logs, txRow);
   const event: TransactionEvent = { transaction_id: transactionId, status, parent_id: parentId, model_type: spec.modelType, resource_pkid: resourcePkid };
   return { transactionId, status, resourcePkid, error, event };
 }
