@@ -130,6 +130,19 @@ function checkValue(field: FieldDef, value: Json, path: string, unknown: FaultDe
   return value;
 }
 
+const compiled = new WeakMap<FieldDef, RegExp>();
+
+/**
+ * A field's pattern, compiled once: every row of a load or a validation tests it, and a new
+ * RegExp per value was a measurable part of a 100,000-row validation.
+ */
+export function patternOf(field: FieldDef): RegExp | undefined {
+  if (field.pattern === undefined) return undefined;
+  let pattern = compiled.get(field);
+  if (!pattern) compiled.set(field, (pattern = new RegExp(field.pattern)));
+  return pattern;
+}
+
 function checkString(field: FieldDef, value: string, path: string, invalid: FaultDetail[]): void {
   if (field.choices && value !== '' && !field.choices.some((choice) => choice.value === value)) {
     const allowed = field.choices.map((choice) => choice.value).join(', ');
@@ -142,7 +155,7 @@ function checkString(field: FieldDef, value: string, path: string, invalid: Faul
   if (field.maxLength !== undefined && value.length > field.maxLength) {
     invalid.push({ field: path, message: `must be at most ${field.maxLength} characters long` });
   }
-  if (field.pattern && value !== '' && !new RegExp(field.pattern).test(value)) {
+  if (field.pattern && value !== '' && patternOf(field)?.test(value) === false) {
     invalid.push({ field: path, message: `'${value}' does not have the expected form (${field.pattern})` });
   }
 }

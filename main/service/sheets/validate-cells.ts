@@ -1,7 +1,7 @@
 import { isJsonObject, type Json, type JsonObject } from '../api-types';
 import { ApiError } from '../errors';
 import type { FieldDef, FieldType, ModelDef } from '../models/types';
-import { validateData } from '../schema/validate';
+import { patternOf, validateData } from '../schema/validate';
 import { quoted } from './issue-text';
 
 /**
@@ -50,7 +50,7 @@ function checkText(field: FieldDef, value: string, path: string, out: ValueProbl
   if (field.minLength !== undefined && value.length < field.minLength) {
     out.push({ path, code: 'too-short', what: `${quoted(value)} is ${value.length} characters long; at least ${field.minLength} are needed` });
   }
-  if (field.pattern && !new RegExp(field.pattern).test(value)) {
+  if (field.pattern && patternOf(field)?.test(value) === false) {
     const what =
       field.format === 'directory-number'
         ? `${quoted(value)} is not a directory number: use digits, *, # or X, with an optional leading + and no spaces`
@@ -86,9 +86,19 @@ function checkObject(fields: Record<string, FieldDef>, data: JsonObject, prefix:
 const missing = (value: Json | undefined): boolean => value === undefined || value === null || value === '';
 
 /** Required fields at the top, and inside every object or list item that is given. */
+const fieldLists = new WeakMap<Record<string, FieldDef>, [string, FieldDef][]>();
+
+/** A model's fields as a list, made once: this runs for every field of every row. */
+function fieldList(fields: Record<string, FieldDef>): [string, FieldDef][] {
+  let list = fieldLists.get(fields);
+  if (!list) fieldLists.set(fields, (list = Object.entries(fields)));
+  return list;
+}
+
 function checkRequiredIn(fields: Record<string, FieldDef>, data: JsonObject, prefix: string, out: ValueProblem[]): void {
-  for (const [name, field] of Object.entries(fields)) {
+  for (const [name, field] of fieldList(fields)) {
     const value = data[name];
+    if (value === undefined && !field.required) continue;
     const path = `${prefix}${name}`;
     if (field.required && missing(value)) out.push({ path, code: 'required', what: `${field.title} (${path}) is required` });
     if (isJsonObject(value) && field.properties) checkRequiredIn(field.properties, value, `${path}.`, out);

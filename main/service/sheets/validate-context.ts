@@ -26,6 +26,8 @@ export interface ValidationCache {
   phones: Map<string, PhoneInfo | null>;
   /** CFT templates, each looked up once (templateCache()). */
   findTemplate: TemplateFinder;
+  /** The query naming each template, made once per name rather than once per row. */
+  templateQueries: Map<string, URLSearchParams>;
 }
 
 /** One row under validation, and where its issues go. */

@@ -24,7 +24,9 @@ function templated(plan: RowPlan, payload: JsonObject, existing?: JsonObject): J
   const name = check.row.template ?? check.sheet.directive.template;
   if (name === undefined) return payload;
   try {
-    const found = check.cache.findTemplate(check.store, check.model, plan.node, new URLSearchParams({ template_name: name }));
+    let query = check.cache.templateQueries.get(name);
+    if (!query) check.cache.templateQueries.set(name, (query = new URLSearchParams({ template_name: name })));
+    const found = check.cache.findTemplate(check.store, check.model, plan.node, query);
     return applyTemplateRecord(check.store, check.model, plan.node, found, payload, existing);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;

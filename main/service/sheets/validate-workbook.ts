@@ -43,7 +43,7 @@ export interface WorkbookValidation {
 
 export class WorkbookValidator {
   private readonly overlay = new WorkbookOverlay();
-  private readonly cache: ValidationCache = { nodes: new Map(), phones: new Map(), findTemplate: templateCache() };
+  private readonly cache: ValidationCache = { nodes: new Map(), phones: new Map(), findTemplate: templateCache(), templateQueries: new Map() };
   private readonly sheets: SheetValidation[] = [];
   private current?: { sheet: ParsedSheet; model: ModelDef; out: SheetValidation };
   private listed = 0;
