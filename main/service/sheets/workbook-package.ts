@@ -7,16 +7,20 @@ import { inflateEntry } from './zip-inflate';
 import { damaged, readZipDirectory, type ZipEntry } from './zip-directory';
 
 /**
- * Everything checked about a file before exceljs is given it: its size, that it is a ZIP and
+ * Everything checked about a file before its sheets are read: its size, that it is a ZIP and
  * not an encrypted (OLE) file or another format, that its ZIP is plain and inflates within the
- * limits (every entry is inflated once, bounded, before exceljs inflates it again), and what
- * the streaming reader cannot tell: the tab order of the sheets and their merged cells.
+ * limits (every entry is inflated once, bounded, before the reader inflates the parts it reads
+ * again), and what the row reader does not tell: the tab order of the sheets and their merged cells.
  */
 export interface WorkbookPackage {
   /** Worksheets in tab order. */
   sheets: SheetPart[];
   /** Merged ranges by sheet part. */
   merges: Map<string, MergeRange[]>;
+  /** The ZIP entries by name, placed and checked, for the reader to inflate again. */
+  entries: Map<string, ZipEntry>;
+  /** Dates count from 1904 (`<workbookPr date1904="1">`, as exceljs reads it). */
+  date1904: boolean;
 }
 
 const OLE_SIGNATURE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
@@ -112,5 +116,6 @@ export async function inspectWorkbookFile(path: string, fileName: string): Promi
     if (scan && !scan.complete) throw damaged(fileName, `its sheet '${sheet.name}' is cut short`);
     if (scan) merges.set(sheet.path, scan.merges);
   }
-  return { sheets, merges };
+  const date1904 = /<workbookPr\s[^>]*?\bdate1904\s*=\s*(["'])1\1/.test(texts.get(WORKBOOK) ?? '');
+  return { sheets, merges, entries: new Map(entries.map((entry) => [entry.name, entry])), date1904 };
 }

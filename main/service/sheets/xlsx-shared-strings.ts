@@ -1,0 +1,78 @@
+import type { RawCell } from './cell-value';
+import { XmlTokenizer, type XmlHandler } from './xlsx-xml-tokens';
+
+/**
+ * The shared strings of `xl/sharedStrings.xml`, each kept as the cell it makes (undefined for an
+ * empty one), so a `t="s"` cell costs one array read. The text of an `<si>` is exceljs's: its
+ * runs joined when it has `<r>` runs, else the text from its last `<t>` to its end (so a string
+ * written with indentation keeps the line break after its `<t>`, as exceljs keeps it). One
+ * deliberate difference: the phonetic reading in `<rPh>` (Japanese furigana) is not taken for
+ * the text, where exceljs would replace a plain string with its reading.
+ */
+class SharedStringsHandler implements XmlHandler {
+  readonly strings: (RawCell | undefined)[] = [];
+  wantsText = false;
+  private held: string | null = null;
+  private runs: (string | null)[] = [];
+  private inString = false;
+  private phonetic = 0;
+
+  open(name: string): void {
+    switch (name) {
+      case 'si':
+        this.inString = true;
+        this.runs = [];
+        this.held = null;
+        break;
+      case 't':
+        if (this.phonetic === 0) this.held = null;
+        break;
+      case 'rPh':
+        this.phonetic += 1;
+        break;
+      default:
+        break;
+    }
+    this.wantsText = this.inString && this.phonetic === 0;
+  }
+
+  close(name: string): void {
+    switch (name) {
+      case 'r':
+        if (this.phonetic === 0) this.runs.push(this.held);
+        this.held = null;
+        break;
+      case 'rPh':
+        this.phonetic -= 1;
+        break;
+      case 'si': {
+        const text = this.runs.length > 0 ? this.runs.map((run) => run ?? '').join('') : this.held;
+        this.strings.push(text ? { kind: 'text', text } : undefined);
+        this.runs = [];
+        this.held = null;
+        this.inString = false;
+        break;
+      }
+      default:
+        break;
+    }
+    this.wantsText = this.inString && this.phonetic === 0;
+  }
+
+  text(text: string): void {
+    // An empty text is no text: exceljs starts over with the next piece.
+    this.held = this.held ? this.held + text : text;
+  }
+}
+
+export function sharedStringsParser(): { push: (chunk: Buffer) => void; strings: () => (RawCell | undefined)[] } {
+  const handler = new SharedStringsHandler();
+  const tokens = new XmlTokenizer(handler);
+  return {
+    push: (chunk) => tokens.push(chunk),
+    strings: () => {
+      tokens.end();
+      return handler.strings;
+    },
+  };
+}

@@ -1,0 +1,243 @@
+import * as ExcelJS from 'exceljs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cellsWorkbook } from '../fixtures/fixture-cells';
+import { exceljsWorkbook } from '../fixtures/fixture-exceljs';
+import { DIRECTIVE_SHEETS, lineRelationSheets } from '../fixtures/fixture-specs';
+import { readZip, writeZip, type ZipPart } from '../fixtures/zip-tools';
+import { FIXTURES } from './bulk-validate-helpers';
+import { comparable, exceljsRows, ownRows } from './sheets-exceljs-reference';
+
+/**
+ * Our own .xlsx row reader (xlsx-row-stream.ts) against exceljs's streaming reader, the one it
+ * replaced: every workbook below must give the same rows, cell for cell (kinds, values, number
+ * formats, dates to the millisecond), or the same fault.
+ */
+const temp = mkdtempSync(join(tmpdir(), 'sheets-xlsx-rows-'));
+afterAll(() => rmSync(temp, { recursive: true, force: true }));
+
+let count = 0;
+function saved(bytes: Buffer): string {
+  const path = join(temp, `book-${(count += 1)}.xlsx`);
+  writeFileSync(path, bytes);
+  return path;
+}
+
+async function expectSameRows(path: string): Promise<void> {
+  const name = path.split('/').pop() ?? path;
+  const [theirs, ours] = await Promise.all([exceljsRows(path, name), ownRows(path, name)]);
+  expect(comparable(ours)).toEqual(comparable(theirs));
+}
+
+const DATE_FORMATS = ['yyyy-mm-dd', 'dd/mm/yyyy hh:mm:ss', 'mm-dd-yy', 'h:mm AM/PM', '[$-409]mmmm d, yyyy', '"Due "d/m', '[h]:mm:ss', 'mmss.0', 'd-mmm'];
+const NUMBER_FORMATS = ['General', '0.00%', '#,##0.00', '@', '00000', '0;[Red]-0', '0" days"', '# ?/?', '0.00E+00'];
+
+function fillEveryKind(sheet: ExcelJS.Worksheet): void {
+  sheet.addRow(['pattern', 'alertingName', 'description', 'Action']);
+  sheet.addRow([{ richText: [{ text: 'Rich ' }, { text: 'bold', font: { bold: true } }, { text: '' }] }, { formula: '1+1', result: 2 }, { formula: '"a"&"b"', result: 'ab' }, { formula: 'NOW()' }]);
+  sheet.getCell('E3').value = { formula: 'A1*2', result: 2, shareType: 'shared', ref: 'E3:E5' } as ExcelJS.CellFormulaValue;
+  sheet.getCell('E4').value = { sharedFormula: 'E3', result: 4 } as ExcelJS.CellSharedFormulaValue;
+  sheet.getCell('E5').value = { sharedFormula: 'E3', result: 6 } as ExcelJS.CellSharedFormulaValue;
+  sheet.addRow([{ error: '#N/A' }, true, false, { formula: '1/0', result: { error: '#DIV/0!' } }]);
+  sheet.addRow([{ text: '+33140001072', hyperlink: 'tel:+33140001072' }, '<a & "b">\'', 'line\nbreak', '  spaced  ', '日本語 😀', '', Number('12345678901234567'), -0.5, 1e-10]);
+  DATE_FORMATS.forEach((format, index) => {
+    const cell = sheet.getCell(8, index + 1);
+    cell.value = index % 2 === 0 ? new Date(Date.UTC(2024, 1, 29, 13, 45, 30)) : 45351.75;
+    cell.numFmt = format;
+  });
+  NUMBER_FORMATS.forEach((format, index) => {
+    const cell = sheet.getCell(9, index + 1);
+    cell.value = index === 3 ? 33140001073 : 42.125;
+    cell.numFmt = format;
+  });
+  sheet.getCell('A12').value = '0044';
+  sheet.getCell('D12').value = 7;
+  sheet.getColumn(11).numFmt = '0.000';
+  sheet.getCell('K13').value = 3.14159;
+  sheet.getRow(14).numFmt = 'yyyy-mm-dd';
+  sheet.getCell('A14').value = 45000;
+  sheet.getCell('B14').value = 'text in a dated row';
+}
+
+async function everyKind(options: { date1904?: boolean } = {}): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  if (options.date1904) workbook.properties.date1904 = true;
+  fillEveryKind(workbook.addWorksheet('LineRelation'));
+  workbook.addWorksheet('#Notes').addRow(['a note', 1, new Date(Date.UTC(2020, 0, 1))]);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+async function streamed(useSharedStrings: boolean): Promise<Buffer> {
+  const path = join(temp, `streamed-${useSharedStrings}.xlsx`);
+  const writer = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path, useSharedStrings, useStyles: true });
+  const sheet = writer.addWorksheet('LineRelation');
+  fillEveryKind(sheet);
+  for (let row = 20; row < 2500; row += 1) sheet.getRow(row).values = [`+3319${row}`, 'add', row, `Person ${row} & <co>`];
+  sheet.commit();
+  await writer.commit();
+  return readFileSync(path);
+}
+
+describe('every workbook the tests keep or write reads the same as with exceljs', () => {
+  const files = readdirSync(FIXTURES).filter((name) => name.endsWith('.xlsx'));
+  it.each(files)('fixture %s', async (name) => {
+    await expectSameRows(join(FIXTURES, name));
+  });
+
+  it('exceljs workbooks with every kind of cell, 1900 and 1904 dates', async () => {
+    await expectSameRows(saved(await everyKind()));
+    await expectSameRows(saved(await everyKind({ date1904: true })));
+  });
+
+  it('exceljs streamed workbooks, with inline strings and with shared strings', async () => {
+    await expectSameRows(saved(await streamed(false)));
+    await expectSameRows(saved(await streamed(true)));
+  });
+
+  it('the fixture sheets, the cells workbook', async () => {
+    await expectSameRows(saved(await exceljsWorkbook(DIRECTIVE_SHEETS)));
+    await expectSameRows(saved(await exceljsWorkbook(lineRelationSheets('LineRelation', true))));
+    await expectSameRows(saved(await cellsWorkbook()));
+  });
+});
+
+/** A workbook of the line-relation fixture with its first sheet, strings or styles replaced. */
+function handWritten(parts: { sheet?: string; strings?: string | null; styles?: string | null; workbook?: string }): string {
+  const base = readZip(readFileSync(join(FIXTURES, 'line-relation-exceljs.xlsx')));
+  const replaced: ZipPart[] = [];
+  for (const part of base) {
+    const replacements: Record<string, string | null | undefined> = {
+      'xl/worksheets/sheet1.xml': parts.sheet,
+      'xl/sharedStrings.xml': parts.strings,
+      'xl/styles.xml': parts.styles,
+      'xl/workbook.xml': parts.workbook,
+    };
+    const replacement = replacements[part.name];
+    if (replacement === null) continue;
+    replaced.push({ name: part.name, data: replacement === undefined ? part.data : Buffer.from(replacement, 'utf8') });
+  }
+  return saved(writeZip(replaced));
+}
+
+const NS = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
+const sheetXml = (rows: string, root = 'worksheet', data = 'sheetData'): string =>
+  `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<${root} ${NS} xmlns:x="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><${data}>${rows}</${data}></${root}>`;
+
+const STYLES = `<?xml version="1.0" encoding="UTF-8"?>
+<styleSheet ${NS}>
+  <numFmts count="3"><numFmt numFmtId="164" formatCode="yyyy\\-mm\\-dd"/><numFmt numFmtId="165" formatCode="00000"/><numFmt numFmtId="166" formatCode="&quot;day &quot;d"/></numFmts>
+  <fonts count="1"><font><sz val="11"/></font></fonts>
+  <cellStyleXfs count="1"><xf numFmtId="14" fontId="0"/></cellStyleXfs>
+  <cellXfs count="7">
+    <xf numFmtId="0" fontId="0" xfId="0"/>
+    <xf numFmtId="14" fontId="0" xfId="0" applyNumberFormat="1"/>
+    <xf numFmtId="164" fontId="0" xfId="0" applyNumberFormat="1"><alignment horizontal="left"/></xf>
+    <xf numFmtId="165" fontId="0" xfId="0"/>
+    <xf numFmtId="49" fontId="0" xfId="0"/>
+    <xf numFmtId="166" fontId="0" xfId="0"/>
+    <xf numFmtId="27" fontId="0" xfId="0"/>
+  </cellXfs>
+</styleSheet>`;
+
+const STRINGS = `<?xml version="1.0" encoding="UTF-8"?>
+<sst ${NS} count="8" uniqueCount="8">
+<si><t>plain</t></si>
+<si>
+  <t xml:space="preserve">  pretty  </t>
+</si>
+<si><r><t>rich </t></r><r><rPr><b/><sz val="11"/><rFont val="Calibri"/></rPr><t>run</t></r></si>
+<si><t>a &amp; b &lt;c&gt; &#233;&#x1F600;</t></si>
+<si><t/></si>
+<si><t></t></si>
+<si><t>x_x000D_y</t></si>
+<si><r><t></t></r></si>
+</sst>`;
+
+const CELLS = `
+<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c r="C1" t="s"><v>2</v></c><c r="D1" t="s"><v>3</v></c><c r="E1" t="s"><v>4</v></c><c r="F1" t="s"><v>5</v></c><c r="G1" t="s"><v>6</v></c><c r="H1" t="s"><v>7</v></c></row>
+<row r="2" s="2" customFormat="1"><c r="A2"><v>45000</v></c><c r="B2" s="3"><v>42</v></c><c r="C2" s="0"><v>1.5</v></c><c r="D2" s="5"><v>45000.25</v></c><c r="E2" s="6"><v>45000</v></c><c r="F2" s="4"><v>33140001073</v></c></row>
+<row r="3"><c r="C3" t="inlineStr"><is><t>c</t></is></c><c r="A3" t="str"><v>a &amp;lt; b</v></c><c r="B3" t="b"><v>0</v></c></row>
+<row r="4"><c r="A4" t="e"><v>#REF!</v></c><c r="B4" t="d"><v>2024-01-02T00:00:00</v></c><c r="C4" s="1"><v>45000.5</v></c><c r="D4" t="n"><v>7</v></c><c r="E4" t="b"><v>yes</v></c><c r="F4"><v></v></c><c r="G4" s="1"><v/></c></row>
+<row r="5"><c r="A5"><f>1+1</f><v>2</v></c><c r="B5" t="str"><f>"x"</f><v>x &amp;amp; y</v></c><c r="C5" t="b"><f>TRUE()</f><v>1</v></c><c r="D5" t="e"><f>1/0</f><v>#DIV/0!</v></c><c r="E5"><f t="shared" ref="E5:E6" si="0">A5</f><v>2</v></c><c r="F5"><f>NOW()</f></c><c r="G5" t="str"><f>""</f><v></v></c></row>
+<row r="6"><c r="E6"><f t="shared" si="0"/><v>3</v></c><c r="F6" s="1"><f>A5</f><v>45000</v></c></row>
+<row r="7">
+  <c r="A7" t="str">
+    <v>pretty</v>
+  </c>
+  <c r="B7" t="inlineStr"><is><r><t>rich</t></r><r><rPr><b/></rPr><t> inline</t></r></is></c>
+  <c r="C7"><v>&#49;&#x32;</v></c>
+  <!-- a comment -->
+  <c r="D7" t="str"><v><![CDATA[cdata]]></v></c>
+  <c r="E7" t="inlineStr"><is><t xml:space="preserve"> kept </t></is></c>
+</row>
+<row r="9"/>
+<row r="10"><c r="A10" t="s"><v>99</v></c><c r="B10" s="2"/><c r="C10" s="77"><v>5</v></c><c r="D10" t="s"><v></v></c><c r="E10" t="s"><v>1.9</v></c></row>
+<row r="11"><c r="A11" t="s"><v>0</v></c><c r="A11" s="2"/><c r="B11"><v>45000</v></c><c r="B11" s="2"/><c r="C11" s="3"><v>1</v></c><c r="C11"/><c r="D11"><v>1</v></c><c r="D11" t="s"><v>0</v></c></row>
+<row r="12"><c r="$A$12"><v>1</v></c><c r="AB12"><v>2</v></c><c r="C99"><v>3</v></c></row>
+<row r="13" spans="1:2"><c r="A13" s="0"><v>3</v></c><c r="B13" t="str"><v>crlf\r\nend\rx</v></c></row>
+<row r="14"><c r="A14" t="inlineStr"><is><t>a</t><rPh sb="0" eb="1"><t>phonetic</t></rPh></is></c></row>
+<row r="15" s="4"><c r="A15"><v>12</v></c><c r="B15" s="1"><v>12</v></c></row>
+`;
+
+describe('hand-written sheets read as exceljs reads them', () => {
+  it('cells of every type, styles, shared strings, whitespace, entities, repeated and unordered columns', async () => {
+    await expectSameRows(handWritten({ sheet: sheetXml(CELLS), strings: STRINGS, styles: STYLES }));
+    await expectSameRows(handWritten({ sheet: `\uFEFF${sheetXml(CELLS)}`, strings: STRINGS, styles: STYLES }));
+  });
+
+  it('namespace prefixes (exceljs sees no rows in them)', async () => {
+    const prefixed = sheetXml('<x:row r="1"><x:c r="A1" t="inlineStr"><x:is><x:t>hi</x:t></x:is></x:c></x:row>', 'x:worksheet', 'x:sheetData');
+    await expectSameRows(handWritten({ sheet: prefixed }));
+    await expectSameRows(handWritten({ sheet: sheetXml('<row r="1"><x:c r="A1" t="inlineStr"><is><t>hi</t></is></x:c><c r="B1" t="inlineStr"><is><t>ho</t></is></c></row>') }));
+  });
+
+  it('rows and cells without a reference', async () => {
+    await expectSameRows(handWritten({ sheet: sheetXml('<row><c r="A1" t="inlineStr"><is><t>hi</t></is></c></row>') }));
+    await expectSameRows(handWritten({ sheet: sheetXml('<row r="1"><c t="inlineStr"><is><t>hi</t></is></c></row>') }));
+    await expectSameRows(handWritten({ sheet: sheetXml('<row r="1"><c r="A1" t="inlineStr"><is><t>hi</t></is></c></row><row/><row></row><row r="4"><c r="1"><v>1</v></c></row>') }));
+    await expectSameRows(handWritten({ sheet: sheetXml('<row r="1"><c r="A1"><v>1</v></c></row><row r="0"><c r="B0"><v>2</v></c></row><row r="-1"><c r="B1"><v>3</v></c></row>') }));
+  });
+
+  it('no shared strings part, no styles part', async () => {
+    await expectSameRows(handWritten({ sheet: sheetXml('<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" s="1"><v>45000</v></c></row>'), strings: null }));
+    await expectSameRows(handWritten({ sheet: sheetXml('<row r="1"><c r="A1" t="inlineStr"><is><t>x</t></is></c><c r="B1" s="1"><v>45000</v></c></row>'), styles: null }));
+    await expectSameRows(handWritten({ sheet: sheetXml('<row r="1" s="0"><c r="A1"><v>1</v></c></row>'), styles: null }));
+    await expectSameRows(handWritten({ sheet: sheetXml('<row r="1"><c r="A1" s="1"><v>1</v></c></row>'), styles: `<styleSheet ${NS}><numFmts count="0"/></styleSheet>` }));
+  });
+
+  it('XML that is not XML is a damaged workbook for both', async () => {
+    const broken = [
+      '<row r="1"><c r="A1"><v>1</v></row>',
+      '<row r="1"><c r="A1" t="str"><v>&nbsp;</v></c></row>',
+      '<row r="1"><c r="A1" t="str"><v>&#0;</v></c></row>',
+      '<row r="1"><c r="A1" t="str"><v>bell\u0007</v></c></row>',
+      '<row r="1"><c r="A1" t=s><v>0</v></c></row>',
+    ];
+    for (const rows of broken) await expectSameRows(handWritten({ sheet: sheetXml(rows) }));
+    await expectSameRows(handWritten({ strings: '<sst><si><t>a</si></sst>' }));
+    const workbook = readZip(readFileSync(join(FIXTURES, 'line-relation-exceljs.xlsx'))).find((part) => part.name === 'xl/workbook.xml')?.data.toString('utf8') ?? '';
+    await expectSameRows(handWritten({ workbook: workbook.replace('</sheets>', '</sheet>') }));
+    await expectSameRows(handWritten({ workbook: workbook.replace('<workbookPr ', '<workbookPr date1904="1" ') }));
+    await expectSameRows(handWritten({ styles: `<styleSheet ${NS}><cellXfs><xf numFmtId="1"></cellXfs></styleSheet>` }));
+  });
+});
+
+describe('where our reader deliberately differs from exceljs', () => {
+  it('refuses a bare & in a value, where exceljs silently lost the rest of the sheet', async () => {
+    const path = handWritten({ sheet: sheetXml('<row r="1"><c r="A1" t="str"><v>a & b</v></c></row><row r="2"><c r="A2"><v>2</v></c></row>') });
+    expect(await ownRows(path, 'book.xlsx')).toEqual({ fault: expect.stringContaining('400 bad-workbook: book.xlsx is not a readable .xlsx workbook (its XML could not be read)') as unknown });
+    const theirs = await exceljsRows(path, 'book.xlsx');
+    expect('sheets' in theirs && theirs.sheets[0][1]).toEqual([]);
+  });
+
+  it('takes a shared string without its phonetic reading, which exceljs put in its place', async () => {
+    const strings = `<sst ${NS}><si><t>東京</t><rPh sb="0" eb="2"><t>トウキョウ</t></rPh><phoneticPr fontId="1"/></si></sst>`;
+    const path = handWritten({ sheet: sheetXml('<row r="1"><c r="A1" t="s"><v>0</v></c></row>'), strings });
+    const ours = await ownRows(path, 'book.xlsx');
+    expect('sheets' in ours && ours.sheets[0][1][0].cells.get(1)).toEqual({ kind: 'text', text: '東京' });
+    const theirs = await exceljsRows(path, 'book.xlsx');
+    expect('sheets' in theirs && theirs.sheets[0][1][0].cells.get(1)).toEqual({ kind: 'text', text: 'トウキョウ' });
+  });
+});
