@@ -1,10 +1,10 @@
 import { ApiError } from '../errors';
 import { SHEET_LIMITS } from './limits';
-import { SheetReader, type SheetEvent } from './sheet-reader';
+import { SheetReader, type SheetEvent, type SheetRow } from './sheet-reader';
 import type { ParsedWorkbook } from './sheet-types';
 import { inspectWorkbookFile, type WorkbookPackage } from './workbook-package';
 import type { SheetPart } from './workbook-xml';
-import { readXlsxBook, type XlsxBook } from './xlsx-book';
+import { readXlsxBook } from './xlsx-book';
 import { sheetRowBatches } from './xlsx-row-stream';
 import { damaged, type ZipEntry } from './zip-directory';
 
@@ -53,32 +53,51 @@ export function worksheetEntry(pkg: WorkbookPackage, part: SheetPart, fileName: 
   return entry;
 }
 
-async function* readWorksheet(path: string, part: SheetPart, pkg: WorkbookPackage, book: XlsxBook, counter: Counter, fileName: string): AsyncGenerator<SheetEvent> {
-  const entry = worksheetEntry(pkg, part, fileName);
-  // `#` sheets are read too: their rows count towards the limit on rows read.
-  const reader = part.name.startsWith('#') ? undefined : new SheetReader(part.name, pkg.merges.get(part.path) ?? []);
-  for await (const rows of sheetRowBatches(path, entry, book, fileName)) {
+/**
+ * The events of one batch of a sheet's rows; a `#` sheet (no reader) is only counted. A fault
+ * (a limit, a bad header) comes after the events of the rows before it, as if row by row.
+ */
+function eventsOf(rows: SheetRow[], reader: SheetReader | undefined, counter: Counter, fileName: string): { events: SheetEvent[]; fault?: unknown } {
+  const events: SheetEvent[] = [];
+  try {
     for (const row of rows) {
       if (!reader) {
         countRow(counter, row.cells.size > 0, fileName);
         continue;
       }
-      const events = row.cells.size > 0 ? reader.feed(row) : [];
-      countRow(counter, events.some((event) => event.type === 'row'), fileName);
-      yield* events;
+      const fed = row.cells.size > 0 ? reader.feed(row) : [];
+      countRow(counter, fed.some((event) => event.type === 'row'), fileName);
+      events.push(...fed);
     }
+  } catch (fault) {
+    return { events, fault };
   }
-  if (reader) yield* reader.finish();
+  return { events };
 }
 
-/** The workbook's events in tab order. */
+/**
+ * The workbook's events in tab order. One generator from the rows to the caller: each layer of
+ * async generators costs every event a few promise turns.
+ */
 export async function* streamWorkbook(path: string, fileName: string, options: ReadOptions = {}): AsyncGenerator<SheetEvent> {
   const pkg = await inspectWorkbookFile(path, fileName);
   const book = await readXlsxBook(path, pkg, fileName);
   const counter: Counter = { dataRows: 0, rowsRead: 0, maxDataRows: options.maxDataRows ?? SHEET_LIMITS.dataRows };
   let sheetsSeen = 0;
   for (const part of pkg.sheets) {
-    for await (const event of readWorksheet(path, part, pkg, book, counter, fileName)) {
+    const entry = worksheetEntry(pkg, part, fileName);
+    // `#` sheets are read too: their rows count towards the limit on rows read.
+    const reader = part.name.startsWith('#') ? undefined : new SheetReader(part.name, pkg.merges.get(part.path) ?? []);
+    const tail = (): SheetEvent[] => (reader ? reader.finish() : []);
+    for await (const rows of sheetRowBatches(path, entry, book, fileName)) {
+      const { events, fault } = eventsOf(rows, reader, counter, fileName);
+      for (const event of events) {
+        if (event.type === 'sheet') sheetsSeen += 1;
+        yield event;
+      }
+      if (fault !== undefined) throw fault;
+    }
+    for (const event of tail()) {
       if (event.type === 'sheet') sheetsSeen += 1;
       yield event;
     }
