@@ -177,7 +177,6 @@ const CELLS = `
 <row r="11"><c r="A11" t="s"><v>0</v></c><c r="A11" s="2"/><c r="B11"><v>45000</v></c><c r="B11" s="2"/><c r="C11" s="3"><v>1</v></c><c r="C11"/><c r="D11"><v>1</v></c><c r="D11" t="s"><v>0</v></c></row>
 <row r="12"><c r="$A$12"><v>1</v></c><c r="AB12"><v>2</v></c><c r="C99"><v>3</v></c></row>
 <row r="13" spans="1:2"><c r="A13" s="0"><v>3</v></c><c r="B13" t="str"><v>crlf\r\nend\rx</v></c></row>
-<row r="14"><c r="A14" t="inlineStr"><is><t>a</t><rPh sb="0" eb="1"><t>phonetic</t></rPh></is></c></row>
 <row r="15" s="4"><c r="A15"><v>12</v></c><c r="B15" s="1"><v>12</v></c></row>
 `;
 
@@ -237,6 +236,18 @@ describe('where our reader deliberately differs from exceljs', () => {
     const path = handWritten({ sheet: sheetXml('<row r="1"><c r="A1" t="s"><v>0</v></c></row>'), strings });
     const ours = await ownRows(path, 'book.xlsx');
     expect('sheets' in ours && ours.sheets[0][1][0].cells.get(1)).toEqual({ kind: 'text', text: '東京' });
+    const theirs = await exceljsRows(path, 'book.xlsx');
+    expect('sheets' in theirs && theirs.sheets[0][1][0].cells.get(1)).toEqual({ kind: 'text', text: 'トウキョウ' });
+  });
+
+  it('takes inline text without its phonetic reading too', async () => {
+    const path = handWritten({ sheet: sheetXml('<row r="1"><c r="A1" t="inlineStr"><is><t>東京</t><rPh sb="0" eb="2"><t>トウキョウ</t></rPh></is></c><c r="B1" t="inlineStr"><is><r><t>東</t></r><r><t>京</t></r></is></c></row>') });
+    const ours = await ownRows(path, 'book.xlsx');
+    expect('sheets' in ours && [...ours.sheets[0][1][0].cells.values()]).toEqual([
+      { kind: 'text', text: '東京' },
+      // Inline rich text reads as its last run, as exceljs read it.
+      { kind: 'text', text: '京' },
+    ]);
     const theirs = await exceljsRows(path, 'book.xlsx');
     expect('sheets' in theirs && theirs.sheets[0][1][0].cells.get(1)).toEqual({ kind: 'text', text: 'トウキョウ' });
   });

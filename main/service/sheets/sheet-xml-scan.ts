@@ -1,7 +1,7 @@
 /**
- * What exceljs's streaming reader does not report about a worksheet, found by scanning its XML
- * while the package is checked: merged ranges (exceljs skips `<mergeCell>`, so the covered cells
- * would silently read as empty), any cell beyond column XFD (which exceljs cannot address), and
+ * What the row reader (xlsx-row-stream.ts) does not report about a worksheet, found by scanning
+ * its XML while the package is checked: merged ranges (the reader skips `<mergeCell>`, as exceljs
+ * did, so the covered cells would silently read as empty), any cell beyond column XFD, and
  * whether the sheet's XML is whole.
  */
 export interface MergeRange {
@@ -52,8 +52,8 @@ export class SheetXmlScan {
   }
 
   /**
-   * exceljs's XML parser is never told the text has ended, so a sheet cut short would read as
-   * fewer rows without a word: the scan checks the sheet closes.
+   * The row reader, like exceljs's before it, does not require the XML to end, so a sheet cut
+   * short would read as fewer rows without a word: the scan checks the sheet closes.
    */
   get complete(): boolean {
     return /(<\/(?:\w+:)?worksheet>|<(?:\w+:)?worksheet\b[^>]*\/>)\s*$/.test(this.tail);

@@ -2,7 +2,7 @@ import { posix } from 'node:path';
 
 /**
  * The workbook's own list of its worksheets, in tab order (left to right), each with the ZIP
- * part that holds it. Read from `xl/workbook.xml` and its relationships before exceljs runs, so
+ * part that holds it. Read from `xl/workbook.xml` and its relationships before any sheet is read, so
  * sheets are taken in tab order whatever order the ZIP stores them in.
  */
 export interface SheetPart {

@@ -18,6 +18,8 @@ import { inflatedChunks } from './zip-inflate';
  * part ignored; a value is the text from the cell's last `<v>`, `<is>` or `<t>` to its end; a
  * formula's result is a number unless the cell says `t="str"`; numbers whose style has a date
  * format are dates; `t="str"` and inline text are unescaped once more (`&amp;lt;` reads `<`).
+ * One deliberate difference: a phonetic reading (`<rPh>`) in inline text is not taken for the
+ * text, as in shared strings (xlsx-shared-strings.ts).
  */
 const NO_VALUE: RawCell = { kind: 'no-value' };
 const UNREADABLE: RawCell = { kind: 'error', text: 'an unreadable value' };
@@ -27,7 +29,7 @@ const MAX_COLUMN = 16_384;
  * with no entity, no line end and no control character (those are left to the tokenizer).
  */
 // eslint-disable-next-line no-control-regex -- values holding characters XML forbids are left to the tokenizer
-const COMMON_CELL = /<c r="([A-Z]{1,3})\d{1,7}"(?: s="(\d{1,9})")?(?: t="([a-zA-Z]{1,9})")?(?:\/>|>(?:<v>([^<&\x00-\x08\x0B-\x1F]*)<\/v>|<is><t(?: xml:space="preserve")?>([^<&\x00-\x08\x0B-\x1F]*)<\/t><\/is>)?<\/c>)/y;
+const COMMON_CELL = /<c r="([A-Z]{1,3})\d{1,7}"(?: s="(\d{1,9})")?(?: t="([a-zA-Z]{1,9})")?(?:\/>|>(?:<v>([^<&\x00-\x08\x0B-\x1F\uFFFE\uFFFF]*)<\/v>|<is><t(?: xml:space="preserve")?>([^<&\x00-\x08\x0B-\x1F\uFFFE\uFFFF]*)<\/t><\/is>)?<\/c>)/y;
 
 /** The column of a cell reference, read the way exceljs reads it (`$` ignored, letters then digits). */
 function columnOf(ref: string | undefined): number {
@@ -78,6 +80,10 @@ class SheetRowsHandler implements XmlHandler {
   };
   private hasFormula = false;
   private value: string | undefined;
+  /** Text goes to the value (after `<v>`, `<is>`, `<t>`), not to a formula. */
+  private valueIsCurrent = false;
+  /** Depth of `<rPh>` in the cell: its text is left out. */
+  private phonetic = 0;
 
   constructor(private readonly book: XlsxBook) {}
 
@@ -93,18 +99,27 @@ class SheetRowsHandler implements XmlHandler {
         this.styleId = this.style === undefined ? NaN : parseInt(this.style, 10);
         this.hasFormula = false;
         this.value = undefined;
+        this.valueIsCurrent = false;
+        this.phonetic = 0;
         this.wantsText = false;
         break;
       case 'v':
       case 'is':
       case 't':
-        if (!this.inCell) break;
+        if (!this.inCell || this.phonetic > 0) break;
         this.value = '';
+        this.valueIsCurrent = true;
         this.wantsText = true;
         break;
       case 'f':
-        if (!this.inCell) break;
+        if (!this.inCell || this.phonetic > 0) break;
         this.hasFormula = true;
+        this.valueIsCurrent = false;
+        this.wantsText = false;
+        break;
+      case 'rPh':
+        if (!this.inCell) break;
+        this.phonetic += 1;
         this.wantsText = false;
         break;
       case 'row':
@@ -124,6 +139,11 @@ class SheetRowsHandler implements XmlHandler {
         if (this.row && this.inCell) this.finishCell(this.row, columnOf(this.ref));
         this.inCell = false;
         this.wantsText = false;
+        break;
+      case 'rPh':
+        if (!this.inCell || this.phonetic === 0) break;
+        this.phonetic -= 1;
+        this.wantsText = this.valueIsCurrent && this.phonetic === 0;
         break;
       case 'row':
         if (this.row) this.ready.push(this.inOrder(this.row));

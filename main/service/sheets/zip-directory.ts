@@ -6,8 +6,9 @@ import { MB, SHEET_LIMITS } from './limits';
  * The ZIP central directory of an .xlsx, read from the end of the file without inflating
  * anything, so the declared sizes can be judged before any byte is decompressed. The layout is
  * also checked to be plain: each local entry exactly where the directory says, back to back. A
- * streaming reader (exceljs's) walks the local headers from the start of the file, so entries
- * hidden between them, or sizes that disagree with the directory, would escape these checks.
+ * streaming reader (exceljs's, which the bulk load used) walks the local headers from the start
+ * of the file, so entries hidden between them, or sizes that disagree with the directory, would
+ * escape these checks; the row reader reads entries where the directory places them.
  */
 export interface ZipEntry {
   name: string;
