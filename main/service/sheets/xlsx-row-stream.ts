@@ -255,22 +255,46 @@ class SheetRowsHandler implements XmlHandler {
   }
 }
 
+/** Rows of a sheet's XML pushed in chunks of any size; `take()` hands over the rows finished so far. */
+export class SheetRowParser {
+  private readonly handler: SheetRowsHandler;
+  private readonly tokens: XmlTokenizer;
+
+  constructor(book: XlsxBook) {
+    this.handler = new SheetRowsHandler(book);
+    this.tokens = new XmlTokenizer(this.handler);
+  }
+
+  /** Throws MalformedXml where exceljs's parser would have failed. */
+  push(chunk: Buffer): void {
+    this.tokens.push(chunk);
+  }
+
+  end(): void {
+    this.tokens.end();
+  }
+
+  take(): SheetRow[] {
+    const rows = this.handler.ready;
+    this.handler.ready = [];
+    return rows;
+  }
+}
+
 /** Batches of rows, one per inflated chunk: the rows of a chunk cost one await, not one each. */
 export async function* sheetRowBatches(path: string, entry: ZipEntry, book: XlsxBook, fileName: string): AsyncGenerator<SheetRow[]> {
-  const handler = new SheetRowsHandler(book);
-  const tokens = new XmlTokenizer(handler);
+  const parser = new SheetRowParser(book);
   try {
     for await (const chunk of inflatedChunks(path, entry, fileName)) {
-      tokens.push(chunk);
-      if (handler.ready.length === 0) continue;
-      const rows = handler.ready;
-      handler.ready = [];
-      yield rows;
+      parser.push(chunk);
+      const rows = parser.take();
+      if (rows.length > 0) yield rows;
     }
-    tokens.end();
+    parser.end();
   } catch (error) {
     if (error instanceof MalformedXml) throw damaged(fileName, 'its XML could not be read');
     throw error;
   }
-  if (handler.ready.length > 0) yield handler.ready;
+  const rows = parser.take();
+  if (rows.length > 0) yield rows;
 }

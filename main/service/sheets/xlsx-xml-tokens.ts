@@ -33,6 +33,11 @@ const QUOTE = 34;
 const APOSTROPHE = 39;
 /** Text runs longer than this with no tag in sight are passed on, not carried over. */
 const LONG_TEXT = 64 * 1024;
+/**
+ * A tag, comment or CDATA section still open after this much is refused: each chunk would copy it
+ * again, and no spreadsheet writer makes one this long (long texts are element text, passed on).
+ */
+const LONGEST_TAG = 8 * 1024 * 1024;
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 const ENTITY = /&([^;&<]*);?/g;
@@ -148,6 +153,7 @@ export class XmlTokenizer {
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
     this.rest = text.slice(this.scan(text));
+    if (this.rest.length > LONGEST_TAG) throw new MalformedXml('a tag longer than 8 MB');
   }
 
   /** Where the text ends: exceljs never tells its parser the text has ended, so neither check. */
