@@ -9,6 +9,10 @@ import { XmlTokenizer, type XmlHandler } from './xlsx-xml-tokens';
  * deliberate difference: the phonetic reading in `<rPh>` (Japanese furigana) is not taken for
  * the text, where exceljs would replace a plain string with its reading.
  */
+/** The common string, one plain `<t>` with nothing to unescape or refuse, taken whole. */
+// eslint-disable-next-line no-control-regex -- texts holding characters XML forbids are left to the tokenizer
+const PLAIN_STRING = /<si><t(?: xml:space="preserve")?>([^<&\x00-\x08\x0B-\x1F\uFFFE\uFFFF]*)<\/t><\/si>/y;
+
 class SharedStringsHandler implements XmlHandler {
   readonly strings: (RawCell | undefined)[] = [];
   wantsText = false;
@@ -57,6 +61,15 @@ class SharedStringsHandler implements XmlHandler {
         break;
     }
     this.wantsText = this.inString && this.phonetic === 0;
+  }
+
+  shortcut(source: string, at: number): number {
+    if (this.inString || source.charCodeAt(at + 1) !== 115 || source.charCodeAt(at + 2) !== 105) return -1;
+    PLAIN_STRING.lastIndex = at;
+    const match = PLAIN_STRING.exec(source);
+    if (!match) return -1;
+    this.strings.push(match[1] ? { kind: 'text', text: match[1] } : undefined);
+    return PLAIN_STRING.lastIndex;
   }
 
   text(text: string): void {
