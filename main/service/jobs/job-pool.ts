@@ -45,6 +45,8 @@ interface Slot {
  */
 const IDLE_WORKER_MS = 2000;
 const YOUNG_GENERATION_MB = 8;
+/** A worker whose heap ends a job larger than this is let go at once (see onMessage). */
+const SWOLLEN_HEAP_BYTES = 48 * 1024 * 1024;
 
 
 /** What a refused job's Retry-After says: a few jobs' time, long enough for the queue to move. */
@@ -180,17 +182,27 @@ export class JobPool {
     if (job.chunkError) job.reject(job.chunkError);
     else if (message.type === 'done') job.resolve(message.result);
     else job.reject(errorOf(message));
+    // A worker a big job swelled (a 100,000-row validation leaves ~100 MB of heap V8 keeps) goes
+    // now rather than carrying that into the next job: the load that follows a validation had
+    // both at its peak. A fresh one starts for whatever comes next (about 100 ms).
+    const swollen = message.heapBytes > SWOLLEN_HEAP_BYTES;
+    if (swollen) this.retire(slot);
     this.dispatch();
-    if (!slot.job) this.retireWhenIdle(slot);
+    if (!swollen && !slot.job) this.retireWhenIdle(slot);
+  }
+
+  private retire(slot: Slot): void {
+    const index = this.slots.indexOf(slot);
+    if (index >= 0) this.slots[index] = undefined;
+    clearTimeout(slot.idle);
+    void slot.worker.terminate();
   }
 
   private retireWhenIdle(slot: Slot): void {
     clearTimeout(slot.idle);
     slot.idle = setTimeout(() => {
-      const index = this.slots.indexOf(slot);
-      if (slot.job || index < 0) return;
-      this.slots[index] = undefined;
-      void slot.worker.terminate();
+      if (slot.job || !this.slots.includes(slot)) return;
+      this.retire(slot);
     }, IDLE_WORKER_MS);
     slot.idle.unref();
   }

@@ -7,10 +7,11 @@ import { ApiError, type FaultDetail } from '../errors';
  */
 export type ToWorker = { type: 'run'; id: number; kind: string; input: unknown } | { type: 'ack'; id: number };
 
+/** `heapBytes`: the worker's heap as the job ends, so the pool can let a swollen worker go. */
 export type FromWorker =
   | { type: 'chunk'; id: number; chunk: unknown }
-  | { type: 'done'; id: number; result: unknown }
-  | { type: 'fail'; id: number; fault?: SerializedFault; message: string };
+  | { type: 'done'; id: number; result: unknown; heapBytes: number }
+  | { type: 'fail'; id: number; fault?: SerializedFault; message: string; heapBytes: number };
 
 export interface SerializedFault {
   httpCode: number;
