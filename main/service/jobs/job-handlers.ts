@@ -6,7 +6,7 @@ import { streamWorkbook } from '../sheets/read-workbook';
 import type { ValidationCaller } from '../sheets/validate-context';
 import { validateWorkbookFile, type WorkbookValidation } from '../sheets/validate-workbook';
 import type { SpooledRow } from '../store/bulk-loads-repo';
-import { writeExport, type ExportJob, type WrittenExport } from '../sheets/export-job';
+import type { ExportJob, WrittenExport } from '../sheets/export-job';
 
 /**
  * The heavy jobs, as plain functions of a store and an input: a worker thread runs them on its
@@ -101,6 +101,9 @@ async function validate(ctx: JobContext, input: ValidateInput): Promise<Validate
 }
 
 async function exportInstances(ctx: JobContext, input: ExportJob): Promise<WrittenExport> {
+  // Loaded on first use: exceljs (its writer and its dependencies) took ~100 ms of every job
+  // worker's start, validations and loads included, which never write a workbook.
+  const { writeExport } = await import('../sheets/export-job');
   return writeExport(ctx.store, ctx.cursor(), input);
 }
 

@@ -58,3 +58,15 @@ export function inventoryHolder(store: Store, nodePath: string, pattern: string)
     .filter((entry) => isWithin(nodePath, entry.hierarchyPath))
     .sort((a, b) => b.hierarchyPath.length - a.hierarchyPath.length)[0];
 }
+
+export interface PhoneHolder extends KeyHolder {
+  /** Lines the phone holds now. */
+  lines: number;
+}
+
+const PHONE_SQL = keySql('device/cucm/Phone', ", coalesce(json_array_length(i.data, '$.lines'), 0) AS lines");
+
+/** A stored phone by name (phone names are global keys), with its line count and nothing else parsed. */
+export function phoneHolder(store: Store, name: string): PhoneHolder | undefined {
+  return store.statement(PHONE_SQL).get(JSON.stringify([name])) as PhoneHolder | undefined;
+}

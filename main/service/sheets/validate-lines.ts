@@ -1,9 +1,8 @@
 import type { JsonObject } from '../api-types';
-import { findByGlobalKey } from '../domain/instance-ops';
 import { requireModel } from '../models/registry';
 import type { InstanceRecord } from '../store/instances-repo';
 import { quoted } from './issue-text';
-import { inventoryHolder } from './key-lookup';
+import { inventoryHolder, phoneHolder } from './key-lookup';
 import { report, type PhoneInfo, type RowPlan } from './validate-context';
 import { keyTaken, ownKey, takeKey, type KeyUse } from './validate-keys';
 import { refText } from './validate-overlay';
@@ -65,9 +64,8 @@ export function freeNumber(plan: RowPlan, pattern: string): void {
 function storedPhone(plan: RowPlan, name: string): PhoneInfo | null {
   const { cache, store } = plan.check;
   if (!cache.phones.has(name)) {
-    const phone = findByGlobalKey(store, PHONE, [name]);
-    const lines = Array.isArray(phone?.data.lines) ? phone.data.lines.length : 0;
-    cache.phones.set(name, phone ? { pkid: phone.pkid, path: phone.hierarchyPath, lines } : null);
+    const phone = phoneHolder(store, name);
+    cache.phones.set(name, phone ? { pkid: phone.pkid, path: phone.hierarchyPath, lines: phone.lines } : null);
   }
   return cache.phones.get(name) ?? null;
 }
