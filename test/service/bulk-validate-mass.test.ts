@@ -1,9 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SpecCell } from '../fixtures/fixture-specs';
+import { readWorkbook } from '../../main/service/sheets/read-workbook';
+import { validateWorkbook } from '../../main/service/sheets/validate-workbook';
 import { ACME, openTestService, PARIS, type TestService } from './helpers';
 import { compactWorkbook, issuesOf, uploadAndValidate } from './bulk-validate-helpers';
 
@@ -95,5 +98,43 @@ describe('a big workbook', () => {
     // Rows are not kept: what grows is the answer (a prediction per row) and the overlay of keys.
     expect(peak - before).toBeLessThan(300 * 1024 * 1024);
     // How long it takes is the bench's business; slow machines get room here.
+  }, 120_000);
+});
+
+describe('a workbook big enough for a reader thread', () => {
+  it('answers exactly as the same rows validated on one thread: prechecked rows (template, defaults, value problems) included', async () => {
+    // Over 512 KB, so the rows are read, and added rows prechecked, on a thread of their own;
+    // the reference reads the same file whole and validates it without that thread.
+    const header = [...HEADER, 'description'];
+    const rows: SpecCell[][] = [];
+    for (let i = 0; i < 6000; i += 1) {
+      const noise = ['a', 'b', 'c'].map((salt) => createHash('sha256').update(`${salt}${i}`).digest('base64')).join('');
+      const kind = i % 13;
+      const row: SpecCell[] =
+        kind < KINDS.length
+          ? KINDS[kind][1](i)
+          : kind === 10
+            ? [PARIS, null, null, 'Acme Line Defaults', `+3389${String(i).padStart(6, '0')}`, `Templated ${i}`, null, null]
+            : kind === 11
+              ? [PARIS, null, null, 'Acme Line Defaults', `+3388${String(i % 50).padStart(6, '0')}`, `Twice ${i % 50}`, null, null]
+              : [PARIS, null, null, null, `+3387${String(i).padStart(6, '0')}`, null, null, null];
+      rows.push([...row, noise]);
+    }
+    const bytes = await compactWorkbook('LineRelation', header, rows);
+    expect(bytes.length).toBeGreaterThan(512 * 1024);
+    const reply = await uploadAndValidate(t, 'threaded.xlsx', bytes, PARIS);
+    expect(reply.status).toBe(200);
+    const path = join(temp, 'threaded.xlsx');
+    writeFileSync(path, bytes);
+    const store = t.service.store;
+    const admin = store.instances.findByKey('data/User', JSON.stringify(['admin']))[0];
+    const principal = { pkid: admin.pkid, username: 'admin', role: 'admin' as const, hierarchyPkid: admin.hierarchyPkid };
+    const paris = store.nodes.getByPath(PARIS);
+    if (!paris) throw new Error('no Paris in the demo world');
+    const reference = validateWorkbook(store, { principal, callerPath: 'sys' }, paris, await readWorkbook(path, 'threaded.xlsx'));
+    expect(reply.body).toEqual(JSON.parse(JSON.stringify(reference)));
+    // The mix is what it should be: every kind of mistake, and templated rows taken as clean.
+    expect(reply.body.summary.errors).toBeGreaterThan(4000);
+    expect(reply.body.summary.add).toBeGreaterThan(5000);
   }, 120_000);
 });

@@ -1,5 +1,6 @@
 import type { SerializedFault } from '../jobs/job-protocol';
 import type { ReadOptions } from './read-workbook';
+import type { PrecheckInput } from './row-prechecker';
 
 /**
  * Messages between a thread that consumes a workbook's events and the reader thread that
@@ -14,6 +15,8 @@ export interface ReadThreadInput {
   options: ReadOptions;
   /** One Int32: batches the consumer has taken. */
   taken: SharedArrayBuffer;
+  /** For a validation: added rows are prechecked on the reader thread (row-prechecker.ts). */
+  precheck?: PrecheckInput;
 }
 
 export type FromReader =

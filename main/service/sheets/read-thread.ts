@@ -4,6 +4,7 @@ import { errorOf } from '../jobs/job-protocol';
 import { compiledWorker } from '../worker-script';
 import { streamWorkbook, type ReadOptions, type SheetEvent } from './read-workbook';
 import type { FromReader, ReadThreadInput } from './read-thread-protocol';
+import type { PrecheckInput } from './row-prechecker';
 
 /**
  * A workbook's events parsed on a thread of their own, so that reading a big file (inflating
@@ -13,14 +14,14 @@ import type { FromReader, ReadThreadInput } from './read-thread-protocol';
  */
 const THREAD_FROM_BYTES = 512 * 1024;
 
-export async function* streamWorkbookAhead(path: string, fileName: string, options: ReadOptions = {}): AsyncGenerator<SheetEvent> {
+export async function* streamWorkbookAhead(path: string, fileName: string, options: ReadOptions = {}, precheck?: PrecheckInput): AsyncGenerator<SheetEvent> {
   const script = compiledWorker(__dirname, 'sheets', 'read-thread-worker.js');
   if (!script || statSync(path).size < THREAD_FROM_BYTES) {
     yield* streamWorkbook(path, fileName, options);
     return;
   }
   const taken = new Int32Array(new SharedArrayBuffer(4));
-  const worker = new Worker(script, { workerData: { path, fileName, options, taken: taken.buffer as SharedArrayBuffer } satisfies ReadThreadInput });
+  const worker = new Worker(script, { workerData: { path, fileName, options, taken: taken.buffer as SharedArrayBuffer, precheck } satisfies ReadThreadInput });
   const inbox: FromReader[] = [];
   let wake: (() => void) | undefined;
   const deliver = (message: FromReader): void => {

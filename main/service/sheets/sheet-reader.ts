@@ -8,6 +8,7 @@ import { readDataRow, type RowContext } from './sheet-row';
 import { isDirective, modelOfSheetName, parseDirective } from './sheet-model';
 import type { ParsedRow, ParsedSheet, SheetDirective, SheetIssue } from './sheet-types';
 import { columnLetters, type MergeRange } from './sheet-xml-scan';
+import type { RowPrecheck } from './row-precheck';
 
 /**
  * One worksheet, row by row, in either layout of decisions.md. Directive layout: A1 holds
@@ -16,7 +17,8 @@ import { columnLetters, type MergeRange } from './sheet-xml-scan';
  */
 export type SheetEvent =
   | { type: 'sheet'; sheet: ParsedSheet }
-  | { type: 'row'; row: ParsedRow; issues: SheetIssue[] }
+  /** `pre`: what a reader thread worked out for the validator (row-precheck.ts), if asked. */
+  | { type: 'row'; row: ParsedRow; issues: SheetIssue[]; pre?: RowPrecheck }
   | { type: 'issues'; issues: SheetIssue[] };
 
 /** A row as read: its non-empty cells by 1-based column. */

@@ -2,8 +2,8 @@ import type { Principal } from '../auth/principal';
 import type { Store } from '../domain/store';
 import type { FieldDef, ModelDef } from '../models/types';
 import type { NodeRow } from '../store/nodes-repo';
-import type { TemplateFinder } from '../templates/configuration-template';
 import { issueAt } from './issue-text';
+import type { RowPrecheck, TemplateLookups } from './row-precheck';
 import type { ParsedRow, ParsedSheet, SheetIssue } from './sheet-types';
 import type { RowRef, WorkbookOverlay } from './validate-overlay';
 
@@ -20,14 +20,10 @@ export interface PhoneInfo {
   lines: number;
 }
 
-/** Look-ups many rows repeat, remembered for one validation. */
-export interface ValidationCache {
+/** Look-ups many rows repeat, remembered for one validation (CFT templates: each looked up once). */
+export interface ValidationCache extends TemplateLookups {
   nodes: Map<string, NodeRow | null>;
   phones: Map<string, PhoneInfo | null>;
-  /** CFT templates, each looked up once (templateCache()). */
-  findTemplate: TemplateFinder;
-  /** The query naming each template, made once per name rather than once per row. */
-  templateQueries: Map<string, URLSearchParams>;
 }
 
 /** One row under validation, and where its issues go. */
@@ -38,6 +34,8 @@ export interface RowCheck {
   sheet: ParsedSheet;
   model: ModelDef;
   row: ParsedRow;
+  /** What the reader thread worked out for an added row (row-precheck.ts), if it did. */
+  pre?: RowPrecheck;
   ref: RowRef;
   /** The load's default hierarchy, for rows and directives that name none. */
   defaultNode: NodeRow;

@@ -3,11 +3,11 @@ import { businessKeyOf } from '../domain/business-key';
 import { mergeData } from '../domain/instance-ops';
 import { ApiError } from '../errors';
 import { withDefaults } from '../schema/validate';
-import { applyTemplateRecord } from '../templates/configuration-template';
 import { META_NAMES } from './header-resolve';
 import { quoted } from './issue-text';
 import type { RowAction } from './sheet-types';
-import { apiProblems, requiredProblems, valueProblems, type ValueProblem } from './validate-cells';
+import { rowValueProblems, templateName, withTemplate } from './row-precheck';
+import { valueProblems, type ValueProblem } from './validate-cells';
 import { hasErrors, report, type RowCheck, type RowPlan } from './validate-context';
 import { keyTaken, ownKey, takeKey } from './validate-keys';
 import { MODEL_RULES } from './validate-rules';
@@ -21,13 +21,10 @@ import { findTarget, mayChangeAt, rowNode, targetPath } from './validate-target'
  */
 function templated(plan: RowPlan, payload: JsonObject, existing?: JsonObject): JsonObject {
   const { check } = plan;
-  const name = check.row.template ?? check.sheet.directive.template;
+  const name = templateName(check.sheet, check.row);
   if (name === undefined) return payload;
   try {
-    let query = check.cache.templateQueries.get(name);
-    if (!query) check.cache.templateQueries.set(name, (query = new URLSearchParams({ template_name: name })));
-    const found = check.cache.findTemplate(check.store, check.model, plan.node, query);
-    return applyTemplateRecord(check.store, check.model, plan.node, found, payload, existing);
+    return withTemplate(check.store, check.model, plan.node, name, payload, check.cache, existing);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const at = check.row.template !== undefined ? META_NAMES.template : '';
@@ -61,16 +58,25 @@ function reportProblems(plan: RowPlan, problems: ValueProblem[]): void {
 }
 
 function checkValues(plan: RowPlan, payload: JsonObject, complete: JsonObject | undefined): void {
-  const { model } = plan.check;
-  const problems = [...valueProblems(model, payload), ...(complete ? requiredProblems(model, complete) : [])];
-  reportProblems(plan, [...problems, ...apiProblems(model, payload, problems)]);
+  reportProblems(plan, rowValueProblems(plan.check.model, payload, complete));
+}
+
+/** The row's data and value problems: from the reader thread's precheck when it placed the row here, else worked out now. */
+function addedData(plan: RowPlan): JsonObject {
+  const { check } = plan;
+  if (check.pre?.nodePkid === plan.node.pkid) {
+    reportProblems(plan, check.pre.problems);
+    return check.pre.data;
+  }
+  const payload = templated(plan, check.row.data);
+  const data = withDefaults(check.model, payload);
+  checkValues(plan, payload, data);
+  return data;
 }
 
 function validateAdd(plan: RowPlan): void {
   const { check } = plan;
-  const payload = templated(plan, check.row.data);
-  const data = withDefaults(check.model, payload);
-  checkValues(plan, payload, data);
+  const data = addedData(plan);
   if (!check.model.businessKey.fields.some((field) => plan.bad.has(field))) {
     const use = ownKey(check.model, data, plan.node);
     if (keyTaken(check, plan.node, use)) check.model.businessKey.fields.forEach((field) => plan.bad.add(field));

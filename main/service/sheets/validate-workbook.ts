@@ -6,6 +6,7 @@ import { templateCache } from '../templates/configuration-template';
 import { SHEET_LIMITS } from './limits';
 import type { SheetEvent } from './read-workbook';
 import { streamWorkbookAhead } from './read-thread';
+import type { RowPrecheck } from './row-precheck';
 import type { ParsedRow, ParsedSheet, ParsedWorkbook, RowAction, SheetIssue } from './sheet-types';
 import type { RowCheck, ValidationCache, ValidationCaller } from './validate-context';
 import { WorkbookOverlay } from './validate-overlay';
@@ -63,11 +64,11 @@ export class WorkbookValidator {
     } else if (event.type === 'issues') {
       this.addIssues(event.issues);
     } else {
-      this.addRow(event.row, event.issues);
+      this.addRow(event.row, event.issues, event.pre);
     }
   }
 
-  private addRow(row: ParsedRow, readIssues: SheetIssue[]): void {
+  private addRow(row: ParsedRow, readIssues: SheetIssue[], pre?: RowPrecheck): void {
     if (!this.current) return;
     const { sheet, model, out } = this.current;
     const check: RowCheck = {
@@ -77,6 +78,7 @@ export class WorkbookValidator {
       sheet,
       model,
       row,
+      pre,
       ref: { sheet: sheet.name, row: row.rowNumber },
       defaultNode: this.defaultNode,
       cache: this.cache,
@@ -119,7 +121,9 @@ export class WorkbookValidator {
 /** Validates an uploaded workbook, streaming it: the route's entry point. */
 export async function validateWorkbookFile(store: Store, caller: ValidationCaller, defaultNode: NodeRow, path: string, fileName: string): Promise<WorkbookValidation> {
   const validator = new WorkbookValidator(store, caller, defaultNode);
-  for await (const event of streamWorkbookAhead(path, fileName)) validator.consume(event);
+  // A reader thread, if the file is big enough for one, prechecks added rows from the same file.
+  const precheck = store.db.memory ? undefined : { dbFile: store.db.name, defaultNodePkid: defaultNode.pkid };
+  for await (const event of streamWorkbookAhead(path, fileName, {}, precheck)) validator.consume(event);
   return validator.result();
 }
 
