@@ -1,4 +1,4 @@
-import type { JsonObject } from '../api-types';
+import type { Json, JsonObject } from '../api-types';
 import type { Store } from '../domain/store';
 import { ApiError } from '../errors';
 import type { ModelDef } from '../models/types';
@@ -19,9 +19,76 @@ import { apiProblems, requiredProblems, valueProblems, type ValueProblem } from 
 export interface RowPrecheck {
   /** The node the row was placed at. */
   nodePkid: string;
-  /** The row's data as the load would write it (template and defaults applied). */
+  /**
+   * The row's data as the load would write it (template and defaults applied). As sent by the
+   * reader thread with `base`: only the fields that differ from that base.
+   */
   data: JsonObject;
   problems: ValueProblem[];
+  /** The base `data` is a difference from (see DataBases); `baseData` brings it the first time. */
+  base?: number;
+  baseData?: JsonObject;
+  /** Fields of the base this row does not have. */
+  gone?: string[];
+}
+
+/**
+ * Rows with the same template at the same node share most of their data (the template's fields
+ * and the defaults): the reader thread sends it once as a base and then each row's difference,
+ * about a quarter of the JSON that crosses. Bases are few (one per sheet, node and template, at
+ * most MAX_BASES); past that, rows go whole.
+ */
+const MAX_BASES = 64;
+
+export class DataBases {
+  private readonly byKey = new Map<string, { id: number; data: JsonObject }>();
+
+  /** The reader's side: the row's precheck with its data as a difference from its base. */
+  compact(key: string, pre: RowPrecheck): RowPrecheck {
+    const base = this.byKey.get(key);
+    if (!base) {
+      if (this.byKey.size >= MAX_BASES) return pre;
+      const id = this.byKey.size;
+      this.byKey.set(key, { id, data: pre.data });
+      return { ...pre, data: {}, base: id, baseData: pre.data };
+    }
+    const diff: JsonObject = {};
+    for (const name in pre.data) if (!sameJson(pre.data[name], base.data[name])) diff[name] = pre.data[name];
+    const gone: string[] = [];
+    for (const name in base.data) if (!Object.hasOwn(pre.data, name)) gone.push(name);
+    return gone.length > 0 ? { ...pre, data: diff, base: base.id, gone } : { ...pre, data: diff, base: base.id };
+  }
+
+  /** The validator's side: the whole data again. A base is frozen: rows share its nested values. */
+  expand(pre: RowPrecheck): RowPrecheck {
+    if (pre.base === undefined) return pre;
+    const known = this.received.get(pre.base);
+    const base = pre.baseData ? deepFreeze(pre.baseData) : known;
+    if (pre.baseData) this.received.set(pre.base, base as JsonObject);
+    if (!base) throw new Error(`a precheck names base ${pre.base}, which never came`);
+    const data: JsonObject = { ...base, ...pre.data };
+    for (const name of pre.gone ?? []) delete data[name];
+    return { nodePkid: pre.nodePkid, data, problems: pre.problems };
+  }
+
+  private readonly received = new Map<number, JsonObject>();
+}
+
+function sameJson(a: Json | undefined, b: Json | undefined): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const aKeys = Object.keys(a);
+  if (aKeys.length !== Object.keys(b).length) return false;
+  return aKeys.every((key) => Object.hasOwn(b, key) && sameJson((a as JsonObject)[key], (b as JsonObject)[key]));
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /** Templates found once per name and node for a whole workbook. */

@@ -5,7 +5,7 @@ import type { ModelDef } from '../models/types';
 import { isoMicros } from '../store/ids';
 import type { NodeRow } from '../store/nodes-repo';
 import { templateCache } from '../templates/configuration-template';
-import { precheckAdd, type RowPrecheck, type TemplateLookups } from './row-precheck';
+import { DataBases, precheckAdd, templateName, type RowPrecheck, type TemplateLookups } from './row-precheck';
 import type { ParsedRow, ParsedSheet } from './sheet-types';
 
 /** What a reader thread needs to precheck rows: the workspace file and the validation's own node. */
@@ -26,7 +26,9 @@ export class RowPrechecker {
   private readonly lookups: TemplateLookups = { findTemplate: templateCache(), templateQueries: new Map() };
   private readonly nodes = new Map<string, NodeRow | null>();
   private readonly defaultNode: NodeRow | undefined;
-  private sheet?: { sheet: ParsedSheet; model: ModelDef | undefined };
+  private readonly bases = new DataBases();
+  private sheet?: { sheet: ParsedSheet; model: ModelDef | undefined; index: number };
+  private sheets = 0;
 
   constructor(input: PrecheckInput) {
     this.db = new Database(input.dbFile, { readonly: true, fileMustExist: true });
@@ -39,7 +41,8 @@ export class RowPrechecker {
   }
 
   enterSheet(sheet: ParsedSheet): void {
-    this.sheet = { sheet, model: findModel(sheet.modelType) };
+    this.sheet = { sheet, model: findModel(sheet.modelType), index: this.sheets };
+    this.sheets += 1;
   }
 
   /** The precheck of an added row, or undefined when the validator must work it out itself. */
@@ -49,7 +52,8 @@ export class RowPrechecker {
     const node = this.nodeOf(current.sheet, row);
     if (!node) return undefined;
     try {
-      return precheckAdd(this.store, current.model, node, current.sheet, row, this.lookups);
+      const pre = precheckAdd(this.store, current.model, node, current.sheet, row, this.lookups);
+      return pre && this.bases.compact(`${current.index}\u0000${node.pkid}\u0000${templateName(current.sheet, row) ?? ''}`, pre);
     } catch {
       // Whatever went wrong, the validator meets it again on this row and reports it there.
       return undefined;

@@ -6,7 +6,7 @@ import { templateCache } from '../templates/configuration-template';
 import { SHEET_LIMITS } from './limits';
 import type { SheetEvent } from './read-workbook';
 import { streamWorkbookAhead } from './read-thread';
-import type { RowPrecheck } from './row-precheck';
+import { DataBases, type RowPrecheck } from './row-precheck';
 import type { ParsedRow, ParsedSheet, ParsedWorkbook, RowAction, SheetIssue } from './sheet-types';
 import type { RowCheck, ValidationCache, ValidationCaller } from './validate-context';
 import { WorkbookOverlay } from './validate-overlay';
@@ -44,6 +44,8 @@ export interface WorkbookValidation {
 
 export class WorkbookValidator {
   private readonly overlay = new WorkbookOverlay();
+  /** The reader thread's precheck bases (row-precheck.ts). */
+  private readonly bases = new DataBases();
   private readonly cache: ValidationCache = { nodes: new Map(), phones: new Map(), findTemplate: templateCache(), templateQueries: new Map() };
   private readonly sheets: SheetValidation[] = [];
   private current?: { sheet: ParsedSheet; model: ModelDef; out: SheetValidation };
@@ -64,7 +66,7 @@ export class WorkbookValidator {
     } else if (event.type === 'issues') {
       this.addIssues(event.issues);
     } else {
-      this.addRow(event.row, event.issues, event.pre);
+      this.addRow(event.row, event.issues, event.pre && this.bases.expand(event.pre));
     }
   }
 
