@@ -26,7 +26,8 @@ export interface InventoryState {
 export class WorkbookOverlay {
   /** Rows that delete something: a node may be emptied by them before its own delete runs. */
   deletes = 0;
-  private readonly added = new Map<string, AddedKey[]>();
+  /** Model type -> key -> entries: a map per model, so a look-up hashes the key alone, not a joined string made per call. */
+  private readonly added = new Map<string, Map<string, AddedKey[]>>();
   private readonly gone = new Map<string, RowRef>();
   private readonly inventory = new Map<string, InventoryState>();
   private readonly extraLines = new Map<string, number>();
@@ -34,14 +35,18 @@ export class WorkbookOverlay {
 
   /** The entry an earlier row added under `key` on a branch `onBranch` accepts, if still there. */
   findAdded(modelType: string, key: string, onBranch: (path: string) => boolean = () => true): AddedKey | undefined {
-    return this.added.get(`${modelType}\u0000${key}`)?.find((entry) => !entry.gone && onBranch(entry.path));
+    const entries = this.added.get(modelType)?.get(key);
+    if (!entries) return undefined;
+    for (const entry of entries) if (!entry.gone && onBranch(entry.path)) return entry;
+    return undefined;
   }
 
   addKey(modelType: string, key: string, path: string, ref: RowRef): void {
-    const slot = `${modelType}\u0000${key}`;
-    const entries = this.added.get(slot);
+    let byKey = this.added.get(modelType);
+    if (!byKey) this.added.set(modelType, (byKey = new Map()));
+    const entries = byKey.get(key);
     if (entries) entries.push({ ref, path });
-    else this.added.set(slot, [{ ref, path }]);
+    else byKey.set(key, [{ ref, path }]);
   }
 
   /** A key an earlier row added is removed again (deleted, or changed by a modify). */
