@@ -18,8 +18,9 @@ import { inflatedChunks } from './zip-inflate';
  * part ignored; a value is the text from the cell's last `<v>`, `<is>` or `<t>` to its end; a
  * formula's result is a number unless the cell says `t="str"`; numbers whose style has a date
  * format are dates; `t="str"` and inline text are unescaped once more (`&amp;lt;` reads `<`).
- * One deliberate difference: a phonetic reading (`<rPh>`) in inline text is not taken for the
- * text, as in shared strings (xlsx-shared-strings.ts).
+ * Two deliberate differences: a phonetic reading (`<rPh>`) in inline text is not taken for the
+ * text, as in shared strings (xlsx-shared-strings.ts); and inline rich text reads as all its
+ * runs, where exceljs kept the last one only and silently lost the rest.
  */
 const NO_VALUE: RawCell = { kind: 'no-value' };
 const UNREADABLE: RawCell = { kind: 'error', text: 'an unreadable value' };
@@ -84,6 +85,8 @@ class SheetRowsHandler implements XmlHandler {
   private valueIsCurrent = false;
   /** Depth of `<rPh>` in the cell: its text is left out. */
   private phonetic = 0;
+  /** Inside the cell's `<is>`: its runs' texts join. */
+  private inInline = false;
 
   constructor(private readonly book: XlsxBook) {}
 
@@ -101,13 +104,16 @@ class SheetRowsHandler implements XmlHandler {
         this.value = undefined;
         this.valueIsCurrent = false;
         this.phonetic = 0;
+        this.inInline = false;
         this.wantsText = false;
         break;
       case 'v':
       case 'is':
       case 't':
         if (!this.inCell || this.phonetic > 0) break;
-        this.value = '';
+        // Inline rich text is one `<t>` per run: the runs add up (exceljs kept only the last).
+        if (!(name === 't' && this.inInline)) this.value = '';
+        this.inInline = name === 'is' || this.inInline;
         this.valueIsCurrent = true;
         this.wantsText = true;
         break;
@@ -139,6 +145,9 @@ class SheetRowsHandler implements XmlHandler {
         if (this.row && this.inCell) this.finishCell(this.row, columnOf(this.ref));
         this.inCell = false;
         this.wantsText = false;
+        break;
+      case 'is':
+        this.inInline = false;
         break;
       case 'rPh':
         if (!this.inCell || this.phonetic === 0) break;
