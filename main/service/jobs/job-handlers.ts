@@ -2,7 +2,7 @@ import type { Store } from '../domain/store';
 import type { Db } from '../store/db';
 import { notFound } from '../errors';
 import type { ParsedSheet } from '../sheets/sheet-types';
-import { streamWorkbook } from '../sheets/read-workbook';
+import { streamWorkbookBatches } from '../sheets/read-workbook';
 import type { ValidationCaller } from '../sheets/validate-context';
 import { validateWorkbookFile, type WorkbookValidation } from '../sheets/validate-workbook';
 import type { SpooledRow } from '../store/bulk-loads-repo';
@@ -56,14 +56,16 @@ async function readLoad(ctx: JobContext, input: ReadLoadInput): Promise<ReadLoad
   const sheets: ParsedSheet[] = [];
   let rows: SpooledRow[] = [];
   let seq = 0;
-  for await (const event of streamWorkbook(input.path, input.fileName)) {
-    if (event.type === 'sheet') sheets.push({ ...event.sheet, rows: [] });
-    if (event.type !== 'row') continue;
-    rows.push({ seq, sheet: sheets.length - 1, row: JSON.stringify(event.row) });
-    seq += 1;
-    if (rows.length >= ROWS_PER_CHUNK) {
-      await ctx.send({ rows } satisfies ReadLoadChunk);
-      rows = [];
+  for await (const events of streamWorkbookBatches(input.path, input.fileName)) {
+    for (const event of events) {
+      if (event.type === 'sheet') sheets.push({ ...event.sheet, rows: [] });
+      if (event.type !== 'row') continue;
+      rows.push({ seq, sheet: sheets.length - 1, row: JSON.stringify(event.row) });
+      seq += 1;
+      if (rows.length >= ROWS_PER_CHUNK) {
+        await ctx.send({ rows } satisfies ReadLoadChunk);
+        rows = [];
+      }
     }
   }
   if (rows.length > 0) await ctx.send({ rows } satisfies ReadLoadChunk);

@@ -1,11 +1,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { failureOf } from '../jobs/job-protocol';
-import { streamWorkbook, type SheetEvent } from './read-workbook';
+import { streamWorkbookBatches, type SheetEvent } from './read-workbook';
 import { BATCHES_AHEAD, EVENTS_PER_BATCH, type FromReader, type ReadThreadInput } from './read-thread-protocol';
 import { RowPrechecker } from './row-prechecker';
 
 /**
- * The reader thread: parses one workbook with streamWorkbook() and posts its events in
+ * The reader thread: parses one workbook with streamWorkbookBatches() and posts its events in
  * batches, never more than BATCHES_AHEAD beyond those the consumer took, then ends or fails.
  * For a validation it also prechecks added rows (row-prechecker.ts) while the validator works.
  */
@@ -50,13 +50,15 @@ async function read(): Promise<void> {
   let batch: SheetEvent[] = [];
   const prechecker = openPrechecker();
   try {
-    for await (const event of streamWorkbook(input.path, input.fileName, input.options)) {
-      if (prechecker && event.type === 'sheet') prechecker.enterSheet(event.sheet);
-      if (prechecker && event.type === 'row' && validatorBehind()) event.pre = prechecker.check(event.row);
-      batch.push(event);
-      if (batch.length >= EVENTS_PER_BATCH) {
-        await flush(batch);
-        batch = [];
+    for await (const events of streamWorkbookBatches(input.path, input.fileName, input.options)) {
+      for (const event of events) {
+        if (prechecker && event.type === 'sheet') prechecker.enterSheet(event.sheet);
+        if (prechecker && event.type === 'row' && validatorBehind()) event.pre = prechecker.check(event.row);
+        batch.push(event);
+        if (batch.length >= EVENTS_PER_BATCH) {
+          await flush(batch);
+          batch = [];
+        }
       }
     }
     if (batch.length > 0) await flush(batch);

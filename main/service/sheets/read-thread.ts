@@ -2,22 +2,23 @@ import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { errorOf } from '../jobs/job-protocol';
 import { compiledWorker } from '../worker-script';
-import { streamWorkbook, type ReadOptions, type SheetEvent } from './read-workbook';
+import { streamWorkbookBatches, type ReadOptions, type SheetEvent } from './read-workbook';
 import type { FromReader, ReadThreadInput } from './read-thread-protocol';
 import type { PrecheckInput } from './row-prechecker';
 
 /**
- * A workbook's events parsed on a thread of their own, so that reading a big file (inflating
- * and scanning its XML and making the rows' events, about 3 µs a row) runs beside what the caller does with each row (a validation's
- * checks) instead of before it: on two cores the slower of the two sets the pace, not their
- * sum. Small files are read on the calling thread: a thread costs about 100 ms to start.
+ * A workbook's events parsed on a thread of their own, in batches, so that reading a big file
+ * (inflating and scanning its XML and making the rows' events, about 3 µs a row) runs beside
+ * what the caller does with each row (a validation's checks) instead of before it: on two cores
+ * the slower of the two sets the pace, not their sum. Small files are read on the calling
+ * thread: a thread costs about 100 ms to start.
  */
 const THREAD_FROM_BYTES = 512 * 1024;
 
-export async function* streamWorkbookAhead(path: string, fileName: string, options: ReadOptions = {}, precheck?: PrecheckInput): AsyncGenerator<SheetEvent> {
+export async function* streamWorkbookAhead(path: string, fileName: string, options: ReadOptions = {}, precheck?: PrecheckInput): AsyncGenerator<SheetEvent[]> {
   const script = compiledWorker(__dirname, 'sheets', 'read-thread-worker.js');
   if (!script || statSync(path).size < THREAD_FROM_BYTES) {
-    yield* streamWorkbook(path, fileName, options);
+    yield* streamWorkbookBatches(path, fileName, options);
     return;
   }
   const taken = new Int32Array(new SharedArrayBuffer(4));
@@ -42,7 +43,7 @@ export async function* streamWorkbookAhead(path: string, fileName: string, optio
         received = true;
         Atomics.add(taken, 0, 1);
         Atomics.notify(taken, 0);
-        yield* JSON.parse(message.json) as SheetEvent[];
+        yield JSON.parse(message.json) as SheetEvent[];
       } else if (message.type === 'end') {
         return;
       } else if (message.fault) {
@@ -50,7 +51,7 @@ export async function* streamWorkbookAhead(path: string, fileName: string, optio
       } else if (!received) {
         // A thread that could not start (a packaged build that cannot load the script, say):
         // the same reading on this thread.
-        yield* streamWorkbook(path, fileName, options);
+        yield* streamWorkbookBatches(path, fileName, options);
         return;
       } else {
         throw errorOf(message);

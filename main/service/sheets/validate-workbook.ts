@@ -125,7 +125,7 @@ export async function validateWorkbookFile(store: Store, caller: ValidationCalle
   const validator = new WorkbookValidator(store, caller, defaultNode);
   // A reader thread, if the file is big enough for one, prechecks added rows from the same file.
   const precheck = store.db.memory ? undefined : { dbFile: store.db.name, defaultNodePkid: defaultNode.pkid };
-  for await (const event of streamWorkbookAhead(path, fileName, {}, precheck)) validator.consume(event);
+  for await (const events of streamWorkbookAhead(path, fileName, {}, precheck)) for (const event of events) validator.consume(event);
   return validator.result();
 }
 
