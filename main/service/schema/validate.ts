@@ -15,13 +15,24 @@ export function validateData(model: ModelDef, data: unknown): JsonObject {
   }
   const unknown: FaultDetail[] = [];
   const invalid: FaultDetail[] = [];
-  const cleaned = checkObject(model.fields, data, '', unknown, invalid);
+  const cleaned = checkObject(model.fields, data, '', unknown, invalid, true);
   if (unknown.length > 0) {
     const names = unknown.map((detail) => detail.field).join(', ');
     throw new ApiError(400, 'unknown-field', `Unknown field ${names} for ${model.modelType}.`, unknown);
   }
   if (invalid.length > 0) throw invalidFields(invalid);
   return cleaned;
+}
+
+/**
+ * What validateData would refuse in `data`, as details (unknown fields first), without throwing
+ * and without making the cleaned copy: a workbook's validation asks this of every row.
+ */
+export function dataFaults(model: ModelDef, data: JsonObject): FaultDetail[] {
+  const unknown: FaultDetail[] = [];
+  const invalid: FaultDetail[] = [];
+  checkObject(model.fields, data, '', unknown, invalid, false);
+  return unknown.length > 0 ? unknown : invalid;
 }
 
 /** Required fields must hold a value once defaults and the existing instance are merged in. */
@@ -71,6 +82,8 @@ function checkObject(
   prefix: string,
   unknown: FaultDetail[],
   invalid: FaultDetail[],
+  /** Whether to make the cleaned copy (validateData) or only to find faults (dataFaults). */
+  keep: boolean,
 ): JsonObject {
   const cleaned: JsonObject = {};
   for (const [name, fieldValue] of Object.entries(value)) {
@@ -81,7 +94,8 @@ function checkObject(
       continue;
     }
     if (field.readonly) continue;
-    cleaned[name] = checkValue(field, fieldValue, path, unknown, invalid);
+    const checked = checkValue(field, fieldValue, path, unknown, invalid, keep);
+    if (keep) cleaned[name] = checked;
   }
   return cleaned;
 }
@@ -109,14 +123,14 @@ function matchesType(type: FieldType, value: Json): boolean {
   }
 }
 
-function checkValue(field: FieldDef, value: Json, path: string, unknown: FaultDetail[], invalid: FaultDetail[]): Json {
+function checkValue(field: FieldDef, value: Json, path: string, unknown: FaultDetail[], invalid: FaultDetail[], keep: boolean): Json {
   const types = typesOf(field);
   if (!types.some((type) => matchesType(type, value))) {
     invalid.push({ field: path, message: `must be ${types.map(describeType).join(' or ')}, not ${describeValue(value)}` });
     return value;
   }
   if (typeof value === 'string') checkString(field, value, path, invalid);
-  if (isJsonObject(value) && field.properties) return checkObject(field.properties, value, `${path}.`, unknown, invalid);
+  if (isJsonObject(value) && field.properties) return checkObject(field.properties, value, `${path}.`, unknown, invalid, keep);
   if (Array.isArray(value)) {
     if (field.minItems !== undefined && value.length < field.minItems) {
       invalid.push({ field: path, message: `needs at least ${field.minItems} entries` });
@@ -125,7 +139,7 @@ function checkValue(field: FieldDef, value: Json, path: string, unknown: FaultDe
       invalid.push({ field: path, message: `takes at most ${field.maxItems} entries` });
     }
     const items = field.items;
-    if (items) return value.map((item, index) => checkValue(items, item, `${path}.${index}`, unknown, invalid));
+    if (items) return value.map((item, index) => checkValue(items, item, `${path}.${index}`, unknown, invalid, keep));
   }
   return value;
 }

@@ -1,7 +1,6 @@
 import { isJsonObject, type Json, type JsonObject } from '../api-types';
-import { ApiError } from '../errors';
 import type { FieldDef, FieldType, ModelDef } from '../models/types';
-import { patternOf, validateData } from '../schema/validate';
+import { dataFaults, patternOf } from '../schema/validate';
 import { quoted } from './issue-text';
 
 /**
@@ -127,15 +126,12 @@ export function requiredProblems(model: ModelDef, data: JsonObject): ValueProble
  * top-level field it would, and more, on the same complete data.
  */
 export function apiProblems(model: ModelDef, payload: JsonObject, found: ValueProblem[]): ValueProblem[] {
-  const out: ValueProblem[] = [];
+  const faults = dataFaults(model, payload);
+  if (faults.length === 0) return [];
   const covered = new Set(found.map((problem) => problem.path));
-  try {
-    validateData(model, payload);
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    for (const detail of error.details ?? [{ field: '', message: error.message }]) {
-      if (!covered.has(detail.field)) out.push({ path: detail.field, code: 'invalid', what: `${detail.field} ${detail.message}`.trim() });
-    }
+  const out: ValueProblem[] = [];
+  for (const detail of faults) {
+    if (!covered.has(detail.field)) out.push({ path: detail.field, code: 'invalid', what: `${detail.field} ${detail.message}`.trim() });
   }
   return out;
 }
