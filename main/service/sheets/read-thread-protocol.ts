@@ -20,7 +20,10 @@ export interface ReadThreadInput {
 }
 
 export type FromReader =
-  /** A batch of SheetEvent[] as JSON: cheaper for the consumer to parse than a cloned message. */
+  /**
+   * A batch of SheetEvent[] as JSON: cheaper for the consumer to parse than a cloned message. A
+   * row whose columns are those of the row before it (nearly every row) comes without them.
+   */
   | { type: 'events'; json: string }
   | { type: 'end' }
   | { type: 'fail'; fault?: SerializedFault; message: string };

@@ -1,6 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { failureOf } from '../jobs/job-protocol';
 import { streamWorkbookBatches, type SheetEvent } from './read-workbook';
+import type { ParsedRow } from './sheet-types';
 import { BATCHES_AHEAD, EVENTS_PER_BATCH, type FromReader, type ReadThreadInput } from './read-thread-protocol';
 import { RowPrechecker } from './row-prechecker';
 
@@ -19,8 +20,30 @@ const post = (message: FromReader): void => parentPort?.postMessage(message);
 // the consumer terminates the thread.
 parentPort?.on('message', () => undefined);
 
+/** The columns of the last row sent: a row with the same ones goes without (read-thread-protocol.ts). */
+let lastColumns: Record<string, string> | undefined;
+
+function withoutRepeatedColumns(events: SheetEvent[]): SheetEvent[] {
+  for (const event of events) {
+    if (event.type !== 'row') continue;
+    const { columns } = event.row;
+    if (lastColumns && sameColumns(columns, lastColumns)) (event.row as Partial<ParsedRow>).columns = undefined;
+    else lastColumns = columns;
+  }
+  return events;
+}
+
+function sameColumns(a: Record<string, string>, b: Record<string, string>): boolean {
+  let count = 0;
+  for (const key in a) {
+    if (a[key] !== b[key]) return false;
+    count += 1;
+  }
+  return count === Object.keys(b).length;
+}
+
 async function flush(events: SheetEvent[]): Promise<void> {
-  post({ type: 'events', json: JSON.stringify(events) });
+  post({ type: 'events', json: JSON.stringify(withoutRepeatedColumns(events)) });
   posted += 1;
   for (let seen = Atomics.load(taken, 0); posted - seen >= BATCHES_AHEAD; seen = Atomics.load(taken, 0)) {
     await Atomics.waitAsync(taken, 0, seen).value;

@@ -35,6 +35,16 @@ export async function* streamWorkbookAhead(path: string, fileName: string, optio
   worker.on('error', (error) => deliver({ type: 'fail', message: error.stack ?? error.message }));
   worker.on('exit', (code) => deliver({ type: 'fail', message: `the workbook reader thread stopped (exit code ${code})` }));
   let received = false;
+  let lastColumns: Record<string, string> = {};
+  // Rows sent without their columns have the row before them's (read-thread-worker.ts).
+  const withColumns = (events: SheetEvent[]): SheetEvent[] => {
+    for (const event of events) {
+      if (event.type !== 'row') continue;
+      if (event.row.columns === undefined) event.row.columns = lastColumns;
+      else lastColumns = event.row.columns;
+    }
+    return events;
+  };
   try {
     for (;;) {
       if (inbox.length === 0) await new Promise<void>((resolve) => (wake = resolve));
@@ -43,7 +53,7 @@ export async function* streamWorkbookAhead(path: string, fileName: string, optio
         received = true;
         Atomics.add(taken, 0, 1);
         Atomics.notify(taken, 0);
-        yield JSON.parse(message.json) as SheetEvent[];
+        yield withColumns(JSON.parse(message.json) as SheetEvent[]);
       } else if (message.type === 'end') {
         return;
       } else if (message.fault) {
