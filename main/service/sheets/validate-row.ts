@@ -42,6 +42,7 @@ const valueAt = (data: JsonObject, path: string): unknown =>
   path.split('.').reduce<unknown>((value, segment) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[segment] : undefined), data);
 
 function reportProblems(plan: RowPlan, problems: ValueProblem[]): void {
+  if (problems.length === 0) return;
   const { check } = plan;
   const template = check.row.template ?? check.sheet.directive.template;
   // A field already reported (its cell could not be read, say) is not reported again as missing.
@@ -127,8 +128,10 @@ export function validateRow(check: RowCheck): RowAction | null {
     reportProblems({ check, node: check.defaultNode, bad: new Set(), commits: [] }, valueProblems(check.model, row.data));
     return row.badAction === undefined ? row.action : null;
   }
-  const unread = check.issues.filter((issue) => issue.severity === 'error' && issue.field !== '').map((issue) => issue.field);
-  const plan: RowPlan = { check, node, bad: new Set(unread), commits: [] };
+  // Fields whose cells could not be read (most rows have no issue yet: nothing to sift).
+  const bad = new Set<string>();
+  for (const issue of check.issues) if (issue.severity === 'error' && issue.field !== '') bad.add(issue.field);
+  const plan: RowPlan = { check, node, bad, commits: [] };
   if (row.action === 'add') validateAdd(plan);
   else if (row.action === 'modify') validateModify(plan);
   else validateDelete(plan);
