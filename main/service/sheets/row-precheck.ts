@@ -12,9 +12,9 @@ import { apiProblems, requiredProblems, valueProblems, type ValueProblem } from 
  * The part of validating an added row that needs no other row: its CFT template applied, its
  * schema defaults filled in, and the problems of its values. A big workbook's reader thread works
  * this out beside the validator (read-thread-worker.ts), which then only checks keys, numbers,
- * phones and rules: on two cores that halves the validator's work per row. The validator uses it
- * only for a row it places at the same node; anything else (a template that cannot be applied,
- * a node an earlier row creates) it works out itself, with its issues.
+ * phones and rules: about a third of the validator's work a row moves to the other core. The
+ * validator uses it only for a row it places at the same node; anything else (a template that
+ * cannot be applied, a node an earlier row creates) it works out itself, with its issues.
  */
 export interface RowPrecheck {
   /** The node the row was placed at. */
@@ -41,7 +41,10 @@ export interface RowPrecheck {
 const MAX_BASES = 64;
 
 export class DataBases {
+  /** The reader's side: bases sent, by sheet, node and template. */
   private readonly byKey = new Map<string, { id: number; data: JsonObject }>();
+  /** The validator's side: bases received, by number. */
+  private readonly received = new Map<number, JsonObject>();
 
   /** The reader's side: the row's precheck with its data as a difference from its base. */
   compact(key: string, pre: RowPrecheck): RowPrecheck {
@@ -70,8 +73,6 @@ export class DataBases {
     for (const name of pre.gone ?? []) delete data[name];
     return { nodePkid: pre.nodePkid, data, problems: pre.problems };
   }
-
-  private readonly received = new Map<number, JsonObject>();
 }
 
 function sameJson(a: Json | undefined, b: Json | undefined): boolean {
