@@ -1,9 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import { workspaceFile } from '../../main/service';
+import type { JsonObject } from '../../main/service/api-types';
 import { businessKeyOf } from '../../main/service/domain/business-key';
 import { requireModel } from '../../main/service/models/registry';
 import { openDatabase, type Db } from '../../main/service/store/db';
 import { isoMicros, newPkid } from '../../main/service/store/ids';
+import { summaryText } from '../../main/service/store/summary-values';
 import type { BenchConfig } from './bench-config';
 import { createTopology, type Topology } from './bench-topology';
 import { lineEncoder } from './line-json';
@@ -80,12 +82,15 @@ function dropLineIndexes(db: Db): string[] {
   return indexes.map((index) => index.sql);
 }
 
+/** The summary column as the store writes it (the summary indexes are built on it). */
+const summaryOf = (json: string): string => summaryText(MODEL_TYPE, JSON.parse(json) as JsonObject);
+
 function insertLines(db: Db, topology: Topology, config: BenchConfig): string[] {
   const model = requireModel(MODEL_TYPE);
   const encode = lineEncoder(model);
   const insert = db.prepare(
-    `INSERT INTO instances (pkid, model_type, hierarchy_pkid, data, bkey, links, created_at, updated_at)
-     VALUES (?, '${MODEL_TYPE}', ?, ?, ?, '{}', ?, ?)`,
+    `INSERT INTO instances (pkid, model_type, hierarchy_pkid, data, summary, bkey, links, created_at, updated_at)
+     VALUES (?, '${MODEL_TYPE}', ?, ?, ?, ?, '{}', ?, ?)`,
   );
   const now = isoMicros(new Date());
   // A random sample: an even stride would keep hitting the same site and number block.
@@ -96,7 +101,7 @@ function insertLines(db: Db, topology: Topology, config: BenchConfig): string[] 
       const site = topology.sites[index % topology.sites.length];
       const line = encode(index, site.name);
       const pkid = newPkid();
-      insert.run(pkid, site.pkid, line.json, businessKeyOf(model, line.fields, site.pkid), now, now);
+      insert.run(pkid, site.pkid, line.json, summaryOf(line.json), businessKeyOf(model, line.fields, site.pkid), now, now);
       if (Math.random() < sampleChance) samples.push(pkid);
     }
   });
@@ -105,7 +110,7 @@ function insertLines(db: Db, topology: Topology, config: BenchConfig): string[] 
   db.transaction(() => {
     for (let index = config.rows; index < config.rows + SMALL_SITE_LINES; index += 1) {
       const line = encode(index, small.name);
-      insert.run(newPkid(), small.pkid, line.json, businessKeyOf(model, line.fields, small.pkid), now, now);
+      insert.run(newPkid(), small.pkid, line.json, summaryOf(line.json), businessKeyOf(model, line.fields, small.pkid), now, now);
     }
   })();
   return samples;

@@ -34,11 +34,11 @@ export function replaceInstance(
   // Same key at the same node (a phone gaining a line): the instance already holds that key, so
   // there is nothing to look up, and the key and node indexes need no rewrite.
   if (node.pkid === existing.hierarchyPkid && businessKeyOf(model, data, node.pkid) === businessKeyOf(model, existing.data, node.pkid)) {
-    store.instances.updateData(existing.pkid, data, links);
+    store.instances.updateData(existing, data, links);
     return;
   }
   const bkey = assertUniqueKey(store, model, data, node, existing.pkid);
-  store.instances.update(existing.pkid, { data, bkey, links, hierarchyPkid: node.pkid });
+  store.instances.update(existing, { data, bkey, links, hierarchyPkid: node.pkid });
 }
 
 export function requireNode(store: Store, pkid: string): NodeRow {

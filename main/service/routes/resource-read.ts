@@ -43,7 +43,7 @@ function refreshFromDevice(deps: RouteDeps, model: ModelDef, record: InstanceRec
   const copy = deps.store.instances.deviceCopy(record.pkid);
   if (copy === undefined || copy === JSON.stringify(record.data)) return record;
   const data = JSON.parse(copy) as JsonObject;
-  deps.store.instances.refreshFromDevice(record.pkid, copy, businessKeyOf(model, data, record.hierarchyPkid));
+  deps.store.instances.refreshFromDevice(record, copy, data, businessKeyOf(model, data, record.hierarchyPkid));
   deps.readCache.invalidate();
   return { ...record, data };
 }

@@ -1,4 +1,4 @@
-import { summaryObject } from '../list/instance-source';
+import { fieldValue, summaryObject } from '../list/instance-source';
 import { ApiError } from '../errors';
 import { foldAscii } from '../list/list-sql';
 import { scopeProbe } from '../list/scope-plan';
@@ -46,7 +46,7 @@ const MAX_CHAR = '\u{10FFFF}';
  * a summary attribute's range or equality uses its index; the model type is written as a
  * literal in every query for the same reason (a partial index needs its WHERE implied).
  */
-const folded = (jsonPath: string): string => `lower(json_extract(i.data, '${jsonPath}'))`;
+const folded = (model: ModelDef, jsonPath: string): string => `lower(${fieldValue(model, jsonPath)})`;
 
 function searchableModel(modelType: string, position: number): ModelDef {
   const model = findModel(modelType);
@@ -94,7 +94,7 @@ function containsSql(target: string, text: string, indexed: boolean): Fragment {
 function clauseSql(model: ModelDef, clause: Clause): Fragment {
   const field = resolveField(model, clause);
   if (field.boolean) return booleanClause(field.jsonPath, clause);
-  const target = folded(field.jsonPath);
+  const target = folded(model, field.jsonPath);
   const text = foldAscii(clause.text);
   switch (clause.operator) {
     case 'is':
@@ -137,13 +137,13 @@ function modelSelect(
   from: 'index' | 'nodes' = 'index',
 ): Fragment & { orderKey: string } {
   const inScope = from === 'index' ? scopeSql(scope) : scopeNodeSql(scope);
-  const orderKey = folded(`$.${model.summaryAttrs[0]}`);
+  const orderKey = folded(model, `$.${model.summaryAttrs[0]}`);
   const conditions = [`i.model_type = '${model.modelType}'`, ...(where ? [`(${where.sql})`] : []), inScope.sql];
   const columns = [
     `'${model.modelType}' AS model_type`,
     'i.pkid AS pkid',
     'i.hierarchy_pkid AS hierarchy_pkid',
-    `${summaryObject(model)} AS data`,
+    `${summaryObject()} AS data`,
     ...(withOrderKey ? [`${orderKey} AS sort_key`, 'i.id AS id'] : []),
   ];
   // CROSS JOIN keeps the nodes as the outer loop: SQLite never reorders it.
@@ -175,7 +175,7 @@ export const BARE_TEXT_MODELS: readonly ModelDef[] = ALL_MODELS.filter(
 function bareTextSearch(text: string, scope: NodeScope): CompiledSearch {
   const prefix = foldAscii(text);
   const branches = BARE_TEXT_MODELS.map((model) => {
-    const ranges = model.summaryAttrs.map((field) => `(${folded(`$.${field}`)} >= ? AND ${folded(`$.${field}`)} < ?)`);
+    const ranges = model.summaryAttrs.map((field) => `(${folded(model, `$.${field}`)} >= ? AND ${folded(model, `$.${field}`)} < ?)`);
     const where = { sql: ranges.join(' OR '), params: model.summaryAttrs.flatMap(() => [prefix, prefix + MAX_CHAR]) };
     return modelSelect(model, scope, where, true);
   });

@@ -1,6 +1,7 @@
 import type { JsonObject } from '../api-types';
 import type Database from 'better-sqlite3';
 import { UNSAMPLED, type Db } from './db';
+import { summaryText } from './summary-values';
 
 /** One linked instance; its model type is kept so references need no look-up. */
 export interface LinkRef {
@@ -71,6 +72,7 @@ export class InstancesRepo {
   private readonly insertRow;
   private readonly updateRow;
   private readonly updateDataRow;
+  private readonly updateDataSummaryRow;
   private readonly deleteRow;
   private readonly countsAt;
   private readonly setTagsRow;
@@ -85,26 +87,28 @@ export class InstancesRepo {
     this.byPkid = db.prepare<[string], Row>(`${SELECT} WHERE i.pkid = ?`);
     this.insertRow = db.prepare(
       // A device write reaches the device too: both copies start equal.
-      `INSERT INTO instances (pkid, model_type, hierarchy_pkid, data, bkey, links, created_at, updated_at, device_data)
-       VALUES (@pkid, @modelType, @hierarchyPkid, @data, @bkey, @links, @now, @now,
+      `INSERT INTO instances (pkid, model_type, hierarchy_pkid, data, summary, bkey, links, created_at, updated_at, device_data)
+       VALUES (@pkid, @modelType, @hierarchyPkid, @data, @summary, @bkey, @links, @now, @now,
          CASE WHEN @modelType LIKE 'device/%' THEN @data END)`,
     );
     this.updateRow = db.prepare(
-      `UPDATE instances SET data = @data, bkey = @bkey, links = @links, hierarchy_pkid = @hierarchyPkid, updated_at = @now,
+      `UPDATE instances SET data = @data, summary = @summary, bkey = @bkey, links = @links, hierarchy_pkid = @hierarchyPkid, updated_at = @now,
          device_data = CASE WHEN model_type LIKE 'device/%' THEN @data END
        WHERE pkid = @pkid`,
     );
-    // Only what changed: SQLite rewrites the entries of every index on a column an UPDATE sets.
-    this.updateDataRow = db.prepare(
-      `UPDATE instances SET data = @data, links = @links, updated_at = @now,
+    // Only what changed: SQLite rewrites the entries of every index on a column an UPDATE sets,
+    // whether or not its value changed; so the summary is set only when it did.
+    const updateData = (summary: string): string =>
+      `UPDATE instances SET data = @data, ${summary}links = @links, updated_at = @now,
          device_data = CASE WHEN model_type LIKE 'device/%' THEN @data END
-       WHERE pkid = @pkid`,
-    );
+       WHERE pkid = @pkid`;
+    this.updateDataRow = db.prepare(updateData(''));
+    this.updateDataSummaryRow = db.prepare(updateData('summary = @summary, '));
     this.deleteRow = db.prepare('DELETE FROM instances WHERE pkid = ?');
     this.setTagsRow = db.prepare('UPDATE instances SET tags = ?, updated_at = ? WHERE pkid = ?');
     this.setVersionRow = db.prepare('UPDATE instances SET version_tag = ?, updated_at = ? WHERE pkid = ?');
     this.deviceCopyOf = db.prepare<[string], { device_data: string | null }>('SELECT device_data FROM instances WHERE pkid = ?');
-    this.refreshRow = db.prepare('UPDATE instances SET data = ?, bkey = ?, updated_at = ? WHERE pkid = ?');
+    this.refreshRow = db.prepare('UPDATE instances SET data = ?, summary = ?, bkey = ?, updated_at = ? WHERE pkid = ?');
     this.countsAt = db.prepare<[string], { model_type: string; n: number }>(
       'SELECT model_type, count(*) AS n FROM instances WHERE hierarchy_pkid = ? GROUP BY model_type ORDER BY model_type',
     );
@@ -137,16 +141,18 @@ export class InstancesRepo {
       modelType: instance.modelType,
       hierarchyPkid: instance.hierarchyPkid,
       data: JSON.stringify(instance.data),
+      summary: summaryText(instance.modelType, instance.data),
       bkey: instance.bkey,
       links: JSON.stringify(instance.links ?? {}),
       now: this.now(),
     });
   }
 
-  update(pkid: string, changes: { data: JsonObject; bkey: string | null; links: Links; hierarchyPkid: string }): void {
+  update(existing: Pick<InstanceRecord, 'pkid' | 'modelType'>, changes: { data: JsonObject; bkey: string | null; links: Links; hierarchyPkid: string }): void {
     this.updateRow.run({
-      pkid,
+      pkid: existing.pkid,
       data: JSON.stringify(changes.data),
+      summary: summaryText(existing.modelType, changes.data),
       bkey: changes.bkey,
       links: JSON.stringify(changes.links),
       hierarchyPkid: changes.hierarchyPkid,
@@ -155,8 +161,11 @@ export class InstancesRepo {
   }
 
   /** An update that keeps the instance's business key and node. */
-  updateData(pkid: string, data: JsonObject, links: Links): void {
-    this.updateDataRow.run({ pkid, data: JSON.stringify(data), links: JSON.stringify(links), now: this.now() });
+  updateData(existing: Pick<InstanceRecord, 'pkid' | 'modelType' | 'data'>, data: JsonObject, links: Links): void {
+    const values = { pkid: existing.pkid, data: JSON.stringify(data), links: JSON.stringify(links), now: this.now() };
+    const summary = summaryText(existing.modelType, data);
+    if (summary === summaryText(existing.modelType, existing.data)) this.updateDataRow.run(values);
+    else this.updateDataSummaryRow.run({ ...values, summary });
   }
 
   delete(pkid: string): void {
@@ -176,9 +185,9 @@ export class InstancesRepo {
     return this.deviceCopyOf.get(pkid)?.device_data ?? undefined;
   }
 
-  /** A cached=false read: the device's copy becomes the cache. */
-  refreshFromDevice(pkid: string, data: string, bkey: string | null): void {
-    this.refreshRow.run(data, bkey, this.now(), pkid);
+  /** A cached=false read: the device's copy (`data`, as stored; `parsed`, the same read) becomes the cache. */
+  refreshFromDevice(existing: Pick<InstanceRecord, 'pkid' | 'modelType'>, data: string, parsed: JsonObject, bkey: string | null): void {
+    this.refreshRow.run(data, summaryText(existing.modelType, parsed), bkey, this.now(), existing.pkid);
   }
 
   /** How many instances of each model sit directly at a node (what blocks its delete). */

@@ -1,4 +1,4 @@
-import { summaryIndexes } from '../list/instance-source';
+import { summaryFromData, summaryIndexes } from '../list/instance-source';
 import type { ModelDef } from '../models/types';
 import type { Db } from './db';
 
@@ -25,6 +25,16 @@ export function syncSummaryIndexes(db: Db, models: readonly ModelDef[]): void {
     }
   }
   const made = wanted.filter((index) => !existing.has(index.name));
+  // A model whose first index is made anew has new or changed summary attributes (that index
+  // names them all): its summary column is filled from the documents first, as the rows' own
+  // writes would have (store/summary-values.ts), and before the indexes, which then sort once.
+  const firsts = new Set(made.map((index) => index.name));
+  for (const model of models) {
+    const [first] = model.storage === 'instances' ? summaryIndexes(model) : [];
+    if (first && firsts.has(first.name)) {
+      db.prepare(`UPDATE instances SET summary = ${summaryFromData(model)} WHERE model_type = ?`).run(model.modelType);
+    }
+  }
   for (const index of made) db.exec(index.sql);
   // A store that has planner statistics must get them for a rebuilt index too: next to analysed
   // indexes, one without statistics can be picked for plans that scan it whole (seconds at 1M rows).

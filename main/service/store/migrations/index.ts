@@ -8,6 +8,7 @@ import { sql as sessions } from './0007-sessions';
 import { sql as remoteProfiles } from './0008-remote-profiles';
 import { sql as remoteHome } from './0009-remote-home';
 import { sql as logByRow } from './0010-log-by-row';
+import { sql as summaryColumn } from './0011-summary-column';
 
 /**
  * Numbered migrations, applied in order at open. Append a new file `NNNN-name.ts` exporting
@@ -31,4 +32,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 8, name: 'remote-profiles', sql: remoteProfiles },
   { version: 9, name: 'remote-home', sql: remoteHome },
   { version: 10, name: 'log-by-row', sql: logByRow },
+  { version: 11, name: 'summary-column', sql: summaryColumn },
 ];
