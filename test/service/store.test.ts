@@ -83,4 +83,39 @@ describe('store', () => {
     expect(repo.logEntry('22222222-2222-4222-8222-222222222222', first[1].log_id)).toBeUndefined();
     after.close();
   });
+
+  it('keeps a step log written whole in one row as entries of their own, each with its id (migration 12)', () => {
+    const db = openDatabase(join(tempDir(), 'e.sqlite'));
+    const repo = new TransactionsRepo(db);
+    const insertTx = db.prepare("INSERT INTO transactions (transaction_id, status, action, username, submitted_time) VALUES (?, 'Success', 'Create', 'admin', '2026-11-25T10:00:00.000000')");
+    const [row, other] = ['33333333-3333-4333-8333-333333333333', '44444444-4444-4444-8444-444444444444'];
+    insertTx.run(row);
+    insertTx.run(other);
+    const at = (second: number): string => `2026-11-25T10:00:0${second}.000000`;
+    repo.log(other, 'info', at(0), 'other: before');
+    repo.logAll(row, [
+      { severity: 'info', time: at(1), message: 'started' },
+      { severity: 'info', time: at(2), message: 'Step 1 - Start' },
+      { severity: 'error', time: at(3), message: 'failed' },
+    ]);
+    repo.log(other, 'info', at(4), 'other: after');
+    const entries = repo.logs(row);
+    expect(entries.map((entry) => [entry.severity, entry.time, entry.message])).toEqual([
+      ['error', at(3), 'failed'],
+      ['info', at(2), 'Step 1 - Start'],
+      ['info', at(1), 'started'],
+    ]);
+    const ids = entries.map((entry) => entry.log_id);
+    expect(ids).toEqual([ids[2] + 2, ids[2] + 1, ids[2]]);
+    for (const entry of entries) expect(repo.logEntry(row, entry.log_id)).toEqual(entry);
+    // The other transaction's entries keep ids of their own, before and after the block, and
+    // neither transaction answers for an entry of the other.
+    const others = repo.logs(other);
+    expect(others.map((entry) => entry.message)).toEqual(['other: after', 'other: before']);
+    expect(new Set([...ids, ...others.map((entry) => entry.log_id)]).size).toBe(5);
+    expect(others[0].log_id).toBeGreaterThan(ids[0]);
+    expect(repo.logEntry(other, ids[1])).toBeUndefined();
+    expect(repo.logEntry(row, others[0].log_id)).toBeUndefined();
+    db.close();
+  });
 });

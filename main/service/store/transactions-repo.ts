@@ -1,11 +1,7 @@
-import type Database from 'better-sqlite3';
 import type { Db } from './db';
 
-/** What a log entry answers with; `tx_row` only finds them. */
-const LOG_COLUMNS = 'log_id, transaction_id, severity, format, time, message';
-
-/** Entries one multi-row log insert takes at most (a statement is prepared per count). */
-const MAX_LOGS_PER_STATEMENT = 16;
+/** What a log row is read with (`tx_row` only finds them; `lines` holds a packed row's entries). */
+const LOG_COLUMNS = 'log_id, transaction_id, severity, format, time, message, lines';
 
 export type TxStatus = 'Queued' | 'In Progress' | 'Processing' | 'Success' | 'Fail' | 'Success With Async Failures';
 
@@ -36,6 +32,23 @@ export interface LogRow {
   format: string;
   time: string;
   message: string;
+}
+
+/** A stored log row: one entry, or with `lines` a block of entries numbered up to its `log_id` (migration 12). */
+interface StoredLog extends LogRow {
+  lines: string | null;
+}
+
+/** A packed entry: severity, time, message. */
+type PackedLine = [string, string, string];
+
+/** The entries a stored row holds, oldest first. */
+function entriesOf(row: StoredLog): LogRow[] {
+  const { lines, ...entry } = row;
+  if (lines === null) return [entry];
+  const packed = JSON.parse(lines) as PackedLine[];
+  const first = row.log_id - packed.length + 1;
+  return packed.map(([severity, time, message], index) => ({ ...entry, log_id: first + index, severity, time, message }));
 }
 
 export type NewTx = Pick<
@@ -71,14 +84,15 @@ export interface TxFinish {
 export class TransactionsRepo {
   private readonly byId;
   private readonly insertRow;
-  private readonly logsBy = new Map<number, Database.Statement<(string | number | null)[]>>();
   private readonly insertFinishedRow;
   private readonly detailRow;
   private readonly startRow;
   private readonly finishRow;
   private readonly rowNumber;
   private readonly insertLog;
+  private readonly insertPacked;
   private readonly logsOf;
+  private readonly logRowFrom;
   private readonly childrenOf;
 
   constructor(private readonly db: Db) {
@@ -109,9 +123,20 @@ export class TransactionsRepo {
     this.insertLog = db.prepare(
       'INSERT INTO transaction_logs (tx_row, transaction_id, severity, format, time, message) VALUES (?, ?, ?, ?, ?, ?)',
     );
-    this.logsOf = db.prepare<[string], LogRow>(
+    // The block's ids are taken past the highest id in use (SQLite finds it at the end of the
+    // table's tree); the next row then gets the id after the block.
+    this.insertPacked = db.prepare(
+      `INSERT INTO transaction_logs (log_id, tx_row, transaction_id, severity, format, time, message, lines)
+       VALUES ((SELECT coalesce(max(log_id), 0) FROM transaction_logs) + @count, @txRow, @transactionId, @severity, 'text', @time, @message, @lines)`,
+    );
+    this.logsOf = db.prepare<[string], StoredLog>(
       `SELECT ${LOG_COLUMNS} FROM transaction_logs
        WHERE tx_row = (SELECT id FROM transactions WHERE transaction_id = ?) ORDER BY log_id DESC`,
+    );
+    // The row holding an entry: the first of the transaction's rows at or after its id.
+    this.logRowFrom = db.prepare<[string, number], StoredLog>(
+      `SELECT ${LOG_COLUMNS} FROM transaction_logs
+       WHERE tx_row = (SELECT id FROM transactions WHERE transaction_id = ?) AND log_id >= ? ORDER BY log_id LIMIT 1`,
     );
     this.childrenOf = db.prepare<[string], TxRow>('SELECT * FROM transactions WHERE parent_id = ? ORDER BY id');
   }
@@ -152,43 +177,37 @@ export class TransactionsRepo {
   }
 
   /**
-   * Several entries of one transaction in one statement (a bulk-load row writes about eight):
-   * one round into SQLite instead of one each.
+   * A transaction's whole log at once (a bulk-load row's, written as its batch runs): one row
+   * holding every entry (migration 12) instead of a row and an index entry each.
    */
   logAll(transactionId: string, entries: readonly { severity: string; time: string; message: string }[], txRow?: number): void {
-    const row = txRow ?? this.rowOf(transactionId);
-    for (let start = 0; start < entries.length; start += MAX_LOGS_PER_STATEMENT) {
-      const part = entries.slice(start, start + MAX_LOGS_PER_STATEMENT);
-      const values: (string | number | null)[] = [];
-      for (const entry of part) values.push(row, transactionId, entry.severity, 'text', entry.time, entry.message);
-      this.logStatement(part.length).run(...values);
+    const last = entries.at(-1);
+    if (!last) return;
+    if (entries.length === 1) {
+      this.insertLog.run(txRow ?? this.rowOf(transactionId), transactionId, last.severity, 'text', last.time, last.message);
+      return;
     }
-  }
-
-  private logStatement(count: number): Database.Statement<(string | number | null)[]> {
-    let statement = this.logsBy.get(count);
-    if (!statement) {
-      const rows = Array.from({ length: count }, () => '(?, ?, ?, ?, ?, ?)').join(', ');
-      statement = this.db.prepare<(string | number | null)[]>(
-        `INSERT INTO transaction_logs (tx_row, transaction_id, severity, format, time, message) VALUES ${rows}`,
-      );
-      this.logsBy.set(count, statement);
-    }
-    return statement;
+    const lines: PackedLine[] = entries.map((entry) => [entry.severity, entry.time, entry.message]);
+    // The row's own columns repeat its last entry, so a reader of the file by hand sees how it ended.
+    this.insertPacked.run({
+      count: entries.length,
+      txRow: txRow ?? this.rowOf(transactionId),
+      transactionId,
+      severity: last.severity,
+      time: last.time,
+      message: last.message,
+      lines: JSON.stringify(lines),
+    });
   }
 
   /** Log entries, newest first. */
   logs(transactionId: string): LogRow[] {
-    return this.logsOf.all(transactionId);
+    return this.logsOf.all(transactionId).flatMap((row) => entriesOf(row).reverse());
   }
 
   logEntry(transactionId: string, logId: number): LogRow | undefined {
-    return this.db
-      .prepare<[string, number], LogRow>(
-        `SELECT ${LOG_COLUMNS} FROM transaction_logs
-         WHERE tx_row = (SELECT id FROM transactions WHERE transaction_id = ?) AND log_id = ?`,
-      )
-      .get(transactionId, logId);
+    const row = this.logRowFrom.get(transactionId, logId);
+    return row && entriesOf(row).find((entry) => entry.log_id === logId);
   }
 
   children(transactionId: string): TxRow[] {

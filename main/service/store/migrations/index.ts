@@ -9,6 +9,7 @@ import { sql as remoteProfiles } from './0008-remote-profiles';
 import { sql as remoteHome } from './0009-remote-home';
 import { sql as logByRow } from './0010-log-by-row';
 import { sql as summaryColumn } from './0011-summary-column';
+import { sql as packedLogs } from './0012-packed-logs';
 
 /**
  * Numbered migrations, applied in order at open. Append a new file `NNNN-name.ts` exporting
@@ -33,4 +34,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, name: 'remote-home', sql: remoteHome },
   { version: 10, name: 'log-by-row', sql: logByRow },
   { version: 11, name: 'summary-column', sql: summaryColumn },
+  { version: 12, name: 'packed-logs', sql: packedLogs },
 ];
