@@ -24,8 +24,10 @@ export const lineRelationWorkflow: Workflow = {
   create(ctx, { store, model, node, pkid, data }) {
     const pattern = patternOf(data);
     const partition = partitionOf(data);
+    // The relation's key is checked first, so a taken number fails before anything is written.
+    let checkedKey: string | null | undefined;
     const linePkid = ctx.step(`Add device line ${pattern} at ${node.path}`, () => {
-      assertUniqueKey(store, model, data, node, null);
+      checkedKey = assertUniqueKey(store, model, data, node, null);
       return addDeviceLine(store, node, data, pkid);
     });
     ctx.stepIf(`Mark ${pattern} Used in the internal number inventory`, notInInventory(store, node, pattern), () =>
@@ -36,7 +38,7 @@ export const lineRelationWorkflow: Workflow = {
       attachLine(store, node, device, pattern, partition),
     );
     ctx.step(`Save line relation ${pattern}`, () =>
-      insertInstance(store, model, node, data, { pkid, links: { device: [linkTo(linePkid, 'device/cucm/Line')] } }),
+      insertInstance(store, model, node, data, { pkid, links: { device: [linkTo(linePkid, 'device/cucm/Line')] }, checkedKey }),
     );
     return { resourcePkid: pkid, state: 'Created' };
   },
