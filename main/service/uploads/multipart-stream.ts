@@ -55,7 +55,20 @@ export async function readMultipart(
   let sink: PartSink | undefined;
 
   for await (const chunk of chunks) {
-    pending = pending.length === 0 ? Buffer.from(chunk) : Buffer.concat([pending, chunk]);
+    // A view of the chunk, not a copy: it is only read before this turn of the loop ends.
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    // Inside a part, `pending` is the last chunk's tail, kept in case a delimiter starts in it.
+    // When none does, the tail is the part's and the new chunk is read as it is: joining each
+    // chunk to the tail before it copied every byte of an upload once more.
+    if (state === 'body' && pending.length > 0 && bytes.length >= delimiter.length) {
+      const joint = Buffer.concat([pending, bytes.subarray(0, delimiter.length - 1)]);
+      const at = joint.indexOf(delimiter);
+      if (at < 0 || at >= pending.length) {
+        sink?.write(pending);
+        pending = Buffer.alloc(0);
+      }
+    }
+    pending = pending.length === 0 ? bytes : Buffer.concat([pending, bytes]);
     for (;;) {
       if (state === 'preamble') {
         const at = pending.indexOf(opening);
