@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stopLoad } from '../../main/service/bulkload/load-run';
 import type { ParsedRow, ParsedSheet, ParsedWorkbook } from '../../main/service/sheets/sheet-types';
 import { ACME, LONDON, openTestService, PARIS, q, type TestService } from './helpers';
 
@@ -137,5 +138,30 @@ describe('users from a sheet', () => {
     expect((await t.get(`/api/relation/LineRelation/${q(PARIS)}`, asUser)).status).toBe(200);
     const stored = await t.get(`/api/data/User/${q(PARIS, '&filter_field=username&filter_condition=equals&filter_text=sheet.user&summary=false')}`);
     expect(stored.body.resources[0].data).toEqual({ username: 'sheet.user', role: 'readonly' });
+  });
+});
+
+describe('a load stopped part-way', () => {
+  it('lists as not run exactly the rows after the committed count, within a spool entry too', async () => {
+    const node = t.service.store.nodes.getByPath(ACME);
+    if (!node) throw new Error('no Acme');
+    const rows = Array.from({ length: 250 }, (_, i) => row(i + 5, 'add', { country_name: `Stopland ${i}`, iso_code: `S${i}` }));
+    const spooled = t.service.loads.spoolParsed('loader', { fileName: 'stopped.xlsx', issues: [], sheets: [sheet('Countries', 'data/Countries', rows, ACME)] }, node);
+    // As a process killed after committing a batch that ended inside the second spool entry
+    // (rows are spooled a hundred to an entry): the count says 130 ran.
+    const { bulkLoads, transactions, db } = t.service.store;
+    db.transaction(() => bulkLoads.ran(spooled.load_id, 0, 130, 130))();
+    const stopped = stopLoad(
+      { store: t.service.store, db, repo: transactions, now: () => '2026-11-25T10:00:00.000000', onInternalError: () => undefined },
+      spooled,
+      'Transaction canceled: the service stopped before this row ran.',
+    );
+    expect(stopped).toBe(120);
+    const details = transactions.children(spooled.load_id).map((child) => child.detail);
+    expect(details).toHaveLength(120);
+    expect(details[0]).toMatch(/^Row 135 of sheet 'Countries': Create data\/Countries Stopland 130\b/);
+    expect(details[119]).toMatch(/^Row 254 of sheet 'Countries'/);
+    expect(bulkLoads.get(spooled.load_id)).toBeUndefined();
+    expect(bulkLoads.next(spooled.load_id, -1, 10)).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import { configurationTemplate } from '../models/configuration-template';
 import { macro } from '../models/macro';
 import type { Caller } from '../routes/guards';
 import type { ParsedRow, ParsedSheet } from '../sheets/sheet-types';
-import type { BulkLoadRow } from '../store/bulk-loads-repo';
+import { rowsOf, type BulkLoadRow } from '../store/bulk-loads-repo';
 import type { TxStatus } from '../store/transactions-repo';
 import type { WalCheckpointer } from '../store/wal-checkpointer';
 import { templateCache } from '../templates/configuration-template';
@@ -16,19 +16,21 @@ import { recordedWithin, rowHead, rowTransaction } from './row-transaction';
 
 /**
  * A bulk load running from its spool, in batches: each batch is one SQLite transaction of
- * as many rows as fit in a slice of about 20 ms (a row in its own savepoint), with the parent's
- * count and the rows leaving the spool in the same commit. So a row is Success only once its
- * batch has committed, a killed process leaves each row loaded whole or not at all, and the
- * rows it had not reached are still in the spool. Between batches the engine yields, so the
- * service keeps answering and other writes are not held for the whole load.
+ * as many rows as fit in a slice of about 20 ms (a row in its own savepoint), with the load's
+ * count of rows run and the spool entries all of whose rows have run leaving in the same commit.
+ * So a row is Success only once its batch has committed, a killed process leaves each row
+ * loaded whole or not at all, and the rows it had not reached are those of the spool from the
+ * committed count on. Between batches the engine yields, so the service keeps answering and
+ * other writes are not held for the whole load.
  */
 // Longer slices spread each commit's pages over more rows (measured: 15 -> 30 ms, 3% faster)
 // but hold the event loop longer: at 25 ms its p99 during a load rose to 31-36 ms; 20 ms keeps
 // it well under the 50 ms the service allows.
 const SLICE_MS = 20;
 const TEMPLATE_MODELS = new Set([configurationTemplate.modelType, macro.modelType]);
-/** Rows read from the spool at a time; the slice's clock is checked after each row. */
-const READ_AHEAD = 32;
+
+/** A spooled row with its load-order number. */
+type QueuedRow = ReturnType<typeof rowsOf>[number];
 
 export interface LoadRunDeps extends BatchRowDeps {
   store: Store;
@@ -45,7 +47,12 @@ export class LoadRun implements SlicedWork {
   readonly finished: Promise<TxOutcome>;
   private resolve: (outcome: TxOutcome) => void = () => undefined;
   private readonly sheets: ParsedSheet[];
-  private lastSeq = -1;
+  /** The rows of the spool entry being run (read once; an entry may span batches), and the next one's place. */
+  private queue: QueuedRow[] = [];
+  private queueAt = 0;
+  /** The last spool entry read, and the last whose rows have all run (it leaves the spool with its batch). */
+  private readEntry = -1;
+  private ranEntry = -1;
   private done: number;
   private ok: number;
   private holdingCheckpoints = false;
@@ -80,18 +87,15 @@ export class LoadRun implements SlicedWork {
     const batch = db.transaction(() => {
       let ran = 0;
       while (ran === 0 || performance.now() < deadline) {
-        const rows = bulkLoads.next(this.load.load_id, this.lastSeq, READ_AHEAD);
-        if (rows.length === 0) break;
-        for (const spooled of rows) {
-          const outcome = this.runRow(this.sheets[spooled.sheet], JSON.parse(spooled.row) as ParsedRow);
-          events.push(outcome.event);
-          this.lastSeq = spooled.seq;
-          ran += 1;
-          if (performance.now() >= deadline) break;
-        }
+        const next = this.nextRow();
+        if (!next) break;
+        const outcome = this.runRow(this.sheets[next.sheet], next.row);
+        events.push(outcome.event);
+        if (this.queueAt >= this.queue.length) this.ranEntry = this.readEntry;
+        ran += 1;
       }
       if (ran === 0) return 0;
-      bulkLoads.ran(this.load.load_id, this.lastSeq, this.done, this.ok);
+      bulkLoads.ran(this.load.load_id, this.ranEntry, this.done, this.ok);
       transactions.setDetail(this.load.load_id, this.detail());
       return ran;
     });
@@ -118,6 +122,22 @@ export class LoadRun implements SlicedWork {
     this.deps.onInternalError(error, this.load.load_id);
     stopLoad(this.deps, this.load, 'Transaction canceled: the load stopped on an internal error; this row did not run.');
     this.settle('The bulk load stopped on an internal error; the rows before it were kept.');
+  }
+
+  /** The next row to run: from the entry being run, else from the next spool entry. */
+  private nextRow(): QueuedRow | undefined {
+    while (this.queueAt >= this.queue.length) {
+      const [entry] = this.deps.store.bulkLoads.next(this.load.load_id, this.readEntry, 1);
+      if (!entry) return undefined;
+      this.readEntry = entry.seq;
+      // Rows before `done` ran already (a load that starts again part-way through an entry).
+      this.queue = rowsOf(entry).filter((queued) => queued.seq >= this.done);
+      this.queueAt = 0;
+      if (this.queue.length === 0) this.ranEntry = entry.seq;
+    }
+    const row = this.queue[this.queueAt];
+    this.queueAt += 1;
+    return row;
   }
 
   private runRow(sheet: ParsedSheet, row: ParsedRow): ReturnType<typeof runRowInBatch> {
@@ -197,24 +217,31 @@ export class LoadRun implements SlicedWork {
 }
 
 /**
- * Every row still in a load's spool becomes a failed sub-transaction that says why it did not
- * run, and the load leaves the spool: after a crash (at the next start) or an internal error.
+ * Every row of a load that has not run becomes a failed sub-transaction that says why, and the
+ * load leaves the spool: after a crash (at the next start) or an internal error. What ran is
+ * what the store says: the count committed with the last batch (a batch cut by an internal
+ * error was rolled back whole), so the rows of a partly run entry before it are skipped.
  */
 export function stopLoad(deps: BatchRowDeps & { store: Store }, load: BulkLoadRow, message: string): number {
   const sheets = sheetsOf(load);
   const defaultPath = deps.store.nodes.get(load.hierarchy_pkid)?.path ?? '';
+  const { bulkLoads } = deps.store;
   let stopped = 0;
   deps.db.transaction(() => {
-    for (let rows = deps.store.bulkLoads.next(load.load_id, -1, 1000), after = -1; rows.length > 0; rows = deps.store.bulkLoads.next(load.load_id, after, 1000)) {
-      for (const spooled of rows) {
-        // Never run, so recorded within the load's own node: the caller's reach is not kept.
-        const head = recordedWithin(deps.store, rowHead(deps.store, load.username, sheets[spooled.sheet], JSON.parse(spooled.row) as ParsedRow, defaultPath), defaultPath, defaultPath);
-        recordRowNotRun(deps, load.load_id, head, message);
-        after = spooled.seq;
-        stopped += 1;
+    const done = bulkLoads.get(load.load_id)?.done ?? load.done;
+    for (let entries = bulkLoads.next(load.load_id, -1, 10), after = -1; entries.length > 0; entries = bulkLoads.next(load.load_id, after, 10)) {
+      for (const entry of entries) {
+        for (const queued of rowsOf(entry)) {
+          if (queued.seq < done) continue;
+          // Never run, so recorded within the load's own node: the caller's reach is not kept.
+          const head = recordedWithin(deps.store, rowHead(deps.store, load.username, sheets[queued.sheet], queued.row, defaultPath), defaultPath, defaultPath);
+          recordRowNotRun(deps, load.load_id, head, message);
+          stopped += 1;
+        }
+        after = entry.seq;
       }
     }
-    deps.store.bulkLoads.remove(load.load_id);
+    bulkLoads.remove(load.load_id);
   })();
   return stopped;
 }
