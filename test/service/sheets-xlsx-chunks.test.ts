@@ -19,7 +19,7 @@ function rowsOf(xml: string, chunkSize: number): SheetRow[] {
   strings.push(Buffer.from(STRINGS));
   const styles = stylesParser();
   styles.push(Buffer.from(STYLES));
-  const parser = new SheetRowParser({ strings: strings.strings(), styles: styles.table(), date1904: false });
+  const parser = new SheetRowParser({ strings: strings.done(), styles: styles.done(), date1904: false });
   const bytes = Buffer.from(xml, 'utf8');
   const rows: SheetRow[] = [];
   for (let at = 0; at < bytes.length; at += chunkSize) {

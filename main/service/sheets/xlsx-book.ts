@@ -2,7 +2,7 @@ import type { RawCell } from './cell-value';
 import type { WorkbookPackage } from './workbook-package';
 import { sharedStringsParser } from './xlsx-shared-strings';
 import { stylesParser, StyleTable } from './xlsx-styles';
-import { MalformedXml, XmlTokenizer } from './xlsx-xml-tokens';
+import { MalformedXml, partParser, type PartParser } from './xlsx-xml-tokens';
 import { damaged } from './zip-directory';
 import { inflatedChunks } from './zip-inflate';
 
@@ -23,18 +23,11 @@ const STYLES = 'xl/styles.xml';
 /** Parts exceljs parsed too, whose XML must then be well-formed though nothing more is needed of them. */
 const CHECKED_ONLY = ['xl/workbook.xml', 'xl/_rels/workbook.xml.rels'];
 
-function wellFormedOnly(): { push: (chunk: Buffer) => void; done: () => true } {
-  const tokens = new XmlTokenizer({ wantsText: false, open: () => undefined, close: () => undefined, text: () => undefined });
-  return {
-    push: (chunk) => tokens.push(chunk),
-    done: () => {
-      tokens.end();
-      return true;
-    },
-  };
+function wellFormedOnly(): PartParser<true> {
+  return partParser({ wantsText: false, open: () => undefined, close: () => undefined, text: () => undefined }, () => true as const);
 }
 
-async function parsePart<T>(path: string, pkg: WorkbookPackage, name: string, fileName: string, parser: { push: (chunk: Buffer) => void; done: () => T }): Promise<T | undefined> {
+async function parsePart<T>(path: string, pkg: WorkbookPackage, name: string, fileName: string, parser: PartParser<T>): Promise<T | undefined> {
   const entry = pkg.entries.get(name);
   if (!entry) return undefined;
   try {
@@ -48,11 +41,9 @@ async function parsePart<T>(path: string, pkg: WorkbookPackage, name: string, fi
 
 export async function readXlsxBook(path: string, pkg: WorkbookPackage, fileName: string): Promise<XlsxBook> {
   for (const name of CHECKED_ONLY) await parsePart(path, pkg, name, fileName, wellFormedOnly());
-  const strings = sharedStringsParser();
-  const styles = stylesParser();
   return {
-    strings: await parsePart(path, pkg, SHARED_STRINGS, fileName, { push: strings.push, done: strings.strings }),
-    styles: (await parsePart(path, pkg, STYLES, fileName, { push: styles.push, done: styles.table })) ?? StyleTable.none(),
+    strings: await parsePart(path, pkg, SHARED_STRINGS, fileName, sharedStringsParser()),
+    styles: (await parsePart(path, pkg, STYLES, fileName, stylesParser())) ?? StyleTable.none(),
     date1904: pkg.date1904,
   };
 }

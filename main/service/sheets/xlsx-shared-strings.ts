@@ -1,5 +1,5 @@
 import type { RawCell } from './cell-value';
-import { XmlTokenizer, type XmlHandler } from './xlsx-xml-tokens';
+import { partParser, type PartParser, type XmlHandler } from './xlsx-xml-tokens';
 
 /**
  * The shared strings of `xl/sharedStrings.xml`, each kept as the cell it makes (undefined for an
@@ -78,14 +78,6 @@ class SharedStringsHandler implements XmlHandler {
   }
 }
 
-export function sharedStringsParser(): { push: (chunk: Buffer) => void; strings: () => (RawCell | undefined)[] } {
-  const handler = new SharedStringsHandler();
-  const tokens = new XmlTokenizer(handler);
-  return {
-    push: (chunk) => tokens.push(chunk),
-    strings: () => {
-      tokens.end();
-      return handler.strings;
-    },
-  };
+export function sharedStringsParser(): PartParser<(RawCell | undefined)[]> {
+  return partParser(new SharedStringsHandler(), (handler) => handler.strings);
 }

@@ -1,4 +1,4 @@
-import { attributeOf, MalformedXml, XmlTokenizer, type XmlHandler } from './xlsx-xml-tokens';
+import { attributeOf, MalformedXml, partParser, type PartParser, type XmlHandler } from './xlsx-xml-tokens';
 
 /**
  * The number format of each cell style (`<cellXfs>` of `xl/styles.xml`), which is all the reader
@@ -116,14 +116,6 @@ class StylesHandler implements XmlHandler {
   text(): void {}
 }
 
-export function stylesParser(): { push: (chunk: Buffer) => void; table: () => StyleTable } {
-  const handler = new StylesHandler();
-  const tokens = new XmlTokenizer(handler);
-  return {
-    push: (chunk) => tokens.push(chunk),
-    table: () => {
-      tokens.end();
-      return new StyleTable(handler.closed ? handler.cellFormats : undefined, handler.customFormats);
-    },
-  };
+export function stylesParser(): PartParser<StyleTable> {
+  return partParser(new StylesHandler(), (handler) => new StyleTable(handler.closed ? handler.cellFormats : undefined, handler.customFormats));
 }

@@ -245,3 +245,20 @@ export class XmlTokenizer {
     return gt + 1;
   }
 }
+
+/** One XML part parsed as its chunks arrive: `done` ends the text and answers what was gathered. */
+export interface PartParser<T> {
+  push(chunk: Buffer): void;
+  done(): T;
+}
+
+export function partParser<H extends XmlHandler, T>(handler: H, result: (handler: H) => T): PartParser<T> {
+  const tokens = new XmlTokenizer(handler);
+  return {
+    push: (chunk) => tokens.push(chunk),
+    done: () => {
+      tokens.end();
+      return result(handler);
+    },
+  };
+}

@@ -31,9 +31,9 @@ export interface SpooledRow {
 
 /**
  * What the spool holds: a run of rows of one sheet, `seq` the load-order number of its first.
- * One entry for many rows: a row a spool entry cost 4 µs of a load's 120 (its insert as read,
- * its select and its delete as run). `rows` is a JSON array of ParsedRows, or (an entry spooled
- * before entries held runs) one ParsedRow.
+ * One entry for many rows: an entry per row cost a load 4 µs of its 120 a row (the insert as
+ * read, the select and the delete as run). `rows` is a JSON array of ParsedRows, or one
+ * ParsedRow for an entry spooled before entries held runs.
  */
 export interface SpoolEntry {
   seq: number;
