@@ -10,13 +10,14 @@ import { rowsOf, type BulkLoadRow } from '../store/bulk-loads-repo';
 import type { TxStatus } from '../store/transactions-repo';
 import type { WalCheckpointer } from '../store/wal-checkpointer';
 import { templateCache } from '../templates/configuration-template';
-import { recordRowNotRun, runRowInBatch, type BatchRowDeps } from '../transactions/batch-row';
+import { GroupRedo, inSavepoint, recordRowNotRun, runRowInBatch, type BatchRowDeps, type RowGuard } from '../transactions/batch-row';
 import { countedDetail, type LoadProgressEvent, type SlicedWork, type TransactionEvent, type TxOutcome } from '../transactions/engine';
 import { recordedWithin, rowHead, rowTransaction } from './row-transaction';
 
 /**
  * A bulk load running from its spool, in batches: each batch is one SQLite transaction of
- * as many rows as fit in a slice of about 20 ms (a row in its own savepoint), with the load's
+ * as many rows as fit in a slice of about 20 ms (each row atomic within it: a savepoint of its
+group's, or its own; see `runGroup`), with the load's
  * count of rows run and the spool entries all of whose rows have run leaving in the same commit.
  * So a row is Success only once its batch has committed, a killed process leaves each row
  * loaded whole or not at all, and the rows it had not reached are those of the spool from the
@@ -27,10 +28,21 @@ import { recordedWithin, rowHead, rowTransaction } from './row-transaction';
 // but hold the event loop longer: at 25 ms its p99 during a load rose to 31-36 ms; 20 ms keeps
 // it well under the 50 ms the service allows.
 const SLICE_MS = 20;
+/**
+ * Rows share one savepoint in groups of up to this many (batch-row.ts): a group whose row fails
+ * after writing runs again row by row, and the next groups start smaller, so a load with many
+ * such rows pays for few redos; each clean group lets the next grow again.
+ */
+const GROUP_MAX = 256;
 const TEMPLATE_MODELS = new Set([configurationTemplate.modelType, macro.modelType]);
 
 /** A spooled row with its load-order number. */
 type QueuedRow = ReturnType<typeof rowsOf>[number];
+/** A row taken for a group, with the spool entry it finishes (its last row), if it does. */
+interface GroupedRow {
+  queued: QueuedRow;
+  endsEntry?: number;
+}
 
 export interface LoadRunDeps extends BatchRowDeps {
   store: Store;
@@ -58,6 +70,8 @@ export class LoadRun implements SlicedWork {
   private holdingCheckpoints = false;
   /** Templates found in this batch: a template written by a single transaction between batches is seen by the next. */
   private findTemplate = templateCache();
+  /** How many rows the next group may take (GROUP_MAX at most; 1 is a savepoint a row). */
+  private groupSize = GROUP_MAX;
 
   constructor(
     private readonly deps: LoadRunDeps,
@@ -87,12 +101,9 @@ export class LoadRun implements SlicedWork {
     const batch = db.transaction(() => {
       let ran = 0;
       while (ran === 0 || performance.now() < deadline) {
-        const next = this.nextRow();
-        if (!next) break;
-        const outcome = this.runRow(this.sheets[next.sheet], next.row);
-        events.push(outcome.event);
-        if (this.queueAt >= this.queue.length) this.ranEntry = this.readEntry;
-        ran += 1;
+        const grouped = this.runGroup(deadline, events);
+        if (grouped === 0) break;
+        ran += grouped;
       }
       if (ran === 0) return 0;
       bulkLoads.ran(this.load.load_id, this.ranEntry, this.done, this.ok);
@@ -124,6 +135,59 @@ export class LoadRun implements SlicedWork {
     this.settle('The bulk load stopped on an internal error; the rows before it were kept.');
   }
 
+  /** The next row to run, with the spool entry it finishes, if it is that entry's last. */
+  private takeRow(): GroupedRow | undefined {
+    const queued = this.nextRow();
+    return queued && { queued, endsEntry: this.queueAt >= this.queue.length ? this.readEntry : undefined };
+  }
+
+  /**
+   * Rows in one savepoint, as many as the group size allows within half a slice (so that running
+   * them again never makes a slice much longer than SLICE_MS). If one fails after writing, the
+   * group is rolled back, what it had counted is forgotten, and its rows run again each in its
+   * own savepoint. Returns how many rows ran.
+   */
+  private runGroup(deadline: number, events: TransactionEvent[]): number {
+    const taken: GroupedRow[] = [];
+    if (this.groupSize > 1) {
+      const groupDeadline = Math.min(deadline, performance.now() + SLICE_MS / 2);
+      const mark = { done: this.done, ok: this.ok, ranEntry: this.ranEntry, events: events.length };
+      try {
+        inSavepoint(this.deps.db)(() => {
+          while (taken.length < this.groupSize && (taken.length === 0 || performance.now() < groupDeadline)) {
+            const row = this.takeRow();
+            if (!row) break;
+            taken.push(row);
+            this.runGrouped(row, events, 'group-savepoint');
+          }
+        });
+        this.groupSize = Math.min(GROUP_MAX, this.groupSize * 2);
+        return taken.length;
+      } catch (error) {
+        if (!(error instanceof GroupRedo)) throw error;
+        this.done = mark.done;
+        this.ok = mark.ok;
+        this.ranEntry = mark.ranEntry;
+        events.length = mark.events;
+        // What the rolled-back rows may have cached (a node, a template) is gone with them.
+        this.deps.store.nodes.clearCache();
+        this.findTemplate = templateCache();
+        this.groupSize = Math.max(1, Math.floor(this.groupSize / 4));
+      }
+    } else {
+      const row = this.takeRow();
+      if (row) taken.push(row);
+    }
+    for (const row of taken) this.runGrouped(row, events, 'own-savepoint');
+    return taken.length;
+  }
+
+  private runGrouped(grouped: GroupedRow, events: TransactionEvent[], guard: RowGuard): void {
+    const outcome = this.runRow(this.sheets[grouped.queued.sheet], grouped.queued.row, guard);
+    events.push(outcome.event);
+    if (grouped.endsEntry !== undefined) this.ranEntry = grouped.endsEntry;
+  }
+
   /** The next row to run: from the entry being run, else from the next spool entry. */
   private nextRow(): QueuedRow | undefined {
     while (this.queueAt >= this.queue.length) {
@@ -140,9 +204,9 @@ export class LoadRun implements SlicedWork {
     return row;
   }
 
-  private runRow(sheet: ParsedSheet, row: ParsedRow): ReturnType<typeof runRowInBatch> {
+  private runRow(sheet: ParsedSheet, row: ParsedRow, guard: RowGuard): ReturnType<typeof runRowInBatch> {
     const spec = rowTransaction({ store: this.deps.store, caller: this.caller, sheet, row, defaultPath: this.defaultPath, findTemplate: this.findTemplate });
-    const outcome = runRowInBatch(this.deps, this.load.load_id, spec);
+    const outcome = runRowInBatch(this.deps, this.load.load_id, spec, guard);
     // A row that writes a template or a macro changes what the next rows' templates make.
     if (TEMPLATE_MODELS.has(sheet.modelType)) this.findTemplate = templateCache();
     this.done += 1;

@@ -7,10 +7,18 @@ import { StepContext } from './step-context';
 
 /**
  * One sub-transaction run inside a batch that is already an open SQLite transaction (a bulk
- * load's): its steps run in a savepoint, so a failing row is rolled back alone and the rows
- * before and after it in the batch keep their changes. It leaves the same step log and the same
- * transaction row as a transaction the engine runs by itself; both commit with the batch, so a
- * row is only seen as Success once its batch has committed.
+ * load's): a failing row is rolled back alone and the rows before and after it in the batch keep
+ * their changes. It leaves the same step log and the same transaction row as a transaction the
+ * engine runs by itself; both commit with the batch, so a row is only seen as Success once its
+ * batch has committed.
+ *
+ * A row is kept atomic in one of two ways (`RowGuard`). With `own-savepoint` its steps run in a
+ * savepoint of their own. With `group-savepoint` the caller has opened one savepoint around a
+ * group of rows, and the row runs bare: a row that fails before writing anything is recorded as
+ * failed as usual (there is nothing to undo), but one that fails after a write throws
+ * `GroupRedo`, and the caller rolls the whole group back and runs it again row by row in
+ * savepoints of their own. A savepoint copies every page a row first touches into its journal;
+ * one per row was a seventh of a load's time (measured: 8,600 -> 9,900 rows/s without them).
  */
 export interface BatchRowDeps {
   db: Db;
@@ -24,23 +32,56 @@ export interface BatchRowOutcome extends TxOutcome {
   event: TransactionEvent;
 }
 
-type InSavepoint = (run: () => TxResult) => TxResult;
+export type RowGuard = 'own-savepoint' | 'group-savepoint';
+
+/** A row of a group failed after it had written: the group must be rolled back and run again. */
+export class GroupRedo extends Error {
+  constructor() {
+    super('a row of the group failed after writing; the group runs again row by row');
+  }
+}
+
+type InSavepoint = <T>(run: () => T) => T;
 const savepoints = new WeakMap<Db, InSavepoint>();
+const changeCounters = new WeakMap<Db, () => number>();
 
 /**
  * One savepoint runner per connection, made once: better-sqlite3's `db.transaction()` builds
  * four wrappers each time it is called, 5 µs of every row's 150 when a load made one per row.
  */
-function inSavepoint(db: Db): InSavepoint {
+export function inSavepoint(db: Db): InSavepoint {
   let runner = savepoints.get(db);
   if (!runner) {
-    runner = db.transaction((run: () => TxResult) => run());
+    const wrapped = db.transaction((run: () => unknown) => run());
+    runner = <T>(run: () => T): T => wrapped(run) as T;
     savepoints.set(db, runner);
   }
   return runner;
 }
 
-export function runRowInBatch(deps: BatchRowDeps, parentId: string, spec: TxSpec): BatchRowOutcome {
+/** The rows this connection has inserted, updated or deleted since it opened (SQLite's count). */
+function changesSoFar(db: Db): number {
+  let counter = changeCounters.get(db);
+  if (!counter) {
+    const statement = db.prepare<[], number>('SELECT total_changes()').pluck();
+    counter = () => statement.get() as number;
+    changeCounters.set(db, counter);
+  }
+  return counter();
+}
+
+/** A row run bare inside its group's savepoint: a failure after a write asks for the group again. */
+function runBare(db: Db, run: () => TxResult): TxResult {
+  const before = changesSoFar(db);
+  try {
+    return run();
+  } catch (thrown) {
+    if (changesSoFar(db) !== before) throw new GroupRedo();
+    throw thrown;
+  }
+}
+
+export function runRowInBatch(deps: BatchRowDeps, parentId: string, spec: TxSpec, guard: RowGuard = 'own-savepoint'): BatchRowOutcome {
   const transactionId = newTransactionId();
   const started = deps.now();
   const ctx = new StepContext(deps.now);
@@ -50,11 +91,12 @@ export function runRowInBatch(deps: BatchRowDeps, parentId: string, spec: TxSpec
   let state = 'Unchanged';
   try {
     // Nested in the batch's transaction, better-sqlite3 runs this as a savepoint.
-    const result = inSavepoint(deps.db)(() => spec.run(ctx));
+    const result = guard === 'own-savepoint' ? inSavepoint(deps.db)(() => spec.run(ctx)) : runBare(deps.db, () => spec.run(ctx));
     resourcePkid = result.resourcePkid;
     state = result.state;
     ctx.log('info', 'Transaction completed successfully.');
   } catch (thrown) {
+    if (thrown instanceof GroupRedo) throw thrown;
     error = thrown instanceof ApiError ? thrown : INTERNAL;
     if (!(thrown instanceof ApiError)) deps.onInternalError(thrown, transactionId);
     ctx.log('error', `Transaction failed: ${error.message} Every step was rolled back.`);
