@@ -93,26 +93,30 @@ describe('store', () => {
     insertTx.run(other);
     const at = (second: number): string => `2026-11-25T10:00:0${second}.000000`;
     repo.log(other, 'info', at(0), 'other: before');
-    repo.logAll(row, [
-      { severity: 'info', time: at(1), message: 'started' },
-      { severity: 'info', time: at(2), message: 'Step 1 - Start' },
-      { severity: 'error', time: at(3), message: 'failed' },
-    ]);
+    // Entries sharing the severity and time of the one before are stored by their message alone.
+    const written = [
+      ['info', at(1), 'started'],
+      ['info', at(1), 'Step 1 - Start'],
+      ['info', at(2), 'Step 1 - End'],
+      ['error', at(2), 'failed'],
+      ['error', at(2), 'rolled back'],
+      ['info', at(3), 'done'],
+    ] as const;
+    repo.logAll(
+      row,
+      written.map(([severity, time, message]) => ({ severity, time, message })),
+    );
     repo.log(other, 'info', at(4), 'other: after');
     const entries = repo.logs(row);
-    expect(entries.map((entry) => [entry.severity, entry.time, entry.message])).toEqual([
-      ['error', at(3), 'failed'],
-      ['info', at(2), 'Step 1 - Start'],
-      ['info', at(1), 'started'],
-    ]);
+    expect(entries.map((entry) => [entry.severity, entry.time, entry.message])).toEqual([...written].reverse());
     const ids = entries.map((entry) => entry.log_id);
-    expect(ids).toEqual([ids[2] + 2, ids[2] + 1, ids[2]]);
+    expect(ids).toEqual(ids.map((_, index) => ids[5] + 5 - index));
     for (const entry of entries) expect(repo.logEntry(row, entry.log_id)).toEqual(entry);
     // The other transaction's entries keep ids of their own, before and after the block, and
     // neither transaction answers for an entry of the other.
     const others = repo.logs(other);
     expect(others.map((entry) => entry.message)).toEqual(['other: after', 'other: before']);
-    expect(new Set([...ids, ...others.map((entry) => entry.log_id)]).size).toBe(5);
+    expect(new Set([...ids, ...others.map((entry) => entry.log_id)]).size).toBe(8);
     expect(others[0].log_id).toBeGreaterThan(ids[0]);
     expect(repo.logEntry(other, ids[1])).toBeUndefined();
     expect(repo.logEntry(row, others[0].log_id)).toBeUndefined();

@@ -85,11 +85,11 @@ export class InstancesRepo {
     private readonly now: () => string,
   ) {
     this.byPkid = db.prepare<[string], Row>(`${SELECT} WHERE i.pkid = ?`);
-    this.insertRow = db.prepare(
-      // A device write reaches the device too: both copies start equal.
+    // The statements a bulk load runs for every row bind their values by position: named
+    // values from an object cost about 0.7 µs more a statement.
+    this.insertRow = db.prepare<[string, string, string, string, string, string | null, string, string, string, string | null]>(
       `INSERT INTO instances (pkid, model_type, hierarchy_pkid, data, summary, bkey, links, created_at, updated_at, device_data)
-       VALUES (@pkid, @modelType, @hierarchyPkid, @data, @summary, @bkey, @links, @now, @now,
-         CASE WHEN @modelType LIKE 'device/%' THEN @data END)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.updateRow = db.prepare(
       `UPDATE instances SET data = @data, summary = @summary, bkey = @bkey, links = @links, hierarchy_pkid = @hierarchyPkid, updated_at = @now,
@@ -99,11 +99,11 @@ export class InstancesRepo {
     // Only what changed: SQLite rewrites the entries of every index on a column an UPDATE sets,
     // whether or not its value changed; so the summary is set only when it did.
     const updateData = (summary: string): string =>
-      `UPDATE instances SET data = @data, ${summary}links = @links, updated_at = @now,
-         device_data = CASE WHEN model_type LIKE 'device/%' THEN @data END
-       WHERE pkid = @pkid`;
-    this.updateDataRow = db.prepare(updateData(''));
-    this.updateDataSummaryRow = db.prepare(updateData('summary = @summary, '));
+      `UPDATE instances SET ${summary}data = ?, links = ?, updated_at = ?,
+         device_data = CASE WHEN model_type LIKE 'device/%' THEN ? END
+       WHERE pkid = ?`;
+    this.updateDataRow = db.prepare<[string, string, string, string, string]>(updateData(''));
+    this.updateDataSummaryRow = db.prepare<[string, string, string, string, string, string]>(updateData('summary = ?, '));
     this.deleteRow = db.prepare('DELETE FROM instances WHERE pkid = ?');
     this.setTagsRow = db.prepare('UPDATE instances SET tags = ?, updated_at = ? WHERE pkid = ?');
     this.setVersionRow = db.prepare('UPDATE instances SET version_tag = ?, updated_at = ? WHERE pkid = ?');
@@ -136,16 +136,13 @@ export class InstancesRepo {
   }
 
   insert(instance: NewInstance): void {
-    this.insertRow.run({
-      pkid: instance.pkid,
-      modelType: instance.modelType,
-      hierarchyPkid: instance.hierarchyPkid,
-      data: JSON.stringify(instance.data),
-      summary: summaryText(instance.modelType, instance.data),
-      bkey: instance.bkey,
-      links: JSON.stringify(instance.links ?? {}),
-      now: this.now(),
-    });
+    const data = JSON.stringify(instance.data);
+    const now = this.now();
+    // A device write reaches the device too: both copies start equal.
+    const deviceData = instance.modelType.startsWith('device/') ? data : null;
+    const { pkid, modelType, hierarchyPkid, bkey } = instance;
+    const summary = summaryText(modelType, instance.data);
+    this.insertRow.run(pkid, modelType, hierarchyPkid, data, summary, bkey, JSON.stringify(instance.links ?? {}), now, now, deviceData);
   }
 
   update(existing: Pick<InstanceRecord, 'pkid' | 'modelType'>, changes: { data: JsonObject; bkey: string | null; links: Links; hierarchyPkid: string }): void {
@@ -162,10 +159,12 @@ export class InstancesRepo {
 
   /** An update that keeps the instance's business key and node. */
   updateData(existing: Pick<InstanceRecord, 'pkid' | 'modelType' | 'data'>, data: JsonObject, links: Links): void {
-    const values = { pkid: existing.pkid, data: JSON.stringify(data), links: JSON.stringify(links), now: this.now() };
+    const text = JSON.stringify(data);
+    // In SET, `data` would be the old document: the device's copy takes the new one as a value.
+    const values = [text, JSON.stringify(links), this.now(), text, existing.pkid] as const;
     const summary = summaryText(existing.modelType, data);
-    if (summary === summaryText(existing.modelType, existing.data)) this.updateDataRow.run(values);
-    else this.updateDataSummaryRow.run({ ...values, summary });
+    if (summary === summaryText(existing.modelType, existing.data)) this.updateDataRow.run(...values);
+    else this.updateDataSummaryRow.run(summary, ...values);
   }
 
   delete(pkid: string): void {
