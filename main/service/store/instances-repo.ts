@@ -1,7 +1,7 @@
 import type { JsonObject } from '../api-types';
 import type Database from 'better-sqlite3';
 import { UNSAMPLED, type Db } from './db';
-import { summaryText } from './summary-values';
+import { sameSummary, summaryText } from './summary-values';
 
 /** One linked instance; its model type is kept so references need no look-up. */
 export interface LinkRef {
@@ -162,9 +162,8 @@ export class InstancesRepo {
     const text = JSON.stringify(data);
     // In SET, `data` would be the old document: the device's copy takes the new one as a value.
     const values = [text, JSON.stringify(links), this.now(), text, existing.pkid] as const;
-    const summary = summaryText(existing.modelType, data);
-    if (summary === summaryText(existing.modelType, existing.data)) this.updateDataRow.run(...values);
-    else this.updateDataSummaryRow.run(summary, ...values);
+    if (sameSummary(existing.modelType, data, existing.data)) this.updateDataRow.run(...values);
+    else this.updateDataSummaryRow.run(summaryText(existing.modelType, data), ...values);
   }
 
   delete(pkid: string): void {

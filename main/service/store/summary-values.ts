@@ -11,3 +11,15 @@ export function summaryText(modelType: string, data: JsonObject): string {
   for (const attr of findModel(modelType)?.summaryAttrs ?? []) summary[attr] = data[attr] ?? null;
   return JSON.stringify(summary);
 }
+
+/**
+ * Whether two documents of a model have the same summary, without writing either out: a bulk
+ * load asks this of the phone each of its rows puts a line on.
+ */
+export function sameSummary(modelType: string, a: JsonObject, b: JsonObject): boolean {
+  return (findModel(modelType)?.summaryAttrs ?? []).every((attr) => {
+    const [left, right] = [a[attr] ?? null, b[attr] ?? null];
+    if (left === right) return true;
+    return typeof left === 'object' && typeof right === 'object' && JSON.stringify(left) === JSON.stringify(right);
+  });
+}
