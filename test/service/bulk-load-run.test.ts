@@ -61,6 +61,10 @@ describe('running a bulk load', () => {
     expect(parent.status).toBe('Success With Async Failures');
     expect(parent.action).toBe('Execute Bulk Load');
     expect(parent.sub_transactions.map((sub: { status: string }) => sub.status)).toEqual(['Success', 'Fail', 'Success', 'Success']);
+    // Each row's id is a UUID v4 of its own, as every transaction's (decisions.md).
+    const ids = parent.sub_transactions.map((sub: { href: string }) => sub.href.split('/').at(-2));
+    expect(ids.every((id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(4);
     const failed = await t.get(parent.sub_transactions[1].href);
     expect(failed.body.data).toMatchObject({ rolled_back: 'Yes', message: expect.stringMatching(/\+33140001095 is Reserved/) });
     const lines = await t.get(`/api/relation/LineRelation/${q(PARIS, '&filter_field=pattern&filter_condition=equals&filter_text=%2B33140001040&summary=false')}`);

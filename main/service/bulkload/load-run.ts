@@ -8,6 +8,7 @@ import type { Caller } from '../routes/guards';
 import type { ParsedRow, ParsedSheet } from '../sheets/sheet-types';
 import { rowsOf, type BulkLoadRow } from '../store/bulk-loads-repo';
 import type { TxStatus } from '../store/transactions-repo';
+import { ascendingTransactionIds } from '../store/ids';
 import type { WalCheckpointer } from '../store/wal-checkpointer';
 import { templateCache } from '../templates/configuration-template';
 import { GroupRedo, inSavepoint, recordRowNotRun, runRowInBatch, type BatchRowDeps, type RowGuard } from '../transactions/batch-row';
@@ -38,10 +39,14 @@ const TEMPLATE_MODELS = new Set([configurationTemplate.modelType, macro.modelTyp
 
 /** A spooled row with its load-order number. */
 type QueuedRow = ReturnType<typeof rowsOf>[number];
-/** A row taken for a group, with the spool entry it finishes (its last row), if it does. */
+/**
+ * A row taken for a group, with the spool entry it finishes (its last row), if it does, and its
+ * transaction id (the same if its group runs again).
+ */
 interface GroupedRow {
   queued: QueuedRow;
   endsEntry?: number;
+  transactionId: string;
 }
 
 export interface LoadRunDeps extends BatchRowDeps {
@@ -72,6 +77,8 @@ export class LoadRun implements SlicedWork {
   private findTemplate = templateCache();
   /** How many rows the next group may take (GROUP_MAX at most; 1 is a savepoint a row). */
   private groupSize = GROUP_MAX;
+  /** The rows' transaction ids, random but ascending (store/ids.ts). */
+  private readonly rowIds: () => string;
 
   constructor(
     private readonly deps: LoadRunDeps,
@@ -82,6 +89,7 @@ export class LoadRun implements SlicedWork {
     this.sheets = sheetsOf(load);
     this.done = load.done;
     this.ok = load.ok;
+    this.rowIds = ascendingTransactionIds(load.total - load.done);
     this.finished = new Promise((resolve) => (this.resolve = resolve));
   }
 
@@ -138,7 +146,7 @@ export class LoadRun implements SlicedWork {
   /** The next row to run, with the spool entry it finishes, if it is that entry's last. */
   private takeRow(): GroupedRow | undefined {
     const queued = this.nextRow();
-    return queued && { queued, endsEntry: this.queueAt >= this.queue.length ? this.readEntry : undefined };
+    return queued && { queued, endsEntry: this.queueAt >= this.queue.length ? this.readEntry : undefined, transactionId: this.rowIds() };
   }
 
   /**
@@ -183,7 +191,7 @@ export class LoadRun implements SlicedWork {
   }
 
   private runGrouped(grouped: GroupedRow, events: TransactionEvent[], guard: RowGuard): void {
-    const outcome = this.runRow(this.sheets[grouped.queued.sheet], grouped.queued.row, guard);
+    const outcome = this.runRow(this.sheets[grouped.queued.sheet], grouped.queued.row, guard, grouped.transactionId);
     events.push(outcome.event);
     if (grouped.endsEntry !== undefined) this.ranEntry = grouped.endsEntry;
   }
@@ -204,9 +212,9 @@ export class LoadRun implements SlicedWork {
     return row;
   }
 
-  private runRow(sheet: ParsedSheet, row: ParsedRow, guard: RowGuard): ReturnType<typeof runRowInBatch> {
+  private runRow(sheet: ParsedSheet, row: ParsedRow, guard: RowGuard, transactionId: string): ReturnType<typeof runRowInBatch> {
     const spec = rowTransaction({ store: this.deps.store, caller: this.caller, sheet, row, defaultPath: this.defaultPath, findTemplate: this.findTemplate });
-    const outcome = runRowInBatch(this.deps, this.load.load_id, spec, guard);
+    const outcome = runRowInBatch(this.deps, this.load.load_id, spec, guard, transactionId);
     // A row that writes a template or a macro changes what the next rows' templates make.
     if (TEMPLATE_MODELS.has(sheet.modelType)) this.findTemplate = templateCache();
     this.done += 1;

@@ -81,8 +81,13 @@ function runBare(db: Db, run: () => TxResult): TxResult {
   }
 }
 
-export function runRowInBatch(deps: BatchRowDeps, parentId: string, spec: TxSpec, guard: RowGuard = 'own-savepoint'): BatchRowOutcome {
-  const transactionId = newTransactionId();
+export function runRowInBatch(
+  deps: BatchRowDeps,
+  parentId: string,
+  spec: TxSpec,
+  guard: RowGuard = 'own-savepoint',
+  transactionId = newTransactionId(),
+): BatchRowOutcome {
   const started = deps.now();
   const ctx = new StepContext(deps.now);
   ctx.log('info', `Transaction started: ${spec.action} ${spec.detail}`.trim());
