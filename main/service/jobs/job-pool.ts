@@ -5,7 +5,7 @@ import type { Store } from '../domain/store';
 import { TooBusy } from '../errors';
 import { compiledWorker } from '../worker-script';
 import { JOB_HANDLERS, type JobKind, type JobInput, type JobOutput } from './job-handlers';
-import { errorOf, type FromWorker, type ToWorker } from './job-protocol';
+import { errorOf, SWOLLEN_HEAP_BYTES, type FromWorker, type ToWorker } from './job-protocol';
 
 /**
  * Heavy jobs (reading a workbook for a load, validating one, writing an export) on worker
@@ -45,8 +45,6 @@ interface Slot {
  */
 const IDLE_WORKER_MS = 2000;
 const YOUNG_GENERATION_MB = 8;
-/** A worker whose heap ends a job larger than this is let go at once (see onMessage). */
-const SWOLLEN_HEAP_BYTES = 48 * 1024 * 1024;
 
 
 /** What a refused job's Retry-After says: a few jobs' time, long enough for the queue to move. */
@@ -182,8 +180,8 @@ export class JobPool {
     if (job.chunkError) job.reject(job.chunkError);
     else if (message.type === 'done') job.resolve(message.result);
     else job.reject(errorOf(message));
-    // A worker a big job swelled (a 100,000-row validation leaves ~100 MB of heap V8 keeps) goes
-    // now rather than carrying that into the next job: the load that follows a validation had
+    // A worker whose heap a big job swelled past what a full collection gives back (heap-trim.ts)
+    // goes now rather than carrying it into the next job: the load that follows a validation had
     // both at its peak. A fresh one starts for whatever comes next (about 100 ms).
     const swollen = message.heapBytes > SWOLLEN_HEAP_BYTES;
     if (swollen) this.retire(slot);

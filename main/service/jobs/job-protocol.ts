@@ -23,6 +23,9 @@ export interface SerializedFault {
 /** Chunks a worker may send before the first of them is acknowledged. */
 export const CHUNKS_AHEAD = 4;
 
+/** A job worker whose heap is still past this once a job is done (and collected) is let go. */
+export const SWOLLEN_HEAP_BYTES = 48 * 1024 * 1024;
+
 /** Bytes of a result (a written export) are moved to the other thread, not copied. */
 export function transferablesOf(result: unknown): ArrayBuffer[] {
   if (result && typeof result === 'object' && 'bytes' in result && result.bytes instanceof Uint8Array) {

@@ -1,9 +1,9 @@
 import Database from 'better-sqlite3';
-import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createStore } from '../domain/store';
 import type { Db } from '../store/db';
 import { isoMicros } from '../store/ids';
+import { heapAfterJob } from './heap-trim';
 import { JOB_HANDLERS, type JobKind } from './job-handlers';
 import { CHUNKS_AHEAD, failureOf, transferablesOf, type FromWorker, type ToWorker } from './job-protocol';
 
@@ -48,9 +48,9 @@ async function run(id: number, kind: JobKind, input: unknown): Promise<void> {
   try {
     const handler = JOB_HANDLERS[kind] as (ctx: Parameters<(typeof JOB_HANDLERS)[JobKind]>[0], input: unknown) => Promise<unknown>;
     const result = await handler({ store, cursor: () => (cursor ??= openReadOnly(4)), ownConnection: true, send }, input);
-    post({ type: 'done', id, result, heapBytes: getHeapStatistics().total_heap_size }, transferablesOf(result));
+    post({ type: 'done', id, result, heapBytes: heapAfterJob() }, transferablesOf(result));
   } catch (error) {
-    post({ type: 'fail', id, ...failureOf(error), heapBytes: getHeapStatistics().total_heap_size });
+    post({ type: 'fail', id, ...failureOf(error), heapBytes: heapAfterJob() });
   } finally {
     // What this job read must not be kept: the next one may come after many commits.
     store.nodes.clearCache();
