@@ -19,6 +19,16 @@ export interface ReadThreadInput {
   precheck?: PrecheckInput;
 }
 
+/**
+ * What the consumer sends: a workbook to read. A reader thread reads one at a time and then
+ * waits for the next, so a consumer that reads workbook after workbook (a warm job worker's
+ * validations) starts each in a few ms instead of booting a thread (read-thread.ts).
+ */
+export interface ToReader {
+  type: 'read';
+  input: ReadThreadInput;
+}
+
 export type FromReader =
   /**
    * A batch of SheetEvent[] as JSON: cheaper for the consumer to parse than a cloned message. A

@@ -1,24 +1,21 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { failureOf } from '../jobs/job-protocol';
 import { streamWorkbookBatches, type SheetEvent } from './read-workbook';
 import type { ParsedRow } from './sheet-types';
-import { BATCHES_AHEAD, EVENTS_PER_BATCH, type FromReader, type ReadThreadInput } from './read-thread-protocol';
+import { BATCHES_AHEAD, EVENTS_PER_BATCH, type FromReader, type ReadThreadInput, type ToReader } from './read-thread-protocol';
 import { RowPrechecker } from './row-prechecker';
 
 /**
- * The reader thread: parses one workbook with streamWorkbookBatches() and posts its events in
- * batches, never more than BATCHES_AHEAD beyond those the consumer took, then ends or fails.
- * For a validation it also prechecks added rows (row-prechecker.ts) while the validator works.
+ * The reader thread: parses a workbook with streamWorkbookBatches() and posts its events in
+ * batches, never more than BATCHES_AHEAD beyond those the consumer took, then ends or fails, and
+ * waits for the next workbook. For a validation it also prechecks added rows
+ * (row-prechecker.ts) while the validator works.
  */
-const input = workerData as ReadThreadInput;
-const taken = new Int32Array(input.taken);
-let posted = 0;
-
 const post = (message: FromReader): void => parentPort?.postMessage(message);
 
-// A pending Atomics.waitAsync does not keep a thread alive; a listener on the port does, until
-// the consumer terminates the thread.
-parentPort?.on('message', () => undefined);
+/** The workbook being read: batches posted, and the consumer's count of those it took. */
+let posted = 0;
+let taken: Int32Array<ArrayBufferLike> = new Int32Array(1);
 
 /** The columns of the last row sent: a row with the same ones goes without (read-thread-protocol.ts). */
 let lastColumns: Record<string, string> | undefined;
@@ -61,7 +58,7 @@ const PRECHECK_WHEN_WAITING = 2;
 const validatorBehind = (): boolean => posted - Atomics.load(taken, 0) >= PRECHECK_WHEN_WAITING;
 
 /** Without a usable workspace file the rows simply go unprechecked: the validator does it all. */
-function openPrechecker(): RowPrechecker | undefined {
+function openPrechecker(input: ReadThreadInput): RowPrechecker | undefined {
   if (!input.precheck) return undefined;
   try {
     return new RowPrechecker(input.precheck);
@@ -70,9 +67,12 @@ function openPrechecker(): RowPrechecker | undefined {
   }
 }
 
-async function read(): Promise<void> {
+async function read(input: ReadThreadInput): Promise<void> {
+  posted = 0;
+  taken = new Int32Array(input.taken);
+  lastColumns = undefined;
   let batch: SheetEvent[] = [];
-  const prechecker = openPrechecker();
+  const prechecker = openPrechecker(input);
   try {
     for await (const events of streamWorkbookBatches(input.path, input.fileName, input.options)) {
       for (const event of events) {
@@ -94,4 +94,8 @@ async function read(): Promise<void> {
   }
 }
 
-void read();
+/** Workbooks are read one after the other: the consumer sends the next only after the last one ended. */
+let reading = Promise.resolve();
+parentPort?.on('message', (message: ToReader) => {
+  if (message.type === 'read') reading = reading.then(() => read(message.input));
+});

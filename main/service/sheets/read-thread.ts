@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { errorOf } from '../jobs/job-protocol';
 import { compiledWorker } from '../worker-script';
 import { streamWorkbookBatches, type ReadOptions, type SheetEvent } from './read-workbook';
-import type { FromReader, ReadThreadInput } from './read-thread-protocol';
+import type { FromReader, ToReader } from './read-thread-protocol';
 import type { PrecheckInput } from './row-prechecker';
 
 /**
@@ -15,6 +15,35 @@ import type { PrecheckInput } from './row-prechecker';
  */
 const THREAD_FROM_BYTES = 512 * 1024;
 
+/**
+ * The reader thread of the last workbook, kept for the next one: booting a thread (and loading
+ * the reader's and the prechecker's modules in it) took 110 ms before each validation's first
+ * rows, while the validator waited. Idle, it is unref'd: it never keeps a process alive, and it
+ * goes with the thread that owns it (a job worker let go).
+ */
+let idleReader: Worker | undefined;
+
+function takeReader(script: string): Worker {
+  const reader = idleReader ?? new Worker(script);
+  idleReader = undefined;
+  reader.ref();
+  return reader;
+}
+
+/** A reader that ended its workbook cleanly waits for the next; any other is stopped. */
+async function releaseReader(reader: Worker, clean: boolean): Promise<void> {
+  if (clean && !idleReader) {
+    idleReader = reader;
+    reader.unref();
+    // An idle reader that dies (out of memory, say) is simply not there for the next workbook.
+    reader.once('exit', () => {
+      if (idleReader === reader) idleReader = undefined;
+    });
+    return;
+  }
+  await reader.terminate();
+}
+
 export async function* streamWorkbookAhead(path: string, fileName: string, options: ReadOptions = {}, precheck?: PrecheckInput): AsyncGenerator<SheetEvent[]> {
   const script = compiledWorker(__dirname, 'sheets', 'read-thread-worker.js');
   if (!script || statSync(path).size < THREAD_FROM_BYTES) {
@@ -22,7 +51,7 @@ export async function* streamWorkbookAhead(path: string, fileName: string, optio
     return;
   }
   const taken = new Int32Array(new SharedArrayBuffer(4));
-  const worker = new Worker(script, { workerData: { path, fileName, options, taken: taken.buffer as SharedArrayBuffer, precheck } satisfies ReadThreadInput });
+  const worker = takeReader(script);
   const inbox: FromReader[] = [];
   let wake: (() => void) | undefined;
   const deliver = (message: FromReader): void => {
@@ -31,10 +60,12 @@ export async function* streamWorkbookAhead(path: string, fileName: string, optio
     wake = undefined;
     waiting?.();
   };
-  worker.on('message', deliver);
-  worker.on('error', (error) => deliver({ type: 'fail', message: error.stack ?? error.message }));
-  worker.on('exit', (code) => deliver({ type: 'fail', message: `the workbook reader thread stopped (exit code ${code})` }));
+  const failed = (error: Error): void => deliver({ type: 'fail', message: error.stack ?? error.message });
+  const exited = (code: number): void => deliver({ type: 'fail', message: `the workbook reader thread stopped (exit code ${code})` });
+  worker.on('message', deliver).on('error', failed).on('exit', exited);
+  worker.postMessage({ type: 'read', input: { path, fileName, options, taken: taken.buffer as SharedArrayBuffer, precheck } } satisfies ToReader);
   let received = false;
+  let ended = false;
   let lastColumns: Record<string, string> = {};
   // Rows sent without their columns have the row before them's (read-thread-worker.ts).
   const withColumns = (events: SheetEvent[]): SheetEvent[] => {
@@ -55,6 +86,7 @@ export async function* streamWorkbookAhead(path: string, fileName: string, optio
         Atomics.notify(taken, 0);
         yield withColumns(JSON.parse(message.json) as SheetEvent[]);
       } else if (message.type === 'end') {
+        ended = true;
         return;
       } else if (message.fault) {
         throw errorOf(message);
@@ -68,7 +100,10 @@ export async function* streamWorkbookAhead(path: string, fileName: string, optio
       }
     }
   } finally {
-    worker.removeAllListeners();
-    await worker.terminate();
+    // Only this stream's listeners go: removeAllListeners() would also drop those by which the
+    // Worker starts its message port again for the next 'message' listener.
+    worker.off('message', deliver).off('error', failed).off('exit', exited);
+    // A consumer that stopped early leaves the reader mid-workbook: that one is stopped.
+    await releaseReader(worker, ended);
   }
 }
