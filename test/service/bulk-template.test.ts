@@ -149,8 +149,15 @@ describe('bulk load template', () => {
     expect((await download(template('relation/LineRelation', '&policy_name=Nope'))).status).toBe(404);
   });
 
-  it('defaults the hierarchy to the caller node and refuses an unknown one', async () => {
-    const sheet = await sheetOf(await download('/api/data/Countries/export_bulkload_template/'));
+  it('needs the hierarchy (the request names no pkid) and refuses an unknown one', async () => {
+    // Never quietly aimed at the caller's own node: the spec wants hierarchy on every request
+    // that names no instance pkid.
+    for (const path of ['/api/data/Countries/export_bulkload_template/', '/api/data/Countries/export_bulkload_template/?hierarchy=']) {
+      const missing = await download(path);
+      expect(missing.status, path).toBe(400);
+      expect(JSON.parse(String(missing.body)).code).toBe('hierarchy-required');
+    }
+    const sheet = await sheetOf(await download(template('data/Countries', '', 'sys')));
     expect(sheet.getCell('A1').value).toBe('entity: data/Countries; hierarchy: sys; parallel: false; evaluate_macros: false');
     expect((await download(template('data/Countries', '', 'sys.nowhere'))).status).toBe(404);
   });

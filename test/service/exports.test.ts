@@ -162,6 +162,10 @@ describe('many-instance export', () => {
     expect((await call('POST', `${LINES}/export/${q(PARIS)}`, { hrefs: ['/api/data/Countries/0123456789abcdef01234567/'] })).status).toBe(400);
     expect((await call('POST', `${LINES}/export/${q(PARIS)}`, { hrefs: [`${LINES}/0123456789abcdef01234567/`] })).status).toBe(404);
     expect((await call('POST', `${LINES}/export/${q(PARIS)}`, { hrefs: 'nope' })).status).toBe(400);
+    // The URL names no pkid, so it needs the hierarchy like any other such request.
+    const unplaced = await call('POST', `${LINES}/export/`, { hrefs });
+    expect(unplaced.status).toBe(400);
+    expect(JSON.parse(String(unplaced.body)).code).toBe('hierarchy-required');
   });
 
   it('exports what the list parameters select: filters and order, every match without a limit', async () => {

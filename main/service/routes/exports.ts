@@ -33,16 +33,17 @@ const onlyMethod = (ctx: RequestContext, method: string): void => {
   if (ctx.method !== method) throw new ApiError(405, 'method-not-allowed', `${ctx.method} is not allowed on ${ctx.path}; use ${method}.`);
 };
 
-/** The `hierarchy` named, else the caller's own node. */
-function nodeOrCaller(deps: RouteDeps, ctx: RequestContext): NodeRow {
-  const given = ctx.query.get('hierarchy');
-  return given ? resolveHierarchy(deps.store.nodes, given) : requireNode(deps.store, ctx.principal.hierarchyPkid);
-}
+/**
+ * The `hierarchy` named: a request that names no instance pkid must carry it (spec, "every
+ * request without an instance pkid"), else 400 `hierarchy-required`. It never falls back to the
+ * caller's own node, which would quietly aim a template or an export somewhere not asked for.
+ */
+const namedNode = (deps: RouteDeps, ctx: RequestContext): NodeRow => resolveHierarchy(deps.store.nodes, ctx.query.get('hierarchy'));
 
 /** `GET /api/<type>/<name>/export_bulkload_template/`: the directive layout with no data rows. */
 export async function exportTemplate(deps: RouteDeps, ctx: RequestContext, model: ModelDef): Promise<ApiResponse> {
   onlyMethod(ctx, 'GET');
-  const node = nodeOrCaller(deps, ctx);
+  const node = namedNode(deps, ctx);
   guardNode(ctx, node, 'export');
   const template = templateNameOf(deps.store, model, node, ctx.query);
   const sheet = templateSheet(model, lookOf(deps.store, model, node, ctx.query), { hierarchy: node.path, template, layout: 'directive' });
@@ -93,7 +94,7 @@ export async function exportMany(deps: RouteDeps, ctx: RequestContext, model: Mo
     const { node, ...list } = listExportSql(deps.store, ctx, model);
     return instancesFile(deps, ctx, model, node, { kind: 'list', ...list });
   }
-  const node = nodeOrCaller(deps, ctx);
+  const node = namedNode(deps, ctx);
   guardNode(ctx, node, 'export', readsUp(ctx));
   return instancesFile(deps, ctx, model, node, { kind: 'hrefs', hrefs, caller: callerOf(ctx), readUp: false });
 }
