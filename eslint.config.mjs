@@ -11,10 +11,7 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
-      'no-restricted-imports': [
-        'error',
-        { paths: [{ name: 'electron', message: 'Only main/shell and preload may import electron.' }] },
-      ],
+      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'Only main/shell and preload may import electron.' }] }],
       eqeqeq: ['error', 'always'],
     },
   },

@@ -48,14 +48,20 @@ export async function workstationCall<T>(service: Service, method: string, url: 
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const parsed = JSON.parse(typeof answer.body === 'string' ? answer.body : Buffer.from(answer.body).toString('utf8')) as T & { message?: string };
+  const parsed = JSON.parse(typeof answer.body === 'string' ? answer.body : Buffer.from(answer.body).toString('utf8')) as T & {
+    message?: string;
+  };
   if (answer.status >= 400) throw new Error(parsed.message ?? `HTTP ${answer.status}`);
   return parsed;
 }
 
 /** Reads a profile's password (env or terminal) into the service's vault, for this process only. */
 export async function unlockProfile(service: Service, vault: MemoryVault, name: string): Promise<RemoteProfile> {
-  const { profile } = await workstationCall<{ profile: RemoteProfile }>(service, 'GET', `/workstation/remote-profiles/${encodeURIComponent(name)}/`);
+  const { profile } = await workstationCall<{ profile: RemoteProfile }>(
+    service,
+    'GET',
+    `/workstation/remote-profiles/${encodeURIComponent(name)}/`,
+  );
   vault.set(profile.id, await remotePassword(profile.name));
   return profile;
 }
@@ -95,14 +101,25 @@ export async function remoteCommand(args: string[]): Promise<number> {
       const { profiles } = await workstationCall<{ profiles: RemoteProfile[] }>(service, 'GET', '/workstation/remote-profiles/');
       process.stdout.write(profiles.length === 0 ? 'no remote profiles\n' : `${profiles.map(describe).join('\n')}\n`);
     } else if (verb === 'add') {
-      const { profile } = await workstationCall<{ profile: RemoteProfile }>(service, 'POST', '/workstation/remote-profiles/', inputOf(values));
-      process.stdout.write(`added ${describe(profile)}\nits password is not stored by the CLI: give it to 'remote test' or 'serve --remote ${profile.name}'\n`);
+      const { profile } = await workstationCall<{ profile: RemoteProfile }>(
+        service,
+        'POST',
+        '/workstation/remote-profiles/',
+        inputOf(values),
+      );
+      process.stdout.write(
+        `added ${describe(profile)}\nits password is not stored by the CLI: give it to 'remote test' or 'serve --remote ${profile.name}'\n`,
+      );
     } else if (verb === 'remove') {
       await workstationCall(service, 'DELETE', `/workstation/remote-profiles/${encodeURIComponent(name)}/`);
       process.stdout.write(`removed ${name}\n`);
     } else {
       await unlockProfile(service, vault, name);
-      const result = await workstationCall<ConnectionTestResult>(service, 'POST', `/workstation/remote-profiles/${encodeURIComponent(name)}/test/`);
+      const result = await workstationCall<ConnectionTestResult>(
+        service,
+        'POST',
+        `/workstation/remote-profiles/${encodeURIComponent(name)}/test/`,
+      );
       process.stdout.write(`${result.verdict}: ${result.message}\n`);
       return result.success ? 0 : 1;
     }

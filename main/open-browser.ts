@@ -13,11 +13,22 @@ export function openInBrowser(url: string, dataDir: string): string {
   if (chromium) {
     const profile = join(dataDir, 'browser-profile');
     mkdirSync(profile, { recursive: true });
-    const args = [`--app=${url}`, `--user-data-dir=${profile}`, '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-    spawn(chromium, args, { stdio: 'ignore', detached: true }).on('error', () => undefined).unref();
+    const args = [
+      `--app=${url}`,
+      `--user-data-dir=${profile}`,
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ];
+    spawn(chromium, args, { stdio: 'ignore', detached: true })
+      .on('error', () => undefined)
+      .unref();
     return `an app window of ${chromium}`;
   }
   const opener = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
-  spawn(opener, [url], { stdio: 'ignore', detached: true }).on('error', () => undefined).unref();
+  spawn(opener, [url], { stdio: 'ignore', detached: true })
+    .on('error', () => undefined)
+    .unref();
   return 'the default browser';
 }

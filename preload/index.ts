@@ -1,5 +1,12 @@
 import { contextBridge, ipcRenderer } from 'electron';
-import type { ApiChannel, BridgeRequest, BridgeResponse, EventChannel, ServiceEvent, WorkstationBridge as BridgeContract } from './bridge-types';
+import type {
+  ApiChannel,
+  BridgeRequest,
+  BridgeResponse,
+  EventChannel,
+  ServiceEvent,
+  WorkstationBridge as BridgeContract,
+} from './bridge-types';
 
 /**
  * The renderer's only door: named functions, never a generic invoke(channel). A sandboxed

@@ -18,7 +18,13 @@ const VERSION_PROBE = `${PROBE}&api_version=11.5.1`;
  * the profile's home hierarchy), and says in one sentence what was found and what to do. It
  * never disturbs the live session of the profile.
  */
-export async function testConnection(hub: RemoteHub, vault: CredentialVault, target: RemoteTarget, entered: string | null, home: string | null): Promise<ConnectionTestResult> {
+export async function testConnection(
+  hub: RemoteHub,
+  vault: CredentialVault,
+  target: RemoteTarget,
+  entered: string | null,
+  home: string | null,
+): Promise<ConnectionTestResult> {
   const secure = target.origin.startsWith('https:');
   const result: ConnectionTestResult = {
     success: false,
@@ -34,7 +40,11 @@ export async function testConnection(hub: RemoteHub, vault: CredentialVault, tar
   };
   const password = vault.get(target.id);
   if (password === undefined) {
-    return { ...result, verdict: 'no-password', message: `No password is held for ${target.name}: enter it in the profile, then test again.` };
+    return {
+      ...result,
+      verdict: 'no-password',
+      message: `No password is held for ${target.name}: enter it in the profile, then test again.`,
+    };
   }
   try {
     const auth = await signIn(hub, target, password, result);
@@ -51,7 +61,10 @@ export async function testConnection(hub: RemoteHub, vault: CredentialVault, tar
       return { ...result, verdict: 'no-home', message: `${answered}. But ${found.message}` };
     }
     const { node } = found;
-    const where = node.source === 'whoami' ? `its /api/whoami/ places user ${target.username} at ${node.hierarchy}` : `the tree starts at the profile's home hierarchy ${node.hierarchy}`;
+    const where =
+      node.source === 'whoami'
+        ? `its /api/whoami/ places user ${target.username} at ${node.hierarchy}`
+        : `the tree starts at the profile's home hierarchy ${node.hierarchy}`;
     result.home = { source: node.source, hierarchy: node.hierarchy, pkid: node.pkid, message: where };
     result.success = true;
     result.verdict = 'ok';
@@ -68,7 +81,11 @@ export async function testConnection(hub: RemoteHub, vault: CredentialVault, tar
  */
 function homeGet(hub: RemoteHub, target: RemoteTarget, auth: Record<string, string>): HomeGet {
   return async (path, query) => {
-    const answer = await hub.send(target, { method: 'GET', path: `${path}?${new URLSearchParams(query).toString()}`, headers: { accept: 'application/json', ...auth } });
+    const answer = await hub.send(target, {
+      method: 'GET',
+      path: `${path}?${new URLSearchParams(query).toString()}`,
+      headers: { accept: 'application/json', ...auth },
+    });
     answer.stream?.destroy();
     if (answer.status === 401 || answer.status >= 500) throw new UnexpectedAnswer(path, answer.status);
     const text = answer.text?.toString('utf8') ?? '';
@@ -91,7 +108,12 @@ class UnexpectedAnswer extends Error {
   }
 }
 
-async function signIn(hub: RemoteHub, target: RemoteTarget, password: string, result: ConnectionTestResult): Promise<Record<string, string> | undefined> {
+async function signIn(
+  hub: RemoteHub,
+  target: RemoteTarget,
+  password: string,
+  result: ConnectionTestResult,
+): Promise<Record<string, string> | undefined> {
   if (target.authMode === 'basic') return { authorization: `Basic ${Buffer.from(`${target.username}:${password}`).toString('base64')}` };
   const login = await hub.send(target, {
     method: 'POST',
@@ -103,7 +125,10 @@ async function signIn(hub: RemoteHub, target: RemoteTarget, password: string, re
   markReached(result);
   if (judgeCredentials(login, target, result)) return undefined;
   if (login.status !== 200) {
-    Object.assign(result, { verdict: 'unexpected', message: `${target.name} answered the sign-in with HTTP ${login.status}: check that the base URL is the deployment's address (without /api/), or choose Basic sign-in.` });
+    Object.assign(result, {
+      verdict: 'unexpected',
+      message: `${target.name} answered the sign-in with HTTP ${login.status}: check that the base URL is the deployment's address (without /api/), or choose Basic sign-in.`,
+    });
     return undefined;
   }
   const jar = new SessionJar();
@@ -121,12 +146,20 @@ function judgeCredentials(answer: Exchanged, target: RemoteTarget, result: Conne
   markReached(result);
   answer.stream?.destroy();
   if (answer.status === 401) {
-    Object.assign(result, { credentials: 'refused', verdict: 'wrong-credentials', message: `${target.name} is reachable but does not accept user ${target.username} with this password: correct them in the profile.` });
+    Object.assign(result, {
+      credentials: 'refused',
+      verdict: 'wrong-credentials',
+      message: `${target.name} is reachable but does not accept user ${target.username} with this password: correct them in the profile.`,
+    });
     return true;
   }
   result.credentials = 'accepted';
   if (answer.status === 403) {
-    Object.assign(result, { forbidden: true, verdict: 'forbidden', message: `${target.name} knows user ${target.username} but refuses it API access (HTTP 403): ask the deployment's administrator for a role that may use the API.` });
+    Object.assign(result, {
+      forbidden: true,
+      verdict: 'forbidden',
+      message: `${target.name} knows user ${target.username} but refuses it API access (HTTP 403): ask the deployment's administrator for a role that may use the API.`,
+    });
     return true;
   }
   return false;
@@ -134,18 +167,32 @@ function judgeCredentials(answer: Exchanged, target: RemoteTarget, result: Conne
 
 function releaseOf(answer: Exchanged, entered: string | null): ConnectionTestResult['release'] {
   const text = answer.text?.toString('utf8') ?? '';
-  const refused = answer.status === 400 && /api-version-not-supported|not (be )?sent|"field"\s*:\s*"(api_version|X-Version)"[^}]*21\.1/i.test(text);
+  const refused =
+    answer.status === 400 && /api-version-not-supported|not (be )?sent|"field"\s*:\s*"(api_version|X-Version)"[^}]*21\.1/i.test(text);
   const detected: ReleaseLine = refused ? '21.1-or-later' : 'before-21.1';
   const found = refused ? 'it runs release 21.1 or later (it refuses api_version)' : 'it runs a release before 21.1 (it takes api_version)';
   if (entered === null) return { detected, entered, message: found };
-  const enteredLine: ReleaseLine = Number(entered.split('.')[0]) > 21 || (Number(entered.split('.')[0]) === 21 && Number(entered.split('.')[1] ?? 0) >= 1) ? '21.1-or-later' : 'before-21.1';
+  const enteredLine: ReleaseLine =
+    Number(entered.split('.')[0]) > 21 || (Number(entered.split('.')[0]) === 21 && Number(entered.split('.')[1] ?? 0) >= 1)
+      ? '21.1-or-later'
+      : 'before-21.1';
   const agrees = enteredLine === detected;
-  return { detected, entered, message: agrees ? `${found}, as entered (${entered})` : `${found}, but ${entered} was entered: correct the profile's release or clear it` };
+  return {
+    detected,
+    entered,
+    message: agrees
+      ? `${found}, as entered (${entered})`
+      : `${found}, but ${entered} was entered: correct the profile's release or clear it`,
+  };
 }
 
 function networkVerdict(error: unknown, target: RemoteTarget, result: ConnectionTestResult): ConnectionTestResult {
   if (error instanceof UnexpectedAnswer) {
-    return { ...result, verdict: 'unexpected', message: `${target.name} answered ${error.path} with HTTP ${error.status} while looking for where ${target.username} sits: try again; if it stays, ask the deployment's administrator.` };
+    return {
+      ...result,
+      verdict: 'unexpected',
+      message: `${target.name} answered ${error.path} with HTTP ${error.status} while looking for where ${target.username} sits: try again; if it stays, ask the deployment's administrator.`,
+    };
   }
   const tls = tlsProblemOf(error);
   if (tls) {
@@ -154,7 +201,11 @@ function networkVerdict(error: unknown, target: RemoteTarget, result: Connection
     return { ...result, verdict: 'tls', message: `${target.name} is reachable but ${tlsAdvice(tls, target)}.` };
   }
   if (isTimeout(error)) {
-    return { ...result, verdict: 'timeout', message: `${target.name} (${target.origin}) did not answer within ${target.connectMs} ms to connect or ${target.responseMs} ms to answer: check the VPN or network, or raise the profile's timeouts.` };
+    return {
+      ...result,
+      verdict: 'timeout',
+      message: `${target.name} (${target.origin}) did not answer within ${target.connectMs} ms to connect or ${target.responseMs} ms to answer: check the VPN or network, or raise the profile's timeouts.`,
+    };
   }
   const code = errorCodeOf(error) ?? 'no answer';
   const advice =

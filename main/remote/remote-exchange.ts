@@ -37,7 +37,8 @@ export function poolFor(target: RemoteTarget): Pool {
   });
 }
 
-const deadlineError = (): Error => Object.assign(new Error('the remote deployment did not answer within the response timeout'), { code: 'ETIMEDOUT' });
+const deadlineError = (): Error =>
+  Object.assign(new Error('the remote deployment did not answer within the response timeout'), { code: 'ETIMEDOUT' });
 
 /**
  * Sends one request through the pool. The response deadline covers the headers and, for JSON
@@ -81,10 +82,15 @@ export async function exchange(
  * remote bench's profile). The pool's headersTimeout (the profile's response timeout) bounds the
  * wait for the head; a JSON body gets what is left of the deadline, then is destroyed.
  */
-async function bodiless(pool: Pool, target: RemoteTarget, request: { method: string; path: string; headers: Record<string, string> }): Promise<Exchanged> {
+async function bodiless(
+  pool: Pool,
+  target: RemoteTarget,
+  request: { method: string; path: string; headers: Record<string, string> },
+): Promise<Exchanged> {
   const started = performance.now();
   const answer = await pool.request({ method: request.method as 'GET', path: request.path, headers: request.headers });
-  if (isFile(answer, request.method)) return { status: answer.statusCode, headers: answer.headers, stream: answer.body, ms: performance.now() - started };
+  if (isFile(answer, request.method))
+    return { status: answer.statusCode, headers: answer.headers, stream: answer.body, ms: performance.now() - started };
   const left = Math.max(0, target.responseMs - (performance.now() - started));
   const timer = setTimeout(() => answer.body.destroy(deadlineError()), left);
   try {
@@ -109,7 +115,13 @@ function readWhole(stream: Readable, target: RemoteTarget): Promise<Buffer> {
       size += chunk.length;
       if (size <= MAX_TEXT_ANSWER) return void chunks.push(chunk);
       stream.destroy();
-      reject(new ApiError(502, 'remote-too-large', `${target.name} sent a JSON or text answer larger than ${MAX_TEXT_ANSWER / 1024 / 1024} MB; ask for a smaller page (limit).`));
+      reject(
+        new ApiError(
+          502,
+          'remote-too-large',
+          `${target.name} sent a JSON or text answer larger than ${MAX_TEXT_ANSWER / 1024 / 1024} MB; ask for a smaller page (limit).`,
+        ),
+      );
     });
     stream.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
     stream.once('error', reject);

@@ -43,7 +43,9 @@ export function errorCodeOf(error: unknown): string | undefined {
     if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return code;
     current = (current as { cause?: unknown }).cause;
   }
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'UND_ERR_SOCKET' ? 'UND_ERR_SOCKET' : undefined;
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'UND_ERR_SOCKET'
+    ? 'UND_ERR_SOCKET'
+    : undefined;
 }
 
 export function isTimeout(error: unknown): boolean {
@@ -70,8 +72,10 @@ export function tlsAdvice(problem: string, target: RemoteTarget): string {
       ? `the certificate of ${target.origin} is not signed by the CA certificate in profile ${target.name} (${problem}): ask the deployment's administrator for the CA that signed it`
       : `the certificate of ${target.origin} is signed by a CA this computer does not trust (${problem}): paste that CA's certificate (PEM) into profile ${target.name}`;
   }
-  if (/EXPIRED|NOT_YET_VALID/.test(problem)) return `the certificate of ${target.origin} is out of date (${problem}): check this computer's clock, then ask the deployment's administrator to renew it`;
-  if (/ALTNAME/.test(problem)) return `the certificate of ${target.origin} is for another host name (${problem}): use the host name the certificate names in the base URL`;
+  if (/EXPIRED|NOT_YET_VALID/.test(problem))
+    return `the certificate of ${target.origin} is out of date (${problem}): check this computer's clock, then ask the deployment's administrator to renew it`;
+  if (/ALTNAME/.test(problem))
+    return `the certificate of ${target.origin} is for another host name (${problem}): use the host name the certificate names in the base URL`;
   return `the TLS handshake with ${target.origin} failed (${problem}): check that the base URL's scheme and port are those of the deployment`;
 }
 
@@ -80,22 +84,54 @@ export function remoteFaultOf(error: unknown, target: RemoteTarget, phase: { sen
   if (error instanceof ApiError) return error;
   const tls = tlsProblemOf(error);
   if (tls) return new RemoteFault(502, 'remote-tls', `Cannot open a secure connection to ${target.name}: ${tlsAdvice(tls, target)}.`);
-  const unsure = phase.sent && phase.write ? ' The change may or may not have been made there: look at its transactions before sending it again.' : '';
+  const unsure =
+    phase.sent && phase.write ? ' The change may or may not have been made there: look at its transactions before sending it again.' : '';
   if (isTimeout(error)) {
-    return new RemoteFault(504, 'remote-timeout', `${target.name} (${target.origin}) did not answer in time.${unsure || ' Try again; if it keeps happening, check the network or raise the profile\'s timeouts.'}`);
+    return new RemoteFault(
+      504,
+      'remote-timeout',
+      `${target.name} (${target.origin}) did not answer in time.${unsure || " Try again; if it keeps happening, check the network or raise the profile's timeouts."}`,
+    );
   }
   const code = errorCodeOf(error);
-  if (code === 'ECONNREFUSED') return new RemoteFault(502, 'remote-unreachable', `${target.name} (${target.origin}) refused the connection: check the base URL's host and port, and that the deployment is running.`);
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new RemoteFault(502, 'remote-unreachable', `The host of ${target.name} (${target.origin}) is not known here: check the base URL and this computer's network (VPN, DNS).`);
-  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return new RemoteFault(502, 'remote-unreachable', `There is no network route to ${target.name} (${target.origin}): check the network or VPN.`);
-  return new RemoteFault(502, 'remote-unreachable', `The connection to ${target.name} (${target.origin}) broke off${code ? ` (${code})` : ''}.${unsure || ' Try again.'}`);
+  if (code === 'ECONNREFUSED')
+    return new RemoteFault(
+      502,
+      'remote-unreachable',
+      `${target.name} (${target.origin}) refused the connection: check the base URL's host and port, and that the deployment is running.`,
+    );
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return new RemoteFault(
+      502,
+      'remote-unreachable',
+      `The host of ${target.name} (${target.origin}) is not known here: check the base URL and this computer's network (VPN, DNS).`,
+    );
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH')
+    return new RemoteFault(
+      502,
+      'remote-unreachable',
+      `There is no network route to ${target.name} (${target.origin}): check the network or VPN.`,
+    );
+  return new RemoteFault(
+    502,
+    'remote-unreachable',
+    `The connection to ${target.name} (${target.origin}) broke off${code ? ` (${code})` : ''}.${unsure || ' Try again.'}`,
+  );
 }
 
 export function remoteAuthFault(target: RemoteTarget, status: number): RemoteFault {
   const what = status === 403 ? 'refused access to' : 'did not accept the user name and password of';
-  return new RemoteFault(502, 'remote-auth', `${target.name} ${what} user ${target.username} (HTTP ${status}): correct them in profile ${target.name}, or ask the deployment's administrator.`);
+  return new RemoteFault(
+    502,
+    'remote-auth',
+    `${target.name} ${what} user ${target.username} (HTTP ${status}): correct them in profile ${target.name}, or ask the deployment's administrator.`,
+  );
 }
 
 export function noPasswordFault(target: RemoteTarget): RemoteFault {
-  return new RemoteFault(502, 'remote-auth', `This workstation holds no password for profile ${target.name}: enter it again (passwords of server mode are kept only while it runs).`);
+  return new RemoteFault(
+    502,
+    'remote-auth',
+    `This workstation holds no password for profile ${target.name}: enter it again (passwords of server mode are kept only while it runs).`,
+  );
 }

@@ -29,8 +29,18 @@ interface Link {
 const PASSED_HEADERS = ['accept', 'accept-language', 'content-type', 'range', 'if-none-match', 'if-modified-since', 'x-version'];
 /** Answer headers that describe the connection to the remote, or its session with the proxy: never passed on. */
 const HELD_BACK = new Set([
-  'connection', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authenticate', 'proxy-connection',
-  'set-cookie', 'x-csrftoken', 'www-authenticate', 'content-length',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'proxy-authenticate',
+  'proxy-connection',
+  'set-cookie',
+  'x-csrftoken',
+  'www-authenticate',
+  'content-length',
 ]);
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS']);
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -54,16 +64,26 @@ export class RemoteHub {
     const { path, search, dropped } = splitUrl(request.url, target);
     const remotePath = remotePathOf(target, path, search);
     const headers = passedHeaders(request.headers, target);
-    const body: OutgoingBody | undefined = request.bodyFile !== undefined ? { file: request.bodyFile } : request.body !== undefined ? { bytes: request.body } : undefined;
+    const body: OutgoingBody | undefined =
+      request.bodyFile !== undefined ? { file: request.bodyFile } : request.body !== undefined ? { bytes: request.body } : undefined;
     const answer = await this.authenticated(link, { method, path: remotePath, headers, body });
     const response = toResponse(answer, target);
-    if (dropped || (target.releaseLine === '21.1-or-later' && request.headers?.['x-version'] !== undefined)) response.headers['x-workstation-note'] = `api_version and X-Version were not sent: ${target.name} runs release 21.1 or later, which refuses them.`;
+    if (dropped || (target.releaseLine === '21.1-or-later' && request.headers?.['x-version'] !== undefined))
+      response.headers['x-workstation-note'] =
+        `api_version and X-Version were not sent: ${target.name} runs release 21.1 or later, which refuses them.`;
     return response;
   }
 
   /** A raw exchange through the profile's pool, signed in as the caller says (the connection test). */
-  async send(target: RemoteTarget, request: { method: string; path: string; headers: Record<string, string>; body?: string }): Promise<Exchanged> {
-    return exchange(this.linkOf(target).pool, target, { ...request, path: `${target.basePath}${request.path}`, body: request.body === undefined ? undefined : { bytes: request.body } });
+  async send(
+    target: RemoteTarget,
+    request: { method: string; path: string; headers: Record<string, string>; body?: string },
+  ): Promise<Exchanged> {
+    return exchange(this.linkOf(target).pool, target, {
+      ...request,
+      path: `${target.basePath}${request.path}`,
+      body: request.body === undefined ? undefined : { bytes: request.body },
+    });
   }
 
   /** A deleted or changed profile: its pool is closed and its session forgotten. */
@@ -90,12 +110,18 @@ export class RemoteHub {
   }
 
   /** Sends with the profile's credentials; a session that expired is opened again and the request sent once more (the remote refused it, so it was not made). */
-  private async authenticated(link: Link, request: { method: string; path: string; headers: Record<string, string>; body?: OutgoingBody }): Promise<Exchanged> {
+  private async authenticated(
+    link: Link,
+    request: { method: string; path: string; headers: Record<string, string>; body?: OutgoingBody },
+  ): Promise<Exchanged> {
     const { target } = link;
     const password = this.vault.get(target.id);
     if (password === undefined) throw noPasswordFault(target);
     if (target.authMode === 'basic') {
-      const answer = await this.withRetries(link, { ...request, headers: { ...request.headers, authorization: basicOf(target.username, password) } });
+      const answer = await this.withRetries(link, {
+        ...request,
+        headers: { ...request.headers, authorization: basicOf(target.username, password) },
+      });
       if (answer.status === 401) throw drained(answer, remoteAuthFault(target, 401));
       return answer;
     }
@@ -142,13 +168,26 @@ export class RemoteHub {
     );
     answer.stream?.destroy();
     if (answer.status === 401 || answer.status === 403) throw remoteAuthFault(target, answer.status);
-    if (answer.status !== 200) throw new RemoteFault(502, 'remote-auth', `${target.name} answered the sign-in with HTTP ${answer.status}: check the profile's base URL (it must be the deployment's address, without /api/), or choose Basic sign-in.`);
+    if (answer.status !== 200)
+      throw new RemoteFault(
+        502,
+        'remote-auth',
+        `${target.name} answered the sign-in with HTTP ${answer.status}: check the profile's base URL (it must be the deployment's address, without /api/), or choose Basic sign-in.`,
+      );
     link.jar.absorb(answer.headers);
-    if (!link.jar.signedIn) throw new RemoteFault(502, 'remote-auth', `${target.name} signed user ${target.username} in but sent no session cookie: choose Basic sign-in for this profile.`);
+    if (!link.jar.signedIn)
+      throw new RemoteFault(
+        502,
+        'remote-auth',
+        `${target.name} signed user ${target.username} in but sent no session cookie: choose Basic sign-in for this profile.`,
+      );
   }
 
   /** GETs are sent again after a broken or refused connection, a few times within their deadline; writes never. */
-  private async withRetries(link: Link, request: { method: string; path: string; headers: Record<string, string>; body?: OutgoingBody }): Promise<Exchanged> {
+  private async withRetries(
+    link: Link,
+    request: { method: string; path: string; headers: Record<string, string>; body?: OutgoingBody },
+  ): Promise<Exchanged> {
     const retries = IDEMPOTENT.has(request.method) ? RETRY_DELAYS_MS : [];
     for (let attempt = 0; ; attempt += 1) {
       try {
@@ -197,7 +236,8 @@ function splitUrl(url: string, target: RemoteTarget): { path: string; search: st
   const mark = url.indexOf('?');
   const path = mark < 0 ? url : url.slice(0, mark);
   const query = mark < 0 ? '' : url.slice(mark + 1);
-  if (target.releaseLine !== '21.1-or-later' || !/(^|&)api_version=/.test(query)) return { path, search: query === '' ? '' : `?${query}`, dropped: false };
+  if (target.releaseLine !== '21.1-or-later' || !/(^|&)api_version=/.test(query))
+    return { path, search: query === '' ? '' : `?${query}`, dropped: false };
   const kept = query.split('&').filter((pair) => !pair.startsWith('api_version='));
   return { path, search: kept.length === 0 ? '' : `?${kept.join('&')}`, dropped: true };
 }

@@ -13,7 +13,10 @@ export function remotePathOf(target: RemoteTarget, pathname: string, search: str
   if (/%2f|%5c|%2e|%00|\\/i.test(pathname)) throw refused('the path holds an encoded slash, dot or backslash');
   const segments = pathname.split('/').slice(1);
   // A trailing slash leaves one empty last segment; any other empty segment is a `//`.
-  if (segments.slice(0, -1).some((segment) => segment === '' || segment === '.' || segment === '..') || ['.', '..'].includes(segments[segments.length - 1])) {
+  if (
+    segments.slice(0, -1).some((segment) => segment === '' || segment === '.' || segment === '..') ||
+    ['.', '..'].includes(segments[segments.length - 1])
+  ) {
     throw refused('the path holds an empty, . or .. segment');
   }
   if (/[^\x21-\x7e]/.test(pathname + search)) throw refused('the path or query holds spaces or characters that must be percent-encoded');

@@ -34,7 +34,13 @@ export async function bootstrapStore(store: Store, adminPassword: string | undef
   const pkid = newPkid();
   const data = { username: 'admin', role: 'admin', email: '' };
   store.db.transaction(() => {
-    store.instances.insert({ pkid, modelType: userModel.modelType, hierarchyPkid: root.pkid, data, bkey: businessKeyOf(userModel, data, root.pkid) });
+    store.instances.insert({
+      pkid,
+      modelType: userModel.modelType,
+      hierarchyPkid: root.pkid,
+      data,
+      bkey: businessKeyOf(userModel, data, root.pkid),
+    });
     store.credentials.set(pkid, hash, store.now());
   })();
   return adminPassword ? {} : { generatedPassword: password };

@@ -43,8 +43,7 @@ export const notFound = (message: string): ApiError => new ApiError(404, 'not-fo
 
 export const conflict = (message: string): ApiError => new ApiError(409, 'conflict', message);
 
-export const permissionDenied = (message: string): ApiError =>
-  new ApiError(403, 'permission-denied', `Permission Denied: ${message}`);
+export const permissionDenied = (message: string): ApiError => new ApiError(403, 'permission-denied', `Permission Denied: ${message}`);
 
 /**
  * 429: more heavy work is waiting than the service takes on. The answer carries `Retry-After`, so

@@ -74,7 +74,8 @@ export const DEFAULT_RELEASE = '20.1.1';
 
 export function workspaceFile(dataDir: string, workspace = 'Local'): string {
   // The name becomes a file name: never a path.
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(workspace)) throw new Error(`Workspace name ${JSON.stringify(workspace)} must be letters, digits, - or _.`);
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(workspace))
+    throw new Error(`Workspace name ${JSON.stringify(workspace)} must be letters, digits, - or _.`);
   return join(dataDir, 'workspaces', `${workspace}.sqlite`);
 }
 

@@ -15,7 +15,8 @@ export function assertJsonDepth(text: string, maxDepth = MAX_JSON_DEPTH): void {
   for (let i = 0; i < text.length; i += 1) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i += 1; // backslash: the next character is escaped, whatever it is
+      if (c === 0x5c)
+        i += 1; // backslash: the next character is escaped, whatever it is
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) {
       inString = true;

@@ -15,7 +15,15 @@ import { dispatchWorkstation, WORKSTATION_PREFIX, type WorkstationDeps } from '.
 import { forwardLive, liveWorkspaceOf } from './workstation/live-workspace';
 import type { RouteDeps } from './routes/deps';
 import { deviceSchemaVersionFor } from './schema/versioning';
-import { assertBodySize, assertContentType, assertSameOrigin, declaredBody, receivedBody, WRITE_METHODS, type BodyFacts } from './request-screen';
+import {
+  assertBodySize,
+  assertContentType,
+  assertSameOrigin,
+  declaredBody,
+  receivedBody,
+  WRITE_METHODS,
+  type BodyFacts,
+} from './request-screen';
 
 export { bodyLimitFor, MAX_JSON_BODY } from './request-screen';
 
@@ -69,11 +77,16 @@ export function createPipeline(deps: PipelineDeps) {
       const principal = await deps.authenticator.authenticate(authorization, request.remoteAddress);
       // Basic answers set session cookies too (spec, Authentication 2): the caller's own session
       // when its cookie is of the same user, else the user's shared Basic session.
-      const issued = session && sessionId && session.principal.pkid === principal.pkid ? { ...session, sessionId } : deps.sessions.forBasic(principal);
+      const issued =
+        session && sessionId && session.principal.pkid === principal.pkid ? { ...session, sessionId } : deps.sessions.forBasic(principal);
       return { principal, viaSession: false, csrfToken: issued.csrfToken, sessionId: issued.sessionId };
     }
     if (session && sessionId) return { principal: session.principal, viaSession: true, csrfToken: session.csrfToken, sessionId };
-    throw new ApiError(401, 'authentication-required', 'Authentication required: sign in, or send Basic credentials (user name and password).');
+    throw new ApiError(
+      401,
+      'authentication-required',
+      'Authentication required: sign in, or send Basic credentials (user name and password).',
+    );
   }
 
   /**
@@ -90,7 +103,8 @@ export function createPipeline(deps: PipelineDeps) {
       assertContentType(url.pathname, request.headers, body);
       return url;
     }
-    if (!url.pathname.startsWith('/api/') && !url.pathname.startsWith(WORKSTATION_PREFIX)) throw new ApiError(404, 'not-found', `No API resource at ${url.pathname}.`);
+    if (!url.pathname.startsWith('/api/') && !url.pathname.startsWith(WORKSTATION_PREFIX))
+      throw new ApiError(404, 'not-found', `No API resource at ${url.pathname}.`);
     const caller = await callerFor();
     seen.caller = caller;
     if (caller.viaSession && WRITE_METHODS.has(method) && !tokensMatch(caller.csrfToken, request.headers?.['x-csrftoken'])) {
@@ -125,7 +139,11 @@ export function createPipeline(deps: PipelineDeps) {
       // A live workspace's /api/ request goes to its remote before anything local (read cache,
       // api_version rules of the local release) can answer it; /workstation/ stays local.
       const live = url.pathname.startsWith('/api/') ? liveWorkspaceOf(request) : undefined;
-      if (live !== undefined) return withToken(await forwardLive(deps.workstation, { principal: caller.principal, callerPath: callerPathOf() }, live, request), caller);
+      if (live !== undefined)
+        return withToken(
+          await forwardLive(deps.workstation, { principal: caller.principal, callerPath: callerPathOf() }, live, request),
+          caller,
+        );
       const remembered = method === 'GET' ? rememberedAnswer(request, caller) : undefined;
       if (remembered) return withToken(remembered, caller);
       ctx = {

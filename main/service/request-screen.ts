@@ -68,10 +68,18 @@ export function assertContentType(pathname: string, headers: ApiRequest['headers
   const type = mediaTypeOf(headers);
   if (isUploadPath(pathname)) {
     if (type === 'multipart/form-data') return;
-    throw new ApiError(415, 'unsupported-media-type', 'An upload is a multipart/form-data body with the file in a part named uploadedfile.');
+    throw new ApiError(
+      415,
+      'unsupported-media-type',
+      'An upload is a multipart/form-data body with the file in a part named uploadedfile.',
+    );
   }
   if (type === 'application/json') return;
-  throw new ApiError(415, 'unsupported-media-type', `Send the body as JSON with Content-Type: application/json, not ${type === '' ? 'no type' : type}.`);
+  throw new ApiError(
+    415,
+    'unsupported-media-type',
+    `Send the body as JSON with Content-Type: application/json, not ${type === '' ? 'no type' : type}.`,
+  );
 }
 
 /**
@@ -84,5 +92,5 @@ export function assertSameOrigin(method: string, headers: ApiRequest['headers'])
   if (origin === undefined || !WRITE_METHODS.has(method)) return;
   const host = headers?.host;
   if (host !== undefined && (origin === `http://${host}` || origin === `https://${host}`)) return;
-  throw new ApiError(403, 'csrf-failed', 'CSRF check failed: a write must come from the workstation\'s own pages.');
+  throw new ApiError(403, 'csrf-failed', "CSRF check failed: a write must come from the workstation's own pages.");
 }

@@ -20,7 +20,8 @@ function isStringRecord(value: unknown): value is Record<string, string> {
 function asRequest(value: unknown): ApiRequest | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const { method, url, headers, body } = value as Record<string, unknown>;
-  if (typeof method !== 'string' || typeof url !== 'string' || !(url.startsWith('/api/') || url.startsWith('/workstation/'))) return undefined;
+  if (typeof method !== 'string' || typeof url !== 'string' || !(url.startsWith('/api/') || url.startsWith('/workstation/')))
+    return undefined;
   if (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array)) return undefined;
   if (headers !== undefined && !isStringRecord(headers)) return undefined;
   // The service reads header names in lower case, as node:http gives them.
@@ -45,9 +46,11 @@ export function registerApiHandler(
 ): void {
   ipc.handle(API_CHANNEL, async (event, raw) => {
     const sender = event.senderFrame?.url ?? '';
-    if (!isAppPage(sender)) return refusal(403, 'permission-denied', 'Permission Denied: the request did not come from the workstation window.');
+    if (!isAppPage(sender))
+      return refusal(403, 'permission-denied', 'Permission Denied: the request did not come from the workstation window.');
     const request = asRequest(raw);
-    if (!request) return refusal(400, 'bad-request', 'An API request needs a method, a /api/ or /workstation/ url, and optional headers and body.');
+    if (!request)
+      return refusal(400, 'bad-request', 'An API request needs a method, a /api/ or /workstation/ url, and optional headers and body.');
     try {
       // IPC hands over whole answers: a file streamed from a remote is gathered here, once.
       return await settleBody(await handle(request));

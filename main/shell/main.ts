@@ -36,13 +36,24 @@ function localPrincipal(service: Service): Principal {
 }
 
 function installMenu(window: BrowserWindow): void {
-  const context: MenuContext = { isMac: process.platform === 'darwin', isPackaged: app.isPackaged, appName: PRODUCT_NAME, version: app.getVersion() };
+  const context: MenuContext = {
+    isMac: process.platform === 'darwin',
+    isPackaged: app.isPackaged,
+    appName: PRODUCT_NAME,
+    version: app.getVersion(),
+  };
   const showAbout = (): void => void dialog.showMessageBox(window, aboutDialogOptions(context, dataDir));
   Menu.setApplicationMenu(Menu.buildFromTemplate(buildAppMenu(context, { showAbout })));
 }
 
 async function openWindow(service: Service): Promise<void> {
-  const window = new BrowserWindow({ width: 1440, height: 900, title: PRODUCT_NAME, show: false, webPreferences: secureWebPreferences(PRELOAD) });
+  const window = new BrowserWindow({
+    width: 1440,
+    height: 900,
+    title: PRODUCT_NAME,
+    show: false,
+    webPreferences: secureWebPreferences(PRELOAD),
+  });
   hardenWindow(window, APP_PAGE);
   installMenu(window);
   window.on('closed', forwardServiceEvents(service.events, window.webContents));
@@ -63,7 +74,11 @@ async function start(): Promise<void> {
   }
   const principal = localPrincipal(service);
   hardenSession(session.defaultSession);
-  registerApiHandler(ipcMain, (request) => service.handleAs(principal, request), (url) => isAppPage(APP_PAGE, url));
+  registerApiHandler(
+    ipcMain,
+    (request) => service.handleAs(principal, request),
+    (url) => isAppPage(APP_PAGE, url),
+  );
   await openWindow(service);
 }
 

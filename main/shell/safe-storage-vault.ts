@@ -14,7 +14,8 @@ interface VaultFile {
 
 const BASIC_TEXT_WARNING =
   'No key store (GNOME Keyring, KWallet) is available: remote passwords are encrypted with a key built into the app, which keeps them from casual reading only. Install and unlock a key store, or use server mode, which keeps them in memory only.';
-const NO_ENCRYPTION_WARNING = 'This system offers no encryption for stored secrets: remote passwords are kept in memory only and must be entered again after a restart.';
+const NO_ENCRYPTION_WARNING =
+  'This system offers no encryption for stored secrets: remote passwords are kept in memory only and must be entered again after a restart.';
 
 /**
  * The desktop app's vault: passwords encrypted by the OS (Keychain, DPAPI, libsecret/KWallet)

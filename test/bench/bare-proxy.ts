@@ -11,7 +11,8 @@ import { Pool } from 'undici';
  * Node costs on this machine, the rate the workstation's proxy is measured against.
  */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'host', 'te', 'trailer', 'upgrade']);
-const pass = <T>(headers: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name)));
+const pass = <T>(headers: Record<string, T>): Record<string, T> =>
+  Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name)));
 const pool = new Pool(process.argv[2], { connections: 16 });
 
 const server = createServer((req, res) => {

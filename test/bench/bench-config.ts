@@ -28,7 +28,8 @@ export class BenchConfigError extends Error {}
 function positiveNumber(name: string, value: string | undefined, fallback: number, max: number): number {
   if (value === undefined || value === '') return fallback;
   const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0 || parsed > max) throw new BenchConfigError(`${name} must be a positive number up to ${max}, not '${value}'`);
+  if (!Number.isFinite(parsed) || parsed <= 0 || parsed > max)
+    throw new BenchConfigError(`${name} must be a positive number up to ${max}, not '${value}'`);
   return parsed;
 }
 

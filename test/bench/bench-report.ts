@@ -47,7 +47,10 @@ function scenariosTable(scenarios: Scenario[]): string {
       String(result.errors),
       `${scenario.baseline.title} ${perSecond(scenario.baseline.summary.perSecond)}/s`,
       `${(ratioOf(scenario) * 100).toFixed(1)}%`,
-      checks.filter((check) => check.target !== 'no failed requests').map((check) => check.target).join('; '),
+      checks
+        .filter((check) => check.target !== 'no failed requests')
+        .map((check) => check.target)
+        .join('; '),
       checks.every((check) => check.pass) ? 'PASS' : 'FAIL',
     ];
   });
@@ -60,7 +63,12 @@ function resourcesTable(baselines: Baseline[], scenarios: Scenario[]): string {
   const percent = (value: number | undefined): string => (value === undefined ? '-' : `${value.toFixed(0)}%`);
   const measured = [
     ...baselines.flatMap((baseline) => (baseline.http ? [{ title: baseline.title, clients: baseline.clients, ...baseline.http }] : [])),
-    ...scenarios.map((scenario) => ({ title: scenario.title, clients: scenario.clients, result: scenario.result, serverCpuPercent: scenario.serverCpuPercent })),
+    ...scenarios.map((scenario) => ({
+      title: scenario.title,
+      clients: scenario.clients,
+      result: scenario.result,
+      serverCpuPercent: scenario.serverCpuPercent,
+    })),
   ];
   const rows = measured.map((entry) => [
     entry.title,
@@ -85,7 +93,14 @@ export function reportText(outcome: BenchOutcome): string {
     '',
     // BENCH_ONLY=ui measures no HTTP load: its tables would be empty.
     ...(outcome.scenarios.length > 0
-      ? [baselinesTable(outcome.baselines), '', scenariosTable(outcome.scenarios), '', resourcesTable(outcome.baselines, outcome.scenarios), '']
+      ? [
+          baselinesTable(outcome.baselines),
+          '',
+          scenariosTable(outcome.scenarios),
+          '',
+          resourcesTable(outcome.baselines, outcome.scenarios),
+          '',
+        ]
       : []),
     ...(outcome.ui ? [uiReportText(outcome.ui), ''] : []),
     checks,

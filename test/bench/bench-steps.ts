@@ -63,7 +63,14 @@ async function rawHttpBaseline(paths: string[], authorization: string, config: B
   const server = await startChildServer('raw node:http', [join(__dirname, 'raw-json-server.js')], process.env, cleanup);
   try {
     const http = await measureHttp(server, paths, authorization, GET_CLIENTS, config, cleanup);
-    return { id: 'raw-http', title: 'raw node:http 1 KB JSON', clients: GET_CLIENTS, summary: http.result, errors: http.result.errors, http };
+    return {
+      id: 'raw-http',
+      title: 'raw node:http 1 KB JSON',
+      clients: GET_CLIENTS,
+      summary: http.result,
+      errors: http.result.errors,
+      http,
+    };
   } finally {
     await server.stop();
   }
@@ -91,7 +98,14 @@ async function serviceScenarios(
     const scenarios: Scenario[] = [];
     // First reads, before anything is cached: every request names an instance not read before.
     const cold = await measureHttp(server, coldPkids(store, COLD_READS).map(instancePath), authorization, GET_CLIENTS, config, cleanup);
-    scenarios.push({ id: 'instance-get-cold', title: 'instance GET, each read once', clients: GET_CLIENTS, ...cold, baseline: baselines.http, informational: true });
+    scenarios.push({
+      id: 'instance-get-cold',
+      title: 'instance GET, each read once',
+      clients: GET_CLIENTS,
+      ...cold,
+      baseline: baselines.http,
+      informational: true,
+    });
     const get = await measureHttp(server, store.samplePkids.map(instancePath), authorization, GET_CLIENTS, config, cleanup);
     scenarios.push({ id: 'instance-get', title: 'instance GET', clients: GET_CLIENTS, ...get, baseline: baselines.http });
     const listPaths = prefixes.map((prefix) => listPath(store.customerPath, prefix));
@@ -102,7 +116,14 @@ async function serviceScenarios(
     const smallPath = listPathOf(siteListQuery(store.smallSite.path));
     await checkList(server.origin, authorization, smallPath, SMALL_SITE_LINES);
     const small = await measureHttp(server, [smallPath], authorization, LIST_CLIENTS[0], config, cleanup);
-    scenarios.push({ id: 'list-small-site', title: SMALL_SITE_LIST, clients: LIST_CLIENTS[0], ...small, baseline: baselines.smallSiteList, informational: true });
+    scenarios.push({
+      id: 'list-small-site',
+      title: SMALL_SITE_LIST,
+      clients: LIST_CLIENTS[0],
+      ...small,
+      baseline: baselines.smallSiteList,
+      informational: true,
+    });
     scenarios.push(...(await searchScenarios(server, store, authorization, baselines.searches, config, cleanup)));
     return scenarios;
   } finally {
@@ -125,7 +146,16 @@ async function searchOnly(store: SeededStore, config: BenchConfig, cleanup: Clea
   }
   const checks = [seedCheck(store.rows, store.timing.totalSeconds), ...scenarios.flatMap(scenarioChecks)];
   const listPlan = explainList(store.file, store.customerPath, blockPrefix(0));
-  return { rows: store.rows, seed: store.timing, baselines: [...searches.baselines.values(), ...searches.notChosen], scenarios, checks, listPlan, searchPlans: searches.plans, prefixes: [] };
+  return {
+    rows: store.rows,
+    seed: store.timing,
+    baselines: [...searches.baselines.values(), ...searches.notChosen],
+    scenarios,
+    checks,
+    listPlan,
+    searchPlans: searches.plans,
+    prefixes: [],
+  };
 }
 
 /** Seeds, measures the baselines and the service scenarios (instance GET, list, search), and checks the targets. */
@@ -152,7 +182,13 @@ export async function runBench(config: BenchConfig, cleanup: CleanupStack): Prom
   const searches = searchBaselines(store, config);
   const paths = store.samplePkids.map(instancePath);
   const before = await rawHttpBaseline(paths, basicAuth(config.adminPassword), config, cleanup);
-  const measured = await serviceScenarios(store, prefixes, { http: before, sql, smallSiteList: smallSiteList.chosen, searches }, config, cleanup);
+  const measured = await serviceScenarios(
+    store,
+    prefixes,
+    { http: before, sql, smallSiteList: smallSiteList.chosen, searches },
+    config,
+    cleanup,
+  );
   // This VM's throughput drifts between minutes: the raw baseline is measured before and after
   // the service and the ratio taken against their mean, so one lucky or unlucky minute counts less.
   const after = await rawHttpBaseline(paths, basicAuth(config.adminPassword), config, cleanup);
@@ -160,7 +196,12 @@ export async function runBench(config: BenchConfig, cleanup: CleanupStack): Prom
   const scenarios = measured.map((scenario) => (scenario.baseline.id === 'raw-http' ? { ...scenario, baseline: http } : scenario));
   // After the load scenarios: the UI bench adds the wide node to the store, which they must not see.
   const ui = config.only === 'load' ? undefined : await uiScenarios(store, config, cleanup);
-  const checks = [seedCheck(store.rows, store.timing.totalSeconds), baselineCheck(http), ...scenarios.flatMap(scenarioChecks), ...(ui ? uiChecks(ui) : [])];
+  const checks = [
+    seedCheck(store.rows, store.timing.totalSeconds),
+    baselineCheck(http),
+    ...scenarios.flatMap(scenarioChecks),
+    ...(ui ? uiChecks(ui) : []),
+  ];
   const baselines = [http, sql, smallSiteList.chosen, smallSiteList.notChosen, ...searches.baselines.values(), ...searches.notChosen];
   return { rows: store.rows, seed: store.timing, baselines, scenarios, checks, listPlan, searchPlans: searches.plans, prefixes, ui };
 }

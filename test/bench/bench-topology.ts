@@ -29,7 +29,11 @@ export async function createTopology(dataDir: string, adminPassword: string, sit
     }
     await post('sys', SMALL_CUSTOMER_NAME, 'Customer');
     const smallCustomerPath = `sys.${SMALL_CUSTOMER_NAME}`;
-    const smallSite = { name: SMALL_SITE_NAME, path: `${smallCustomerPath}.${SMALL_SITE_NAME}`, pkid: await post(smallCustomerPath, SMALL_SITE_NAME, 'Site') };
+    const smallSite = {
+      name: SMALL_SITE_NAME,
+      path: `${smallCustomerPath}.${SMALL_SITE_NAME}`,
+      pkid: await post(smallCustomerPath, SMALL_SITE_NAME, 'Site'),
+    };
     await service.idle();
     return { customerPath, sites, smallSite };
   } finally {

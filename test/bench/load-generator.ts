@@ -21,7 +21,13 @@ class Recorder {
   }
 }
 
-async function clientLoop(client: Client, job: LoadJob, offset: number, window: { from: number; end: number }, recorder: Recorder): Promise<void> {
+async function clientLoop(
+  client: Client,
+  job: LoadJob,
+  offset: number,
+  window: { from: number; end: number },
+  recorder: Recorder,
+): Promise<void> {
   let next = offset;
   while (performance.now() < window.end) {
     const path = job.paths[next % job.paths.length];

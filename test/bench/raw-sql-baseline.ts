@@ -23,7 +23,13 @@ export function listSqlFor(db: Db, query: URLSearchParams, drive: 'index' | 'nod
   const node = new NodesRepo(db).getByPath(path);
   if (!node) throw new Error(`the seeded store has no node ${path}`);
   const params = parseListParams(model, query, undefined);
-  const sql = buildListSql(instanceSource(model, params.summary), params, traversalScope(params.traversal, node), 'i.hierarchy_pkid', drive);
+  const sql = buildListSql(
+    instanceSource(model, params.summary),
+    params,
+    traversalScope(params.traversal, node),
+    'i.hierarchy_pkid',
+    drive,
+  );
   return { page: { sql: sql.page, params: sql.pageParams }, count: { sql: sql.count, params: sql.countParams } };
 }
 

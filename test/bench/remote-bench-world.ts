@@ -45,7 +45,9 @@ async function seedRemote(dataDir: string, password: string): Promise<{ paths: s
     const principal = { pkid: admin.pkid, username: 'admin', role: 'admin' as const, hierarchyPkid: admin.hierarchyPkid };
     await seedDemo(service, principal);
     const rows = service.store.db
-      .prepare<string[], { pkid: string; model_type: string }>(`SELECT pkid, model_type FROM instances WHERE model_type IN (${READ_MODELS.map(() => '?').join(', ')}) ORDER BY pkid`)
+      .prepare<string[], { pkid: string; model_type: string }>(
+        `SELECT pkid, model_type FROM instances WHERE model_type IN (${READ_MODELS.map(() => '?').join(', ')}) ORDER BY pkid`,
+      )
       .all(...READ_MODELS);
     // Random bytes: incompressible, and the proxy never looks inside a file it streams.
     const writer = service.store.uploads.begin();
@@ -66,7 +68,12 @@ async function seedRemote(dataDir: string, password: string): Promise<{ paths: s
 async function addProfile(dataDir: string, password: string, remoteOrigin: string): Promise<void> {
   const service = await createService({ dataDir, adminPassword: password, log: () => undefined });
   try {
-    await workstationCall(service, 'POST', '/workstation/remote-profiles/', { name: PROFILE, base_url: remoteOrigin, username: 'admin', auth_mode: 'session' });
+    await workstationCall(service, 'POST', '/workstation/remote-profiles/', {
+      name: PROFILE,
+      base_url: remoteOrigin,
+      username: 'admin',
+      auth_mode: 'session',
+    });
   } finally {
     service.close();
   }
@@ -79,7 +86,12 @@ export async function openRemoteBenchWorld(config: BenchConfig, cleanup: Cleanup
   const remotePassword = `${config.adminPassword}-remote`;
   const seeded = await seedRemote(join(dir, 'remote'), remotePassword);
   const cli = join(__dirname, '..', '..', 'main', 'cli.js');
-  const remote = await startChildServer('remote (serve)', [cli, 'serve', '--port', '0', '--data', join(dir, 'remote')], { ...process.env, WORKSTATION_ADMIN_PASSWORD: remotePassword }, cleanup);
+  const remote = await startChildServer(
+    'remote (serve)',
+    [cli, 'serve', '--port', '0', '--data', join(dir, 'remote')],
+    { ...process.env, WORKSTATION_ADMIN_PASSWORD: remotePassword },
+    cleanup,
+  );
   const bare = await startChildServer('bare undici proxy', [join(__dirname, 'bare-proxy.js'), remote.origin], process.env, cleanup);
   await addProfile(join(dir, 'local'), localPassword, remote.origin);
   // BENCH_REMOTE_PROFILE=<dir>: the workstation writes a V8 CPU profile there when it stops.

@@ -22,21 +22,33 @@ export interface ExportFigures {
 
 const rssMbOf = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 
-async function download(origin: string, path: string, headers: Record<string, string>, pid: number | undefined): Promise<{ seconds: number; bytes: number; sha256: string; before?: number; peak?: number }> {
+async function download(
+  origin: string,
+  path: string,
+  headers: Record<string, string>,
+  pid: number | undefined,
+): Promise<{ seconds: number; bytes: number; sha256: string; before?: number; peak?: number }> {
   const before = pid === undefined ? undefined : rssMbOf(pid);
   let peak = before;
   const sampler = pid === undefined ? undefined : setInterval(() => (peak = Math.max(peak ?? 0, rssMbOf(pid))), 20);
   const started = performance.now();
   try {
     const reply = await fetch(`${origin}${path}`, { headers });
-    if (reply.status !== 200 || !reply.body) throw new Error(`the export download answered ${reply.status}: ${(await reply.text()).slice(0, 200)}`);
+    if (reply.status !== 200 || !reply.body)
+      throw new Error(`the export download answered ${reply.status}: ${(await reply.text()).slice(0, 200)}`);
     const hash = createHash('sha256');
     let bytes = 0;
     for await (const chunk of reply.body) {
       hash.update(chunk);
       bytes += chunk.byteLength;
     }
-    return { seconds: (performance.now() - started) / 1000, bytes, sha256: hash.digest('hex'), before, peak: pid === undefined ? undefined : Math.max(peak ?? 0, rssMbOf(pid)) };
+    return {
+      seconds: (performance.now() - started) / 1000,
+      bytes,
+      sha256: hash.digest('hex'),
+      before,
+      peak: pid === undefined ? undefined : Math.max(peak ?? 0, rssMbOf(pid)),
+    };
   } finally {
     clearInterval(sampler);
   }
@@ -44,9 +56,27 @@ async function download(origin: string, path: string, headers: Record<string, st
 
 export async function measureExports(world: RemoteBenchWorld): Promise<ExportFigures[]> {
   const ways = [
-    { id: 'direct', label: 'straight from the remote', origin: world.remote.origin, headers: { authorization: world.remoteAuth }, pid: undefined },
-    { id: 'bare', label: 'through the bare undici proxy', origin: world.bare.origin, headers: { authorization: world.remoteAuth }, pid: world.bare.pid },
-    { id: 'workstation', label: "through the workstation's proxy", origin: world.workstation.origin, headers: { authorization: world.localAuth, 'x-workstation-workspace': PROFILE }, pid: world.workstation.pid },
+    {
+      id: 'direct',
+      label: 'straight from the remote',
+      origin: world.remote.origin,
+      headers: { authorization: world.remoteAuth },
+      pid: undefined,
+    },
+    {
+      id: 'bare',
+      label: 'through the bare undici proxy',
+      origin: world.bare.origin,
+      headers: { authorization: world.remoteAuth },
+      pid: world.bare.pid,
+    },
+    {
+      id: 'workstation',
+      label: "through the workstation's proxy",
+      origin: world.workstation.origin,
+      headers: { authorization: world.localAuth, 'x-workstation-workspace': PROFILE },
+      pid: world.workstation.pid,
+    },
   ] as const;
   const figures: ExportFigures[] = [];
   for (const way of ways) {

@@ -57,7 +57,8 @@ main().then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    const detail = error instanceof BenchConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+    const detail =
+      error instanceof BenchConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
     process.stderr.write(`bench failed: ${detail}\n`);
     process.exitCode = 1;
   },

@@ -17,7 +17,14 @@ async function getJson(origin: string, path: string, authorization: string | und
  * Before timing anything, proves the scenarios measure what they claim: credentials are
  * required, a seeded pkid is found, and a prefix list holds the expected total, page and order.
  */
-export async function checkService(origin: string, authorization: string, pkid: string, customerPath: string, prefix: string, expectedTotal: number): Promise<void> {
+export async function checkService(
+  origin: string,
+  authorization: string,
+  pkid: string,
+  customerPath: string,
+  prefix: string,
+  expectedTotal: number,
+): Promise<void> {
   const anonymous = await getJson(origin, instancePath(pkid), undefined);
   if (anonymous.status !== 401) throw new Error(`an instance GET without credentials answered ${anonymous.status}, not 401`);
   const instance = await getJson(origin, instancePath(pkid), authorization);

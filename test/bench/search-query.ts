@@ -28,7 +28,8 @@ export function searchKinds(prefixCount: number): SearchKind[] {
   const prefixes = Array.from({ length: prefixCount }, (_, residue) => blockPrefix(residue));
   const prefixOf = (query: string): string => query.slice(query.lastIndexOf(' ') + 1);
   const likeQueries = NAMES.map((name) => `relation/LineRelation with alertingName like ${name}`);
-  const likeMatches: SearchKind['matches'] = (query, data) => (data.alertingName ?? '').toLowerCase().includes(prefixOf(query).toLowerCase());
+  const likeMatches: SearchKind['matches'] = (query, data) =>
+    (data.alertingName ?? '').toLowerCase().includes(prefixOf(query).toLowerCase());
   return [
     {
       id: 'search-startswith',

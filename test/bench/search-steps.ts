@@ -78,7 +78,9 @@ async function checkSearch(origin: string, authorization: string, store: SeededS
   const expected = expectedHits(kind, store.rows);
   const patterns = hits.map((hit) => hit.data.pattern ?? '');
   const problems = [
-    hits.length !== expected || body.pagination?.total !== expected ? `${hits.length} hits (total ${body.pagination?.total}) instead of ${expected}` : '',
+    hits.length !== expected || body.pagination?.total !== expected
+      ? `${hits.length} hits (total ${body.pagination?.total}) instead of ${expected}`
+      : '',
     hits.some((hit) => !kind.matches(kind.queries[0], hit.data)) ? 'a hit that does not match' : '',
     patterns.some((pattern, index) => index > 0 && pattern < patterns[index - 1]) ? 'hits out of pattern order' : '',
     body.meta?.actions?.export?.href ? '' : 'no export action in meta',

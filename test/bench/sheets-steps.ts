@@ -30,7 +30,15 @@ import { textTable } from './text-table';
 const PARIS = 'sys.hcs.Telco.Acme.Paris';
 const ROWS = 100_000;
 const SMALL = 10_000;
-const TARGETS = { validateRatio: 0.5, loadRowsPerSecond: 10_000, loadRatio: 0.06, loadLinear: 0.8, exportRatio: 0.5, rssMb: 500, loopP99Ms: 50 } as const;
+const TARGETS = {
+  validateRatio: 0.5,
+  loadRowsPerSecond: 10_000,
+  loadRatio: 0.06,
+  loadLinear: 0.8,
+  exportRatio: 0.5,
+  rssMb: 500,
+  loopP99Ms: 50,
+} as const;
 const log = (line: string): void => void process.stderr.write(`bench: ${line}\n`);
 
 const pattern = (prefix: string, i: number): string => `${prefix}${String(i).padStart(7, '0')}`;
@@ -56,7 +64,13 @@ async function seedStore(dataDir: string, password: string): Promise<void> {
   service.store.db.transaction(() => {
     for (let i = 0; i < ROWS + SMALL; i += 4) {
       const name = phone(i);
-      service.store.instances.insert({ pkid: `be${(i / 4 + 1).toString(16).padStart(22, '0')}`, modelType: 'device/cucm/Phone', hierarchyPkid: paris.pkid, data: { name, product: 'Cisco 8845', protocol: 'SIP', lines: [] }, bkey: JSON.stringify([name]) });
+      service.store.instances.insert({
+        pkid: `be${(i / 4 + 1).toString(16).padStart(22, '0')}`,
+        modelType: 'device/cucm/Phone',
+        hierarchyPkid: paris.pkid,
+        data: { name, product: 'Cisco 8845', protocol: 'SIP', lines: [] },
+        bkey: JSON.stringify([name]),
+      });
     }
   })();
   service.close();
@@ -65,7 +79,13 @@ async function seedStore(dataDir: string, password: string): Promise<void> {
 async function baselineRead(file: string): Promise<number> {
   const started = performance.now();
   let rows = 0;
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'ignore' });
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    entries: 'ignore',
+  });
   for await (const worksheet of reader) for await (const row of worksheet) if (row.number > 1) rows += 1;
   return rows / ((performance.now() - started) / 1000);
 }
@@ -77,11 +97,21 @@ function baselineInsert(dir: string): number {
   const insert = db.prepare(
     "INSERT INTO instances (pkid, model_type, hierarchy_pkid, data, summary, bkey, links, created_at, updated_at) VALUES (?, 'relation/LineRelation', '0', ?, ?, ?, '{}', ?, ?)",
   );
-  const fields = Array.from({ length: ROWS }, (_, i) => ({ pattern: pattern('+3319', i), routePartitionName: '', alertingName: `Person ${i}`, summary_device: phone(i), usage: 'Device' }));
+  const fields = Array.from({ length: ROWS }, (_, i) => ({
+    pattern: pattern('+3319', i),
+    routePartitionName: '',
+    alertingName: `Person ${i}`,
+    summary_device: phone(i),
+    usage: 'Device',
+  }));
   // Documents and their summaries (the column the summary indexes read) are made before the clock starts.
   const docs = fields.map((doc) => [JSON.stringify(doc), summaryText('relation/LineRelation', doc)]);
   const started = performance.now();
-  db.transaction(() => docs.forEach(([doc, summary], i) => insert.run(`ba${i.toString(16).padStart(22, '0')}`, doc, summary, JSON.stringify([pattern('+3319', i), '', '0']), '2026', '2026')))();
+  db.transaction(() =>
+    docs.forEach(([doc, summary], i) =>
+      insert.run(`ba${i.toString(16).padStart(22, '0')}`, doc, summary, JSON.stringify([pattern('+3319', i), '', '0']), '2026', '2026'),
+    ),
+  )();
   const rate = ROWS / ((performance.now() - started) / 1000);
   db.close();
   return rate;
@@ -91,7 +121,8 @@ async function baselineWrite(file: string, columns: number): Promise<number> {
   const started = performance.now();
   const writer = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useStyles: true, useSharedStrings: false });
   const sheet = writer.addWorksheet('relation_LineRelation');
-  for (let i = 0; i < ROWS; i += 1) sheet.addRow([PARIS, 'modify', `aa${i}`, ...rowOf('+3319', i).slice(2), ...Array<null>(Math.max(0, columns - 6)).fill(null)]).commit();
+  for (let i = 0; i < ROWS; i += 1)
+    sheet.addRow([PARIS, 'modify', `aa${i}`, ...rowOf('+3319', i).slice(2), ...Array<null>(Math.max(0, columns - 6)).fill(null)]).commit();
   await writer.commit();
   return ROWS / ((performance.now() - started) / 1000);
 }
@@ -103,7 +134,10 @@ interface Server {
 }
 
 async function startServer(dataDir: string, password: string, cleanup: CleanupStack): Promise<Server> {
-  const child = fork(join(__dirname, 'sheets-server.js'), [dataDir], { env: { ...process.env, WORKSTATION_ADMIN_PASSWORD: password }, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const child = fork(join(__dirname, 'sheets-server.js'), [dataDir], {
+    env: { ...process.env, WORKSTATION_ADMIN_PASSWORD: password },
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
   cleanup.push('stop the sheets server', () => stopChild(child));
   const origin = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
@@ -190,7 +224,16 @@ async function measureJob(server: Server, authorization: string, job: () => Prom
   const seconds = (performance.now() - started) / 1000;
   await poller;
   const loop = await server.ask('stats');
-  return { seconds, peakRssMb: peak.total, peakParts: `${peak.anon.toFixed(0)} anon + ${peak.file.toFixed(0)} file`, loopP99Ms: loop.p99Ms, getP99Ms: percentile(latencies.sort((a, b) => a - b), 99) };
+  return {
+    seconds,
+    peakRssMb: peak.total,
+    peakParts: `${peak.anon.toFixed(0)} anon + ${peak.file.toFixed(0)} file`,
+    loopP99Ms: loop.p99Ms,
+    getP99Ms: percentile(
+      latencies.sort((a, b) => a - b),
+      99,
+    ),
+  };
 }
 
 async function post(origin: string, authorization: string, path: string, body?: unknown): Promise<Response> {
@@ -221,7 +264,9 @@ export async function runSheetsBench(config: BenchConfig, cleanup: CleanupStack)
   const authorization = basicAuth(config.adminPassword);
   const big = join(dir, 'lines-100k.xlsx');
   const small = join(dir, 'lines-10k.xlsx');
-  log(`sheets: writing the ${ROWS.toLocaleString('en-US')}-row and ${SMALL.toLocaleString('en-US')}-row workbooks, seeding the demo world and phones...`);
+  log(
+    `sheets: writing the ${ROWS.toLocaleString('en-US')}-row and ${SMALL.toLocaleString('en-US')}-row workbooks, seeding the demo world and phones...`,
+  );
   await writeWorkbook(big, ROWS, '+3319');
   await writeWorkbook(small, SMALL, '+3318');
   const dataDir = join(dir, 'data');
@@ -233,7 +278,10 @@ export async function runSheetsBench(config: BenchConfig, cleanup: CleanupStack)
     await uploadFile(server.origin, authorization, big, 'lines-100k.xlsx');
     await uploadFile(server.origin, authorization, small, 'lines-10k.xlsx');
     const bulk = (name: string, method: string): Promise<Response> =>
-      post(server.origin, authorization, `/api/tool/BulkLoad/?hierarchy=${PARIS}&method=${method}`, { bulkload_file: name, execute_immediately: true });
+      post(server.origin, authorization, `/api/tool/BulkLoad/?hierarchy=${PARIS}&method=${method}`, {
+        bulkload_file: name,
+        execute_immediately: true,
+      });
     log(`sheets: validating 100,000 rows ${VALIDATION_RUNS} times, each beside exceljs's streaming read of the file...`);
     const readRates: number[] = [];
     const validations: JobFigures[] = [];
@@ -241,12 +289,18 @@ export async function runSheetsBench(config: BenchConfig, cleanup: CleanupStack)
     // could decide it. Each run follows its own baseline, and the medians are compared.
     for (let run = 0; run < VALIDATION_RUNS; run += 1) {
       readRates.push(await baselineRead(big));
-      validations.push(await measureJob(server, authorization, async () => void (await (await bulk('lines-100k.xlsx', 'validate')).json())));
+      validations.push(
+        await measureJob(server, authorization, async () => void (await (await bulk('lines-100k.xlsx', 'validate')).json())),
+      );
     }
     const readRate = median(readRates);
     const validation = medianJob(validations);
     log('sheets: loading 10,000 rows, then 100,000...');
-    const loadSmall = await measureJob(server, authorization, async () => void (await (await bulk('lines-10k.xlsx', 'bulkload_spreadsheet')).json()));
+    const loadSmall = await measureJob(
+      server,
+      authorization,
+      async () => void (await (await bulk('lines-10k.xlsx', 'bulkload_spreadsheet')).json()),
+    );
     let detail = '';
     const loadBig = await measureJob(server, authorization, async () => {
       detail = String(((await (await bulk('lines-100k.xlsx', 'bulkload_spreadsheet')).json()) as { detail?: string }).detail);
@@ -255,7 +309,11 @@ export async function runSheetsBench(config: BenchConfig, cleanup: CleanupStack)
     log('sheets: exporting the 100,000 lines...');
     let exportBytes = 0;
     const exported = await measureJob(server, authorization, async () => {
-      const reply = await post(server.origin, authorization, `/api/relation/LineRelation/export/?hierarchy=${PARIS}&filter_field=pattern&filter_condition=startswith&filter_text=%2B3319`);
+      const reply = await post(
+        server.origin,
+        authorization,
+        `/api/relation/LineRelation/export/?hierarchy=${PARIS}&filter_field=pattern&filter_condition=startswith&filter_text=%2B3319`,
+      );
       exportBytes = (await reply.arrayBuffer()).byteLength;
     });
     const writeRate = await baselineWrite(join(dir, 'baseline-write.xlsx'), 40);
@@ -285,16 +343,45 @@ function report(f: Figures): SheetsOutcome {
   const check = (subject: string, target: string, measured: string, pass: boolean): Check => ({ subject, target, measured, pass });
   const pct = (value: number): string => `${(value * 100).toFixed(1)}%`;
   const checks: Check[] = [
-    check('validate 100k rows', `>= ${pct(TARGETS.validateRatio)} of exceljs read`, pct(validate / f.readRate), validate / f.readRate >= TARGETS.validateRatio),
+    check(
+      'validate 100k rows',
+      `>= ${pct(TARGETS.validateRatio)} of exceljs read`,
+      pct(validate / f.readRate),
+      validate / f.readRate >= TARGETS.validateRatio,
+    ),
     check('bulk load 100k rows', `>= ${TARGETS.loadRowsPerSecond} rows/s`, `${Math.round(load)} rows/s`, load >= TARGETS.loadRowsPerSecond),
-    check('bulk load 100k rows', `>= ${pct(TARGETS.loadRatio)} of plain inserts`, pct(load / f.insertRate), load / f.insertRate >= TARGETS.loadRatio),
+    check(
+      'bulk load 100k rows',
+      `>= ${pct(TARGETS.loadRatio)} of plain inserts`,
+      pct(load / f.insertRate),
+      load / f.insertRate >= TARGETS.loadRatio,
+    ),
     check('bulk load 100k vs 10k rows/s', `>= ${pct(TARGETS.loadLinear)}`, pct(load / loadSmall), load / loadSmall >= TARGETS.loadLinear),
-    check('export 100k lines', `>= ${pct(TARGETS.exportRatio)} of exceljs write`, pct(exportRate / f.writeRate), exportRate / f.writeRate >= TARGETS.exportRatio),
+    check(
+      'export 100k lines',
+      `>= ${pct(TARGETS.exportRatio)} of exceljs write`,
+      pct(exportRate / f.writeRate),
+      exportRate / f.writeRate >= TARGETS.exportRatio,
+    ),
   ];
-  const jobs: [string, JobFigures][] = [['validate', f.validation], ['load 10k', f.loadSmall], ['load 100k', f.loadBig], ['export', f.exported]];
+  const jobs: [string, JobFigures][] = [
+    ['validate', f.validation],
+    ['load 10k', f.loadSmall],
+    ['load 100k', f.loadBig],
+    ['export', f.exported],
+  ];
   for (const [name, job] of jobs) {
-    checks.push(check(`${name}: peak RSS`, `< ${TARGETS.rssMb} MB`, `${job.peakRssMb.toFixed(0)} MB (${job.peakParts})`, job.peakRssMb < TARGETS.rssMb));
-    checks.push(check(`${name}: event loop p99`, `< ${TARGETS.loopP99Ms} ms`, `${job.loopP99Ms.toFixed(1)} ms`, job.loopP99Ms < TARGETS.loopP99Ms));
+    checks.push(
+      check(
+        `${name}: peak RSS`,
+        `< ${TARGETS.rssMb} MB`,
+        `${job.peakRssMb.toFixed(0)} MB (${job.peakParts})`,
+        job.peakRssMb < TARGETS.rssMb,
+      ),
+    );
+    checks.push(
+      check(`${name}: event loop p99`, `< ${TARGETS.loopP99Ms} ms`, `${job.loopP99Ms.toFixed(1)} ms`, job.loopP99Ms < TARGETS.loopP99Ms),
+    );
   }
   const row = (name: string, rows: number, job: JobFigures, baseline: string, base: number): string[] => [
     name,

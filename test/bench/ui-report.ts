@@ -20,7 +20,9 @@ export function uiReportText(outcome: UiOutcome): string {
   const header = ['UI (headless Chromium)', 'runs', 'median ms', 'p90 ms', 'max ms', 'API alone ms', 'UI share ms', 'target', 'result'];
   const notes = [
     `UI: ${outcome.runs} runs after ${outcome.warmups} warm-up, each on a fresh page; lists of ${outcome.sitePaths[0]}..${outcome.sitePaths.at(-1)} in turn; ` +
-      (outcome.wideNode ? `${outcome.wideNode.children.toLocaleString('en-US')} children under ${outcome.wideNode.path}.` : 'no wide node.'),
+      (outcome.wideNode
+        ? `${outcome.wideNode.children.toLocaleString('en-US')} children under ${outcome.wideNode.path}.`
+        : 'no wide node.'),
     ...(outcome.listSkipped ? [`UI first page not measured: ${outcome.listSkipped}`] : []),
     ...outcome.failures.map((failure) => `UI failed ${failure}`),
   ];

@@ -33,10 +33,31 @@ const WIDE_CHILDREN = 10_000;
 const log = (line: string): void => void process.stderr.write(`bench: ${line}\n`);
 
 const SOURCES: FigureSource[] = [
-  { id: 'ui-ready', title: 'start to ready marker', targetMs: TARGETS.uiReadyMs, record: (run) => run.ready, mark: 'ready', painted: false },
-  { id: 'ui-first-page', title: 'tree click to first list page painted', targetMs: TARGETS.uiFirstPageMs, record: (run) => run.list, mark: 'firstPage', painted: true },
+  {
+    id: 'ui-ready',
+    title: 'start to ready marker',
+    targetMs: TARGETS.uiReadyMs,
+    record: (run) => run.ready,
+    mark: 'ready',
+    painted: false,
+  },
+  {
+    id: 'ui-first-page',
+    title: 'tree click to first list page painted',
+    targetMs: TARGETS.uiFirstPageMs,
+    record: (run) => run.list,
+    mark: 'firstPage',
+    painted: true,
+  },
   // The target is the strict reading: all 10,000 children in the tree, not only the first page.
-  { id: 'ui-expand', title: 'expand 10,000-child node, all children painted', targetMs: TARGETS.uiExpandMs, record: (run) => run.expand, mark: 'allLoaded', painted: true },
+  {
+    id: 'ui-expand',
+    title: 'expand 10,000-child node, all children painted',
+    targetMs: TARGETS.uiExpandMs,
+    record: (run) => run.expand,
+    mark: 'allLoaded',
+    painted: true,
+  },
   { id: 'ui-expand-first-rows', title: 'expand: first child rows painted', record: (run) => run.expand, mark: 'firstChild', painted: true },
 ];
 
@@ -81,12 +102,19 @@ interface UiSetup {
 /** The wide node, the renderer, the service serving it, Chromium and a session; each stopped by `close`. */
 async function setUp(store: SeededStore, config: BenchConfig, cleanup: CleanupStack): Promise<UiSetup & { close(): Promise<void> }> {
   const wideNode = seedWideNode(store.file, WIDE_CHILDREN);
-  log(`UI: ${WIDE_CHILDREN.toLocaleString('en-US')} child nodes under ${wideNode.path} in ${wideNode.seconds.toFixed(1)} s; building the renderer...`);
+  log(
+    `UI: ${WIDE_CHILDREN.toLocaleString('en-US')} child nodes under ${wideNode.path} in ${wideNode.seconds.toFixed(1)} s; building the renderer...`,
+  );
   const dataDir = join(store.file, '..', '..');
   const web = await rendererFolder(dataDir, cleanup);
   const cli = join(__dirname, '..', '..', 'main', 'cli.js');
   const env = { ...process.env, WORKSTATION_ADMIN_PASSWORD: config.adminPassword };
-  const server = await startChildServer('workstation (UI)', [cli, 'serve', '--port', '0', '--data', dataDir, '--static', web], env, cleanup);
+  const server = await startChildServer(
+    'workstation (UI)',
+    [cli, 'serve', '--port', '0', '--data', dataDir, '--static', web],
+    env,
+    cleanup,
+  );
   const browser = await launchBrowser(cleanup);
   const cookie = await signIn(server.origin, config.adminPassword);
   const replayer = new ApiReplayer(server.origin, cookie);
@@ -100,7 +128,12 @@ async function setUp(store: SeededStore, config: BenchConfig, cleanup: CleanupSt
 }
 
 /** The warm-up and the counted runs, each on a fresh page; a failed run is noted and the others go on. */
-async function runAll(store: SeededStore, setup: UiSetup, runs: number, warmups: number): Promise<{ measured: UiRun[]; failures: string[] }> {
+async function runAll(
+  store: SeededStore,
+  setup: UiSetup,
+  runs: number,
+  warmups: number,
+): Promise<{ measured: UiRun[]; failures: string[] }> {
   const sitePaths = store.sites.map((site) => `${store.customerPath}.${site.name}`);
   const measured: UiRun[] = [];
   const failures: string[] = [];
@@ -158,9 +191,19 @@ export function uiChecks(outcome: UiOutcome): Check[] {
       const why = source.id === 'ui-first-page' && outcome.listSkipped ? `not measured: ${outcome.listSkipped}` : 'not measured';
       return { subject: `UI ${source.title}`, target, measured: why, pass: false };
     }
-    return { subject: `UI ${source.title}`, target, measured: `${figure.medianMs.toFixed(0)} ms`, pass: figure.medianMs < (source.targetMs ?? 0) };
+    return {
+      subject: `UI ${source.title}`,
+      target,
+      measured: `${figure.medianMs.toFixed(0)} ms`,
+      pass: figure.medianMs < (source.targetMs ?? 0),
+    };
   });
-  checks.push({ subject: 'UI runs', target: 'no failed run', measured: `${outcome.failures.length} failed`, pass: outcome.failures.length === 0 });
+  checks.push({
+    subject: 'UI runs',
+    target: 'no failed run',
+    measured: `${outcome.failures.length} failed`,
+    pass: outcome.failures.length === 0,
+  });
   return checks;
 }
 

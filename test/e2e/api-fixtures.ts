@@ -49,7 +49,9 @@ export async function createBulkLines(api: ApiClient, count = BULK_LINES): Promi
   // A few at a time: the service queues transactions anyway; this only overlaps the round trips.
   for (let start = 0; start < indexes.length; start += 8) {
     await Promise.all(
-      indexes.slice(start, start + 8).map((i) => post(api, LINE, PARIS, { pattern: bulkPattern(i), routePartitionName: 'Paris-PT', alertingName: bulkName(i) })),
+      indexes
+        .slice(start, start + 8)
+        .map((i) => post(api, LINE, PARIS, { pattern: bulkPattern(i), routePartitionName: 'Paris-PT', alertingName: bulkName(i) })),
     );
   }
 }
@@ -62,7 +64,10 @@ export function allLines(api: ApiClient, hierarchy = PARIS): Promise<Resource<Li
 }
 
 /** One instance in full (not the list's summary). */
-export async function readInstance<D>(api: ApiClient, href: string): Promise<{ data: D; meta: { tags?: string[]; pkid: string; href: string } }> {
+export async function readInstance<D>(
+  api: ApiClient,
+  href: string,
+): Promise<{ data: D; meta: { tags?: string[]; pkid: string; href: string } }> {
   const answer = await api.get<{ data: D; meta: { tags?: string[]; pkid: string; href: string } }>(href);
   if (answer.status !== 200) throw new Error(`GET ${href} gave ${answer.status}: ${answer.text}`);
   return answer.body;

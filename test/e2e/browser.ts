@@ -52,7 +52,10 @@ export async function screenshot(page: Page, transport: string, name: string): P
 export async function failureShot(context: BrowserContext | undefined, transport: string, testName: string): Promise<void> {
   const page = context?.pages()[0];
   if (!page || page.isClosed()) return;
-  const name = `failed-${testName.toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 60)}`;
+  const name = `failed-${testName
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, 60)}`;
   const path = await screenshot(page, transport, name).catch(() => undefined);
   if (path) console.log(`e2e: screenshot of the failed flow: ${path}`);
 }

@@ -34,8 +34,9 @@ export interface E2eEnv {
   close(): Promise<void>;
 }
 
-export const newContext = (browser: { newContext(options: { viewport: typeof VIEWPORT }): Promise<BrowserContext> }): Promise<BrowserContext> =>
-  browser.newContext({ viewport: VIEWPORT });
+export const newContext = (browser: {
+  newContext(options: { viewport: typeof VIEWPORT }): Promise<BrowserContext>;
+}): Promise<BrowserContext> => browser.newContext({ viewport: VIEWPORT });
 
 /** Loads the app and waits for its ready marker: never a sleep. */
 export async function loadApp(page: Page, url: string): Promise<void> {
@@ -111,7 +112,11 @@ async function openIpcPage(service: Service, host: HttpHost, context: BrowserCon
   const principal = principalOf(service, user.username);
   const origin = new URL(host.url).origin;
   const ipc = new BindingIpcMain();
-  registerApiHandler(ipc, (request: ApiRequest) => service.handleAs(principal, request), (url) => url.startsWith(`${origin}/`));
+  registerApiHandler(
+    ipc,
+    (request: ApiRequest) => service.handleAs(principal, request),
+    (url) => url.startsWith(`${origin}/`),
+  );
   await installIpcBridge(page, (senderUrl, request) => ipc.invoke(senderUrl, request));
   // Nothing may reach the service over HTTP from this page: every call must take the bridge.
   await page.route(/\/(api|workstation|noninteractivelogin|logout)\//, (route) => route.abort('blockedbyclient'));

@@ -15,7 +15,9 @@ export async function fillField(page: Page, path: string, value: string): Promis
   const input = resourceForm(page).locator(selector);
   if (!(await input.isVisible())) {
     // `has` is matched inside each panel, so it takes the bare selector, not the form-rooted locator.
-    const panel = resourceForm(page).locator('[role="tabpanel"]').filter({ has: page.locator(selector) });
+    const panel = resourceForm(page)
+      .locator('[role="tabpanel"]')
+      .filter({ has: page.locator(selector) });
     const panelId = await panel.getAttribute('id');
     await resourceForm(page).locator(`[role="tab"][aria-controls="${panelId}"]`).click();
   }
@@ -55,7 +57,11 @@ export function instanceView(page: Page): Locator {
 
 /** A field's shown value in the instance view's data list, found by its field name. */
 export function shownField(page: Page, name: string): Locator {
-  return instanceView(page).locator('.inst-data .inst-field').filter({ has: page.locator(`dt[title="${name}"]`) }).locator('dd').first();
+  return instanceView(page)
+    .locator('.inst-data .inst-field')
+    .filter({ has: page.locator(`dt[title="${name}"]`) })
+    .locator('dd')
+    .first();
 }
 
 /** Opens a line's instance view from the list at a node, found with an equals filter. */

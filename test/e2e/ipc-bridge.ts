@@ -32,7 +32,9 @@ function bridgeScript(): void {
   type Listener = (event: unknown) => void;
   const scope = globalThis as unknown as {
     workstation?: unknown;
-    __workstationIpc(request: unknown): Promise<{ status: number; headers: Record<string, string | string[]>; body: string | { base64: string } }>;
+    __workstationIpc(
+      request: unknown,
+    ): Promise<{ status: number; headers: Record<string, string | string[]>; body: string | { base64: string } }>;
     __workstationEvent?(event: unknown): void;
   };
   const toBase64 = (bytes: Bytes): string => {

@@ -4,7 +4,17 @@ import { ACME, openSignedIn, PARIS } from './app-page';
 import { createTemplate, LINE, lineByPattern, readInstance, TEMPLATE_FILLS, TEMPLATE_NAME } from './api-fixtures';
 import { screenshot } from './browser';
 import { TRANSPORTS, type E2eEnv } from './environment';
-import { fillField, formReady, instanceView, logMessages, openLine, resourceForm, saveForm, shownField, transactionFinished } from './form-page';
+import {
+  fillField,
+  formReady,
+  instanceView,
+  logMessages,
+  openLine,
+  resourceForm,
+  saveForm,
+  shownField,
+  transactionFinished,
+} from './form-page';
 import { goToNode, openModel } from './resource-page';
 import { useBrowser, useFlows } from './suite';
 
@@ -28,7 +38,9 @@ interface LineFull {
 
 async function inventoryStatus(env: E2eEnv): Promise<string> {
   const query = `&filter_field=internal_number&filter_condition=equals&filter_text=${encodeURIComponent(PATTERN)}`;
-  const answer = await env.api.get<{ resources: Resource<{ status: string }>[] }>(`/api/${INVENTORY}/?hierarchy=${encodeURIComponent(ACME)}${query}`);
+  const answer = await env.api.get<{ resources: Resource<{ status: string }>[] }>(
+    `/api/${INVENTORY}/?hierarchy=${encodeURIComponent(ACME)}${query}`,
+  );
   return answer.body.resources[0]?.data.status ?? 'missing';
 }
 
@@ -46,7 +58,9 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: a line added with a CFT,
     await openModel(page, LINE);
     await page.getByRole('region', { name: 'Resources' }).getByRole('button', { name: 'Add', exact: true }).click();
     await formReady(page);
-    await resourceForm(page).getByLabel('Configuration template').selectOption({ label: `${TEMPLATE_NAME} (${ACME})` });
+    await resourceForm(page)
+      .getByLabel('Configuration template')
+      .selectOption({ label: `${TEMPLATE_NAME} (${ACME})` });
     // The picker says what the template will fill before anything is saved.
     await resourceForm(page).locator('.template-fills').getByText('presenceGroupName').waitFor();
     // A field the template fills shows the template's value in grey, not the schema default.
@@ -54,14 +68,18 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: a line added with a CFT,
     expect([await presence.inputValue(), await presence.getAttribute('placeholder')]).toEqual(['', TEMPLATE_FILLS.presenceGroupName]);
     await fillField(page, 'pattern', PATTERN);
     // Another layout re-reads the form and keeps what was typed.
-    await resourceForm(page).getByLabel('Form layout').selectOption({ label: `${LAYOUT_NAME} (${ACME})` });
+    await resourceForm(page)
+      .getByLabel('Form layout')
+      .selectOption({ label: `${LAYOUT_NAME} (${ACME})` });
     await resourceForm(page).getByRole('tab', { name: 'Forwarding' }).waitFor();
     expect(await resourceForm(page).locator('[name="pattern"]').inputValue()).toBe(PATTERN);
     await fillField(page, 'alertingName', 'Zoe Lambert');
     await fillField(page, 'callForwardAll.destination', '+33140009000');
     // The picture shows the pickers, what the template fills, and the Line tab with a field left to it.
     await resourceForm(page).getByRole('tab', { name: 'Line' }).click();
-    await resourceForm(page).locator('.form-shapers').evaluate((element) => element.scrollIntoView({ block: 'center' }));
+    await resourceForm(page)
+      .locator('.form-shapers')
+      .evaluate((element) => element.scrollIntoView({ block: 'center' }));
     await screenshot(page, transport, 'add-form-cft');
 
     expect(await saveForm(page)).toBe('Success');

@@ -31,8 +31,11 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the lines list', { timeo
     await page.getByTestId('page-range').getByText(`of ${BULK_LINES}`).waitFor();
 
     // Alerting Name: the first click sorts ascending, the second descending.
-    const header = (sort: string) => resourceTable(page).locator(`[role="columnheader"][aria-sort="${sort}"]`).filter({ hasText: 'Alerting Name' });
-    const sortButton = resourceTable(page).getByRole('columnheader', { name: /Alerting Name/ }).getByRole('button');
+    const header = (sort: string) =>
+      resourceTable(page).locator(`[role="columnheader"][aria-sort="${sort}"]`).filter({ hasText: 'Alerting Name' });
+    const sortButton = resourceTable(page)
+      .getByRole('columnheader', { name: /Alerting Name/ })
+      .getByRole('button');
     await sortButton.click();
     await header('ascending').waitFor();
     await sortButton.click();

@@ -63,7 +63,10 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: working live on a remote
     const form = await addRemote(page, profile, remote.url);
     const row = page.locator(`tr[data-profile="${profile}"]`);
     await row.getByRole('button', { name: 'Test connection' }).click();
-    await row.locator('[data-verdict="ok"]').getByText(/answers as admin in \d+ ms; it runs release 21\.1 or later/).waitFor();
+    await row
+      .locator('[data-verdict="ok"]')
+      .getByText(/answers as admin in \d+ ms; it runs release 21\.1 or later/)
+      .waitFor();
     expect(await form.getByLabel('Password').inputValue()).toBe('');
     await screenshot(page, transport, 'settings-remote');
     // Edit it: the release entered instead of detected, the password held kept (the field left empty).
@@ -96,7 +99,10 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: working live on a remote
     await instanceView(page).getByRole('toolbar', { name: 'Instance actions' }).getByRole('button', { name: 'Delete' }).click();
     // The app's own delete dialog names the deployment and its address; it is the only question.
     const confirmDelete = page.getByRole('alertdialog', { name: 'Confirm delete' });
-    await confirmDelete.getByTestId('live-target').getByText(`This changes the live deployment ${profile} (${remote.url}), not the local store.`).waitFor();
+    await confirmDelete
+      .getByTestId('live-target')
+      .getByText(`This changes the live deployment ${profile} (${remote.url}), not the local store.`)
+      .waitFor();
     await screenshot(page, transport, 'live-confirm-delete');
     await confirmDelete.getByRole('button', { name: 'Delete' }).click();
     expect(await transactionFinished(page)).toBe('Success');
@@ -120,7 +126,10 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: working live on a remote
     await addRemote(page, name, specOnly.url);
     const row = page.locator(`tr[data-profile="${name}"]`);
     await row.getByRole('button', { name: 'Test connection' }).click();
-    await row.locator('[data-verdict="no-home"]').getByText(/does not say where user admin sits in its hierarchy .*: enter the profile's home hierarchy/).waitFor();
+    await row
+      .locator('[data-verdict="no-home"]')
+      .getByText(/does not say where user admin sits in its hierarchy .*: enter the profile's home hierarchy/)
+      .waitFor();
     await screenshot(page, transport, 'settings-remote-no-home');
 
     await page.getByLabel('Workspace').selectOption(name);
@@ -136,7 +145,10 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: working live on a remote
     await edit.getByLabel('Home hierarchy (empty: ask the remote)').fill(ACME);
     await edit.getByRole('button', { name: 'Save changes' }).click();
     await row.getByRole('button', { name: 'Test connection' }).click();
-    await row.locator('[data-verdict="ok"]').getByText(`the tree starts at the profile's home hierarchy ${ACME}`, { exact: false }).waitFor();
+    await row
+      .locator('[data-verdict="ok"]')
+      .getByText(`the tree starts at the profile's home hierarchy ${ACME}`, { exact: false })
+      .waitFor();
 
     await page.getByLabel('Workspace').selectOption(name);
     await page.getByTestId('live-workspace').getByText(`Live on ${name}`).waitFor();

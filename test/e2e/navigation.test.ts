@@ -83,6 +83,8 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: sign in, the tree, a new
 
     await results.locator(`[data-href="${expected.meta.href}"]`).click();
     await instanceView(page).getByTestId('instance-meta').getByText(expected.meta.pkid, { exact: true }).first().waitFor();
-    await instanceView(page).getByRole('heading', { name: new RegExp(expected.data.userid) }).waitFor();
+    await instanceView(page)
+      .getByRole('heading', { name: new RegExp(expected.data.userid) })
+      .waitFor();
   });
 });

@@ -18,7 +18,9 @@ export function resourceTable(page: Page): Locator {
 
 /** Waits until the list has answered (ready or empty), never on a timer. */
 export async function listSettled(page: Page): Promise<string> {
-  await page.locator('[data-testid="resource-table"]:is([data-list-state="ready"],[data-list-state="empty"],[data-list-state="error"])').waitFor();
+  await page
+    .locator('[data-testid="resource-table"]:is([data-list-state="ready"],[data-list-state="empty"],[data-list-state="error"])')
+    .waitFor();
   return (await resourceTable(page).getAttribute('data-list-state')) ?? '';
 }
 
@@ -49,7 +51,9 @@ export async function gridPkids(page: Page): Promise<string[]> {
     if (byIndex.size >= count) break;
     // Scroll the last row seen to the top: the rows after it are rendered next.
     await grid.evaluate((element, index) => element.querySelector(`[aria-rowindex="${index}"]`)?.scrollIntoView({ block: 'start' }), last);
-    await resourceTable(page).locator(`[role="row"][aria-rowindex="${Math.min(last + 1, count + 1)}"]`).waitFor();
+    await resourceTable(page)
+      .locator(`[role="row"][aria-rowindex="${Math.min(last + 1, count + 1)}"]`)
+      .waitFor();
   }
   return [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, pkid]) => pkid);
 }

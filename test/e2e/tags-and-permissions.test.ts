@@ -49,7 +49,10 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: tags and permissions', {
   it('exports an instance as a spreadsheet whose bytes arrive intact', async () => {
     const page = await openSignedIn(flows.env(), flows.context());
     await openLine(page, PARIS, DEMO_LINE);
-    const [download] = await Promise.all([page.waitForEvent('download'), instanceActions(page).getByRole('button', { name: 'Export xlsx' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      instanceActions(page).getByRole('button', { name: 'Export xlsx' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^relation_LineRelation_exportedsheet_formatted_.*\.xlsx$/);
     // Over IPC the bytes crossed the bridge as base64: a workbook that opens proves them intact.
     const workbook = new ExcelJS.Workbook();

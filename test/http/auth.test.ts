@@ -41,7 +41,11 @@ describe('authentication over HTTP', () => {
 
   it('refuses a write without credentials and stores nothing', async () => {
     const before = await api.total('data/Countries', 'sys');
-    const answer = await api.post<Fault>('/api/data/Countries/?hierarchy=sys', { data: { country_name: 'Nowhere', iso_code: 'NW' } }, { auth: false });
+    const answer = await api.post<Fault>(
+      '/api/data/Countries/?hierarchy=sys',
+      { data: { country_name: 'Nowhere', iso_code: 'NW' } },
+      { auth: false },
+    );
     expect(answer.status).toBe(401);
     expect(await api.total('data/Countries', 'sys')).toBe(before);
   });

@@ -38,12 +38,19 @@ describe('a bulk load killed half-way', () => {
     await workbookWith(ROWS, file);
     const form = new FormData();
     form.append('uploadedfile', new Blob([readFileSync(file)]), 'kill.xlsx');
-    const uploaded = await fetch(new URL(`/api/uploadfiles/?hierarchy=${SITE}`, first.url), { method: 'POST', headers: { authorization: basicAuth(ADMIN) }, body: form });
-    expect(uploaded.status).toBe(200);
-    const started = await api.post<{ transaction_id: string }>(`/api/tool/BulkLoad/?hierarchy=${SITE}&method=bulkload_spreadsheet&nowait=true`, {
-      bulkload_file: 'kill.xlsx',
-      execute_immediately: true,
+    const uploaded = await fetch(new URL(`/api/uploadfiles/?hierarchy=${SITE}`, first.url), {
+      method: 'POST',
+      headers: { authorization: basicAuth(ADMIN) },
+      body: form,
     });
+    expect(uploaded.status).toBe(200);
+    const started = await api.post<{ transaction_id: string }>(
+      `/api/tool/BulkLoad/?hierarchy=${SITE}&method=bulkload_spreadsheet&nowait=true`,
+      {
+        bulkload_file: 'kill.xlsx',
+        execute_immediately: true,
+      },
+    );
     expect(started.status).toBe(202);
     const loadedSoFar = async (): Promise<number> =>
       (await api.get<{ pagination: { total: number } }>(`/api/relation/LineRelation/?hierarchy=${SITE}&limit=1`)).body.pagination.total;
@@ -53,7 +60,11 @@ describe('a bulk load killed half-way', () => {
 
     const second = await startServe({ dataDir });
     const reader = new ApiClient(second.url);
-    const parent = (await reader.get<{ data: { status: string; detail: string; sub_transactions: Sub[] } }>(`/api/tool/Transaction/${started.body.transaction_id}/`)).body.data;
+    const parent = (
+      await reader.get<{ data: { status: string; detail: string; sub_transactions: Sub[] } }>(
+        `/api/tool/Transaction/${started.body.transaction_id}/`,
+      )
+    ).body.data;
     const statuses = parent.sub_transactions.map((sub) => sub.status);
     const ok = statuses.filter((status) => status === 'Success').length;
     console.log(`[bulk-load-kill] ${ok} of ${ROWS} rows loaded before the kill; parent ${parent.status}: ${parent.detail}`);

@@ -42,9 +42,13 @@ describe('workstation remote ...', () => {
     expect(wrong.status).toBe(1);
     expect(wrong.stdout).toMatch(/^wrong-credentials: /);
     // A home hierarchy for a remote without /api/whoami/: kept, listed, and found there by the test.
-    expect(cli(['remote', 'add', '--name', 'Homed', '--url', remoteUrl, '--username', 'admin', '--home', 'sys.hcs.Telco.Acme']).status).toBe(0);
+    expect(
+      cli(['remote', 'add', '--name', 'Homed', '--url', remoteUrl, '--username', 'admin', '--home', 'sys.hcs.Telco.Acme']).status,
+    ).toBe(0);
     expect(cli(['remote', 'list']).stdout).toContain(`Homed\t${remoteUrl}\tuser admin\tsession\trelease unknown\thome sys.hcs.Telco.Acme`);
-    expect(cli(['remote', 'add', '--name', 'BadHome', '--url', remoteUrl, '--username', 'admin', '--home', 'sys..Acme']).stderr).toMatch(/home_hierarchy must be a dot path such as sys\.hcs\.Telco\.Acme/);
+    expect(cli(['remote', 'add', '--name', 'BadHome', '--url', remoteUrl, '--username', 'admin', '--home', 'sys..Acme']).stderr).toMatch(
+      /home_hierarchy must be a dot path such as sys\.hcs\.Telco\.Acme/,
+    );
     expect(cli(['remote', 'remove', 'Homed']).status).toBe(0);
     const bad = cli(['remote', 'add', '--name', 'Bad', '--url', 'ftp://x', '--username', 'u']);
     expect(bad.status).toBe(1);

@@ -28,7 +28,10 @@ export async function auditLineRelations(api: ApiClient, transactions: Transacti
   const failedCreates = ofModel.filter((tx) => tx.action === 'Create' && tx.status === 'Fail').map((tx) => tx.resource.pkid);
   const deleted = new Set(ofModel.filter((tx) => tx.action === 'Delete' && tx.status === 'Success').map((tx) => tx.resource.pkid));
   const createdSet = new Set(created);
-  expect([...deleted].filter((pkid) => !createdSet.has(pkid)), 'deleted instances that were never created').toEqual([]);
+  expect(
+    [...deleted].filter((pkid) => !createdSet.has(pkid)),
+    'deleted instances that were never created',
+  ).toEqual([]);
 
   const statuses = await statusesOf(api, [...created, ...failedCreates]);
   const wrongCreated = created.filter((pkid) => statuses.get(pkid) !== (deleted.has(pkid) ? 404 : 200));
@@ -52,8 +55,14 @@ export async function auditDeviceSide(api: ApiClient, customer: string): Promise
 
   const inventory = await api.listAll<{ internal_number: string; status: string }>('data/InternalNumberInventory', customer);
   const patterns = new Set(relations.map((entry) => entry.split('|')[0]));
-  const used = inventory.filter((entry) => entry.data.status === 'Used').map((entry) => entry.data.internal_number).sort();
-  const inUse = inventory.map((entry) => entry.data.internal_number).filter((number) => patterns.has(number)).sort();
+  const used = inventory
+    .filter((entry) => entry.data.status === 'Used')
+    .map((entry) => entry.data.internal_number)
+    .sort();
+  const inUse = inventory
+    .map((entry) => entry.data.internal_number)
+    .filter((number) => patterns.has(number))
+    .sort();
   expect(used).toEqual(inUse);
 }
 
@@ -61,7 +70,10 @@ export async function auditDeviceSide(api: ApiClient, customer: string): Promise
 export async function auditAcknowledged(api: ApiClient, records: WriteRecord[], transactions: TransactionData[]): Promise<void> {
   const byId = new Map(transactions.map((tx) => [tx.transaction_id, tx]));
   const accepted = records.filter((record) => record.status === 202).map((record) => record.transactionId ?? '');
-  expect(accepted.filter((id) => !byId.has(id)), 'accepted (202) transactions that were lost').toEqual([]);
+  expect(
+    accepted.filter((id) => !byId.has(id)),
+    'accepted (202) transactions that were lost',
+  ).toEqual([]);
   const refused = records.filter((record) => record.kind === 'duplicate' && record.status === 409);
   expect(refused.filter((record) => byId.get(record.transactionId ?? '')?.status !== 'Fail')).toEqual([]);
 
@@ -69,6 +81,12 @@ export async function auditAcknowledged(api: ApiClient, records: WriteRecord[], 
   const kept = records.filter((r) => r.kind === 'create' && r.status === 200 && !touchedByDelete.has(r.pkid)).map((r) => r.pkid ?? '');
   const gone = records.filter((r) => r.kind === 'delete' && r.status === 200).map((r) => r.pkid ?? '');
   const statuses = await statusesOf(api, [...kept, ...gone]);
-  expect(kept.filter((pkid) => statuses.get(pkid) !== 200), 'created (200) instances lost by the crash').toEqual([]);
-  expect(gone.filter((pkid) => statuses.get(pkid) !== 404), 'deleted (200) instances back after the crash').toEqual([]);
+  expect(
+    kept.filter((pkid) => statuses.get(pkid) !== 200),
+    'created (200) instances lost by the crash',
+  ).toEqual([]);
+  expect(
+    gone.filter((pkid) => statuses.get(pkid) !== 404),
+    'deleted (200) instances back after the crash',
+  ).toEqual([]);
 }

@@ -48,7 +48,10 @@ describe('crash safety over HTTP', () => {
     await load.burst(80);
     const records = await load.stopWith(() => first.kill());
     expect((await first.exited).signal).toBe('SIGKILL');
-    expect(records.filter((record) => record.error !== undefined), 'requests that failed before the kill').toEqual([]);
+    expect(
+      records.filter((record) => record.error !== undefined),
+      'requests that failed before the kill',
+    ).toEqual([]);
     const unexpected = records.filter((record) => record.status !== 'dropped' && record.status !== EXPECTED_STATUS[record.kind]);
     expect(unexpected, 'answers other than the expected status').toEqual([]);
 
@@ -61,7 +64,10 @@ describe('crash safety over HTTP', () => {
 
     // Without work in flight at the kill, this run would prove nothing about recovery.
     expect(canceled.length, 'transactions in flight at the kill').toBeGreaterThan(0);
-    expect(transactions.filter((tx) => !FINAL_STATUSES.includes(tx.status)), 'unfinished transactions').toEqual([]);
+    expect(
+      transactions.filter((tx) => !FINAL_STATUSES.includes(tx.status)),
+      'unfinished transactions',
+    ).toEqual([]);
     expect(recoveredCount(second.stdoutLines)).toBe(canceled.length);
     // A single change that failed is undone whole (a group parent keeps its finished children).
     const single = transactions.filter((tx: TransactionData) => tx.sub_transactions.length === 0);
@@ -108,12 +114,17 @@ describe('crash safety over HTTP', () => {
     const parent = await getTransaction(reader, group.body.transaction_id);
     const children = await Promise.all(parent.sub_transactions.map((sub) => getTransaction(reader, sub.transaction_id)));
     const done = children.filter((child) => child.status === 'Success');
-    console.log(`[crash-safety] group delete: ${done.length} of ${children.length} deletes done at the kill; parent ${parent.status}, rolled_back ${parent.rolled_back}`);
+    console.log(
+      `[crash-safety] group delete: ${done.length} of ${children.length} deletes done at the kill; parent ${parent.status}, rolled_back ${parent.rolled_back}`,
+    );
     expect(done.length).toBeGreaterThan(0);
     expect(done.length).toBeLessThan(hrefs.length);
     expect(children.every((child) => child.status === 'Success' || child.rolled_back === 'Yes')).toBe(true);
     // What the children say is what the store holds.
-    const statuses = await statusesOf(reader, children.map((child) => child.resource.pkid));
+    const statuses = await statusesOf(
+      reader,
+      children.map((child) => child.resource.pkid),
+    );
     expect(children.filter((child) => statuses.get(child.resource.pkid) !== (child.status === 'Success' ? 404 : 200))).toEqual([]);
     expect(parent.status).toBe('Fail');
     // The finished deletes were not undone (a failed child never undoes the others), so the

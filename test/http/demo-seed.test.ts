@@ -37,7 +37,11 @@ async function worldCounts(client: ApiClient): Promise<Record<string, number>> {
   ];
   const counts: Record<string, number> = {};
   for (const model of models) counts[model] = await client.total(model, 'sys');
-  counts['Used numbers'] = await client.total('data/InternalNumberInventory', CUSTOMER, '&filter_field=status&filter_condition=equals&filter_text=Used');
+  counts['Used numbers'] = await client.total(
+    'data/InternalNumberInventory',
+    CUSTOMER,
+    '&filter_field=status&filter_condition=equals&filter_text=Used',
+  );
   return counts;
 }
 
@@ -77,7 +81,11 @@ describe('--seed demo', () => {
     expect(used.every((entry) => entry.meta.hierarchy === CUSTOMER && entry.data.status === 'Used')).toBe(true);
     const relations = await api.listAll<{ pattern: string }>('relation/LineRelation', CUSTOMER);
     expect(used.map((entry) => entry.data.internal_number).sort()).toEqual(relations.map((relation) => relation.data.pattern).sort());
-    const available = await api.total('data/InternalNumberInventory', CUSTOMER, '&filter_field=status&filter_condition=equals&filter_text=Available');
+    const available = await api.total(
+      'data/InternalNumberInventory',
+      CUSTOMER,
+      '&filter_field=status&filter_condition=equals&filter_text=Available',
+    );
     expect(available).toBeGreaterThan(100);
   });
 

@@ -82,14 +82,21 @@ interface Exported {
 
 async function exportAs(who: Credentials, url = exportUrl()): Promise<Exported> {
   const started = performance.now();
-  const reply = await fetch(url, { method: 'POST', headers: { authorization: basicAuth(who), 'content-type': 'application/json' }, body: '{}' });
+  const reply = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: basicAuth(who), 'content-type': 'application/json' },
+    body: '{}',
+  });
   const bytes = Buffer.from(await reply.arrayBuffer());
   return { status: reply.status, retryAfter: reply.headers.get('retry-after'), bytes, ms: performance.now() - started };
 }
 
 /** The admin's 5-line lists, one every 20 ms until `until` settles: a data list and a list of lines. */
 async function pollLists(until: Promise<unknown>): Promise<number[]> {
-  const lists = [`/api/data/InternalNumberInventory/?hierarchy=sys.hcs.Telco.Acme&limit=5`, `/api/relation/LineRelation/?hierarchy=${encodeURIComponent(LONDON)}&limit=5`];
+  const lists = [
+    `/api/data/InternalNumberInventory/?hierarchy=sys.hcs.Telco.Acme&limit=5`,
+    `/api/relation/LineRelation/?hierarchy=${encodeURIComponent(LONDON)}&limit=5`,
+  ];
   const latencies: number[] = [];
   let running = true;
   const stop = (): void => void (running = false);
@@ -116,7 +123,12 @@ async function patternsIn(bytes: Buffer, name: string): Promise<Set<string>> {
   const file = join(temp, name);
   writeFileSync(file, bytes);
   const found = new Set<string>();
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, { worksheets: 'emit', sharedStrings: 'cache', styles: 'ignore', hyperlinks: 'ignore' });
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    styles: 'ignore',
+    hyperlinks: 'ignore',
+  });
   for await (const worksheet of reader) {
     for await (const row of worksheet) {
       for (const value of row.values as unknown[]) if (typeof value === 'string' && value.startsWith(PREFIX)) found.add(value);
@@ -128,7 +140,10 @@ async function patternsIn(bytes: Buffer, name: string): Promise<Set<string>> {
 describe('fair share of heavy jobs over HTTP', () => {
   it("keeps another client's 5-line list under 100 ms p99 while an operator runs 8 exports of 30,000 lines, and every export arrives whole", async () => {
     // Warm up: the first requests load code and start a worker; the attack is not blamed for that.
-    for (let i = 0; i < 5; i += 1) await fetch(`${server.url}/api/data/Countries/?hierarchy=sys&limit=5`, { headers: { authorization: basicAuth(ADMIN) } }).then((reply) => reply.text());
+    for (let i = 0; i < 5; i += 1)
+      await fetch(`${server.url}/api/data/Countries/?hierarchy=sys&limit=5`, { headers: { authorization: basicAuth(ADMIN) } }).then(
+        (reply) => reply.text(),
+      );
     const started = performance.now();
     const exports = Promise.all(Array.from({ length: EXPORTS }, () => exportAs(OPERATOR)));
     const latencies = await pollLists(exports);
@@ -154,11 +169,17 @@ describe('fair share of heavy jobs over HTTP', () => {
     // The operator's eight big exports wait their turn one by one, long enough for more to pile up behind them.
     const big = Promise.all(Array.from({ length: EXPORTS }, () => exportAs(OPERATOR)));
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const small = (hierarchy: string): string => `${server.url}/api/relation/LineRelation/export/?hierarchy=${encodeURIComponent(hierarchy)}&limit=5`;
-    const [flood, other] = await Promise.all([Promise.all(Array.from({ length: 20 }, () => exportAs(OPERATOR, small(PARIS)))), exportAs(ADMIN, small(LONDON))]);
+    const small = (hierarchy: string): string =>
+      `${server.url}/api/relation/LineRelation/export/?hierarchy=${encodeURIComponent(hierarchy)}&limit=5`;
+    const [flood, other] = await Promise.all([
+      Promise.all(Array.from({ length: 20 }, () => exportAs(OPERATOR, small(PARIS)))),
+      exportAs(ADMIN, small(LONDON)),
+    ]);
     const bigResults = await big;
     const refused = flood.filter((result) => result.status === 429);
-    console.log(`[fair-share] 20 more exports by the operator while its ${EXPORTS} big ones waited: ${flood.length - refused.length} taken, ${refused.length} answered 429; another user's export: ${other.status} after ${other.ms.toFixed(0)} ms`);
+    console.log(
+      `[fair-share] 20 more exports by the operator while its ${EXPORTS} big ones waited: ${flood.length - refused.length} taken, ${refused.length} answered 429; another user's export: ${other.status} after ${other.ms.toFixed(0)} ms`,
+    );
     expect(bigResults.map((result) => result.status)).toEqual(Array(EXPORTS).fill(200));
     // At most 16 of one user's jobs wait: 7 big ones already do, so 9 more at most are taken.
     expect(refused.length).toBeGreaterThanOrEqual(20 - 9);

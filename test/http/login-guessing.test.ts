@@ -25,7 +25,12 @@ async function guess(server: ServeProcess, clients: number): Promise<number> {
     for (let n = 0; Date.now() < deadline; n += 1) {
       const body = JSON.stringify({ username: 'admin', password: `guess-${id}-${n}` });
       try {
-        const reply = await fetch(`${server.url}/noninteractivelogin/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: controller.signal });
+        const reply = await fetch(`${server.url}/noninteractivelogin/`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+          signal: controller.signal,
+        });
         await reply.text();
         if (Date.now() <= deadline && reply.status === 401) answered += 1;
       } catch {

@@ -51,14 +51,20 @@ describe('refusals decided before the body is read', () => {
       await new Promise((resolve) => setTimeout(resolve, 2_500));
     }
     const after = await rssBytes(pid);
-    console.log(`[before-body] RSS ${(before / MB).toFixed(1)} MB -> ${(after / MB).toFixed(1)} MB (${((after - before) / MB).toFixed(1)} MB); 401 after ${rounds.map((times) => times.join(', ')).join(' | ')} ms`);
+    console.log(
+      `[before-body] RSS ${(before / MB).toFixed(1)} MB -> ${(after / MB).toFixed(1)} MB (${((after - before) / MB).toFixed(1)} MB); 401 after ${rounds.map((times) => times.join(', ')).join(' | ')} ms`,
+    );
     expect(Math.min(...rounds.map((times) => Math.max(...times)))).toBeLessThan(100);
     expect(after - before).toBeLessThan(50 * MB);
     expect(uploadsOnDisk()).toEqual([]);
   });
 
   it('refuses a wrong password, and a declared length over the limit, from the headers', async () => {
-    const wrong = await rawUpload({ url: uploadUrl(), bytes: 20 * MB, headers: { authorization: basicAuth({ username: 'admin', password: 'not-it' }) } });
+    const wrong = await rawUpload({
+      url: uploadUrl(),
+      bytes: 20 * MB,
+      headers: { authorization: basicAuth({ username: 'admin', password: 'not-it' }) },
+    });
     expect(wrong.status).toBe(401);
     const tooLarge = await rawUpload({ url: uploadUrl(), bytes: 51 * MB, headers: { authorization: basicAuth(ADMIN) } });
     expect(tooLarge.status).toBe(413);
@@ -71,7 +77,9 @@ describe('refusals decided before the body is read', () => {
     const pid = server.child.pid ?? 0;
     const before = await rssBytes(pid);
     const boundary = 'streamed-boundary';
-    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="uploadedfile"; filename="big.xlsx"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="uploadedfile"; filename="big.xlsx"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    );
     const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
     const fileBytes = 45 * MB;
     const halfway = 20 * MB;
@@ -86,7 +94,11 @@ describe('refusals decided before the body is read', () => {
     const status = await new Promise<number>((resolve, reject) => {
       const req = request(uploadUrl(), {
         method: 'POST',
-        headers: { authorization: basicAuth(ADMIN), 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + fileBytes + tail.length) },
+        headers: {
+          authorization: basicAuth(ADMIN),
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': String(head.length + fileBytes + tail.length),
+        },
       });
       req.on('response', (res) => {
         res.resume();
@@ -118,7 +130,9 @@ describe('refusals decided before the body is read', () => {
       pump();
     });
     const after = await rssBytes(pid);
-    console.log(`[before-body] accepted 45 MB upload: ${(onDiskHalfway / MB).toFixed(1)} MB on disk while the sender paused at 20 MB; RSS ${(before / MB).toFixed(1)} MB -> ${(after / MB).toFixed(1)} MB`);
+    console.log(
+      `[before-body] accepted 45 MB upload: ${(onDiskHalfway / MB).toFixed(1)} MB on disk while the sender paused at 20 MB; RSS ${(before / MB).toFixed(1)} MB -> ${(after / MB).toFixed(1)} MB`,
+    );
     expect(status).toBe(200);
     expect(onDiskHalfway).toBeGreaterThanOrEqual(halfway / 2);
     // The socket's chunks are freed only when V8 next collects: RSS grows by 33 to 36 MB

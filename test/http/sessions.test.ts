@@ -46,13 +46,22 @@ describe('sessions and CSRF over HTTP', () => {
     const session = await login();
     const before = await countries();
     const data = { data: { country_name: 'Austria', iso_code: 'AT' } };
-    const refused = await api.post<{ code: string; http_code: number }>('/api/data/Countries/?hierarchy=sys', data, { auth: false, headers: { cookie: session.cookie } });
+    const refused = await api.post<{ code: string; http_code: number }>('/api/data/Countries/?hierarchy=sys', data, {
+      auth: false,
+      headers: { cookie: session.cookie },
+    });
     expect(refused.status).toBe(403);
     expect(refused.body).toMatchObject({ http_code: 403, code: 'csrf-failed' });
-    const wrong = await api.post('/api/data/Countries/?hierarchy=sys', data, { auth: false, headers: { cookie: session.cookie, 'x-csrftoken': 'forged' } });
+    const wrong = await api.post('/api/data/Countries/?hierarchy=sys', data, {
+      auth: false,
+      headers: { cookie: session.cookie, 'x-csrftoken': 'forged' },
+    });
     expect(wrong.status).toBe(403);
     expect(await countries()).toBe(before);
-    const accepted = await api.post('/api/data/Countries/?hierarchy=sys', data, { auth: false, headers: { cookie: session.cookie, 'x-csrftoken': session.token } });
+    const accepted = await api.post('/api/data/Countries/?hierarchy=sys', data, {
+      auth: false,
+      headers: { cookie: session.cookie, 'x-csrftoken': session.token },
+    });
     expect(accepted.status).toBe(200);
     expect(await countries()).toBe(before + 1);
   });

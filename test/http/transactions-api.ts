@@ -55,9 +55,7 @@ export async function getTransaction(api: ApiClient, transactionId: string): Pro
 export async function listAllTransactions(api: ApiClient): Promise<TransactionData[]> {
   const all: TransactionData[] = [];
   for (let skip = 0; ; skip += 2000) {
-    const answer = await api.get<ListBody<TransactionData>>(
-      `/api/tool/Transaction/?hierarchy=sys&limit=2000&skip=${skip}&summary=false`,
-    );
+    const answer = await api.get<ListBody<TransactionData>>(`/api/tool/Transaction/?hierarchy=sys&limit=2000&skip=${skip}&summary=false`);
     if (answer.status !== 200) throw new Error(`listing transactions gave ${answer.status}: ${answer.text}`);
     all.push(...answer.body.resources.map((resource) => resource.data));
     if (answer.body.resources.length < 2000) {

@@ -168,10 +168,9 @@ describe('Range paging over HTTP', () => {
   it('answers Range: items=0-9 with 10 resources and Content-Range', async () => {
     const total = await api.total('relation/LineRelation', 'sys');
     expect(total).toBeGreaterThan(10);
-    const answer = await api.get<{ resources: unknown[]; pagination: { total: number } }>(
-      '/api/relation/LineRelation/?hierarchy=sys',
-      { headers: { range: 'items=0-9' } },
-    );
+    const answer = await api.get<{ resources: unknown[]; pagination: { total: number } }>('/api/relation/LineRelation/?hierarchy=sys', {
+      headers: { range: 'items=0-9' },
+    });
     expect(answer.status).toBe(200);
     expect(answer.body.resources).toHaveLength(10);
     expect(answer.headers.get('content-range')).toBe(`items 0-9/${total}`);

@@ -12,7 +12,11 @@ afterAll(cleanupServers);
 async function upload(bytes: Uint8Array, name = 'lines.xlsx'): Promise<Response> {
   const form = new FormData();
   form.append('uploadedfile', new Blob([bytes]), name);
-  return fetch(new URL('/api/uploadfiles/?hierarchy=sys', server.url), { method: 'POST', headers: { authorization: basicAuth(ADMIN) }, body: form });
+  return fetch(new URL('/api/uploadfiles/?hierarchy=sys', server.url), {
+    method: 'POST',
+    headers: { authorization: basicAuth(ADMIN) },
+    body: form,
+  });
 }
 
 describe('uploads over HTTP', () => {

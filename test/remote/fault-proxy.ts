@@ -82,10 +82,15 @@ export class FaultProxy {
       if (mode.kind === 'delay') return this.later(mode.ms, () => !client.destroyed && client.write(chunk));
       if (mode.kind === 'drip') {
         for (const byte of chunk) {
-          dripQueue = dripQueue.then(() => new Promise<void>((done) => this.later(mode.everyMs, () => {
-            if (!client.destroyed) client.write(Buffer.of(byte));
-            done();
-          })));
+          dripQueue = dripQueue.then(
+            () =>
+              new Promise<void>((done) =>
+                this.later(mode.everyMs, () => {
+                  if (!client.destroyed) client.write(Buffer.of(byte));
+                  done();
+                }),
+              ),
+          );
         }
         return;
       }

@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupServers } from '../http/serve-process';
 import { FaultProxy } from './fault-proxy';
-import { openLocal, PARIS, remoteTransactionCount, REMOTE_PASSWORD, startRemote, type Client, type LocalWorkstation, type Reply } from './remote-world';
+import {
+  openLocal,
+  PARIS,
+  remoteTransactionCount,
+  REMOTE_PASSWORD,
+  startRemote,
+  type Client,
+  type LocalWorkstation,
+  type Reply,
+} from './remote-world';
 
 /**
  * Network faults between the workstation and a real remote, made by a TCP proxy of our own:
@@ -38,7 +47,9 @@ afterAll(async () => {
 
 const LIST = `/api/relation/LineRelation/?hierarchy=${encodeURIComponent(PARIS)}&limit=20`;
 const write = (): Promise<Reply> =>
-  live.call('POST', `/api/data/Countries/?hierarchy=sys`, { json: { data: { country_name: `Faultland ${(serial += 1)}`, iso_code: `Q${String.fromCharCode(64 + serial)}` } } });
+  live.call('POST', `/api/data/Countries/?hierarchy=sys`, {
+    json: { data: { country_name: `Faultland ${(serial += 1)}`, iso_code: `Q${String.fromCharCode(64 + serial)}` } },
+  });
 
 async function recovers(): Promise<void> {
   faults.mode = { kind: 'pass' };

@@ -3,7 +3,18 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupServers } from '../http/serve-process';
-import { ACME, PARIS, openLocal, remoteTransactionCount, REMOTE_PASSWORD, settled, startRemote, type Client, type LocalWorkstation, type Reply } from './remote-world';
+import {
+  ACME,
+  PARIS,
+  openLocal,
+  remoteTransactionCount,
+  REMOTE_PASSWORD,
+  settled,
+  startRemote,
+  type Client,
+  type LocalWorkstation,
+  type Reply,
+} from './remote-world';
 
 /**
  * The whole API through the proxy of a live workspace gives what the remote gives directly:
@@ -58,7 +69,10 @@ describe.each(['20.1.1', '21.1'])('a live workspace on a remote at release %s', 
       same(await live.get(path), await direct.get(path));
     }
     const ranged = `/api/device/cucm/Phone/${q(PARIS)}`;
-    const [viaProxy, straight] = [await live.get(ranged, { headers: { range: 'items=2-5' } }), await direct.get(ranged, { headers: { range: 'items=2-5' } })];
+    const [viaProxy, straight] = [
+      await live.get(ranged, { headers: { range: 'items=2-5' } }),
+      await direct.get(ranged, { headers: { range: 'items=2-5' } }),
+    ];
     same(viaProxy, straight);
     expect(viaProxy.headers.get('content-range')).toBe(straight.headers.get('content-range'));
     expect(viaProxy.headers.get('content-range')).toMatch(/^items 2-5\/\d+$/);
@@ -78,7 +92,7 @@ describe.each(['20.1.1', '21.1'])('a live workspace on a remote at release %s', 
     }
   });
 
-  it('passes the remote\'s faults through unchanged', async () => {
+  it("passes the remote's faults through unchanged", async () => {
     const path = `/api/relation/LineRelation/${q(PARIS)}`;
     const body = { data: { alertingName: 'No pattern' } };
     const [viaProxy, straight] = [await live.call('POST', path, { json: body }), await direct.call('POST', path, { json: body })];
@@ -113,11 +127,18 @@ describe.each(['20.1.1', '21.1'])('a live workspace on a remote at release %s', 
 
   it('makes writes once on the remote, with and without nowait, and reads their transactions and logs as the remote does', async () => {
     const before = await remoteTransactionCount(direct);
-    const made = await live.call('POST', `/api/relation/LineRelation/${q(PARIS)}`, { json: { data: { pattern: nextPattern(), alertingName: 'Proxy Sync' } } });
+    const made = await live.call('POST', `/api/relation/LineRelation/${q(PARIS)}`, {
+      json: { data: { pattern: nextPattern(), alertingName: 'Proxy Sync' } },
+    });
     expect(made.status).toBe(200);
     expect(made.body.success).toBe(true);
-    same(await live.get(`/api/relation/LineRelation/${made.body.pkid as string}/`), await direct.get(`/api/relation/LineRelation/${made.body.pkid as string}/`));
-    const queued = await live.call('POST', `/api/relation/LineRelation/${q(PARIS, '&nowait=true')}`, { json: { data: { pattern: nextPattern(), alertingName: 'Proxy Async' } } });
+    same(
+      await live.get(`/api/relation/LineRelation/${made.body.pkid as string}/`),
+      await direct.get(`/api/relation/LineRelation/${made.body.pkid as string}/`),
+    );
+    const queued = await live.call('POST', `/api/relation/LineRelation/${q(PARIS, '&nowait=true')}`, {
+      json: { data: { pattern: nextPattern(), alertingName: 'Proxy Async' } },
+    });
     expect(queued.status).toBe(202);
     const finished = await settled(live, queued.body.transaction_id as string);
     expect(finished.body.data.status).toBe('Success');
@@ -128,7 +149,9 @@ describe.each(['20.1.1', '21.1'])('a live workspace on a remote at release %s', 
     same(await live.get(`${txPath}poll/`), await direct.get(`${txPath}poll/`));
     const listPath = `/api/tool/Transaction/${q(PARIS, '&limit=5')}`;
     same(await live.get(listPath), await direct.get(listPath));
-    const changed = await live.call('PUT', `/api/relation/LineRelation/${made.body.pkid as string}/`, { json: { data: { alertingName: 'Proxy Changed' } } });
+    const changed = await live.call('PUT', `/api/relation/LineRelation/${made.body.pkid as string}/`, {
+      json: { data: { alertingName: 'Proxy Changed' } },
+    });
     expect(changed.status).toBe(200);
     expect((await direct.get(`/api/relation/LineRelation/${made.body.pkid as string}/`)).body.data.alertingName).toBe('Proxy Changed');
     const removed = await live.call('DELETE', `/api/relation/LineRelation/${made.body.pkid as string}/`);
@@ -150,7 +173,10 @@ describe.each(['20.1.1', '21.1'])('a live workspace on a remote at release %s', 
     const searchPath = `/api/tool/Search/${q(ACME, `&query=${query}`)}`;
     same(await live.get(searchPath), await direct.get(searchPath));
     const posted = { query: 'relation/LineRelation with pattern startswith +3314', hierarchy_shallow: false };
-    same(await live.call('POST', `/api/tool/Search/${q(PARIS)}`, { json: posted }), await direct.call('POST', `/api/tool/Search/${q(PARIS)}`, { json: posted }));
+    same(
+      await live.call('POST', `/api/tool/Search/${q(PARIS)}`, { json: posted }),
+      await direct.call('POST', `/api/tool/Search/${q(PARIS)}`, { json: posted }),
+    );
   });
 
   it('passes uploads, validation and a bulk load through, and the remote runs the load once', async () => {
@@ -169,23 +195,31 @@ describe.each(['20.1.1', '21.1'])('a live workspace on a remote at release %s', 
     expect(load.status).toBe(202);
     const done = await settled(live, load.body.transaction_id as string);
     expect(done.body.data.detail).toMatch(/succeeded from \[ 1 \] sheet in proxied-lines\.xlsx/);
-    same(await live.get(`/api/tool/Transaction/${load.body.transaction_id as string}/`), await direct.get(`/api/tool/Transaction/${load.body.transaction_id as string}/`));
+    same(
+      await live.get(`/api/tool/Transaction/${load.body.transaction_id as string}/`),
+      await direct.get(`/api/tool/Transaction/${load.body.transaction_id as string}/`),
+    );
     expect(await remoteTransactionCount(direct)).toBe(before + 1);
   });
 
-  it('streams xlsx exports through: the same file name, type and cells as the remote\'s own export', async () => {
+  it("streams xlsx exports through: the same file name, type and cells as the remote's own export", async () => {
     const list = await direct.get(`/api/relation/LineRelation/${q(PARIS, '&limit=3')}`);
     const pkid = list.body.resources[0].meta.pkid as string;
     const path = `/api/relation/LineRelation/${pkid}/export/${q(PARIS, '&export_format=xlsx')}`;
     const [viaProxy, straight] = [await live.get(path), await direct.get(path)];
     expect(viaProxy.status).toBe(200);
     expect(viaProxy.headers.get('content-type')).toBe(straight.headers.get('content-type'));
-    expect(viaProxy.headers.get('content-disposition')).toMatch(/^attachment; filename="?relation_LineRelation_exportedsheet_formatted_\d{8}_\d{6}\.xlsx/);
+    expect(viaProxy.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="?relation_LineRelation_exportedsheet_formatted_\d{8}_\d{6}\.xlsx/,
+    );
     expect(viaProxy.bytes.subarray(0, 2).toString()).toBe('PK');
     expect(await cellsOf(viaProxy.bytes)).toEqual(await cellsOf(straight.bytes));
     const hrefs = list.body.resources.map((r: { meta: { href: string } }) => r.meta.href);
     const many = `/api/relation/LineRelation/export/${q(PARIS)}`;
-    const [manyProxy, manyDirect] = [await live.call('POST', many, { json: { hrefs } }), await direct.call('POST', many, { json: { hrefs } })];
+    const [manyProxy, manyDirect] = [
+      await live.call('POST', many, { json: { hrefs } }),
+      await direct.call('POST', many, { json: { hrefs } }),
+    ];
     expect(manyProxy.status).toBe(200);
     expect(await cellsOf(manyProxy.bytes)).toEqual(await cellsOf(manyDirect.bytes));
   });
@@ -203,7 +237,7 @@ describe.each(['20.1.1', '21.1'])('a live workspace on a remote at release %s', 
     expect(viaProxy.headers.get('content-disposition')).toBe(straight.headers.get('content-disposition'));
   });
 
-  it('keeps its own session headers: the local CSRF token, never the remote\'s cookies', async () => {
+  it("keeps its own session headers: the local CSRF token, never the remote's cookies", async () => {
     const viaProxy = await live.get(`/api/data/Countries/${q('sys')}`);
     const straight = await direct.get(`/api/data/Countries/${q('sys')}`);
     const localAnswer = await local.admin.get('/workstation/workspaces/');

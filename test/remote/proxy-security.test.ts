@@ -4,7 +4,17 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupServers } from '../http/serve-process';
-import { basic, Client, openLocal, PARIS, REMOTE_PASSWORD, remoteTransactionCount, startRemote, type LocalWorkstation, type Reply } from './remote-world';
+import {
+  basic,
+  Client,
+  openLocal,
+  PARIS,
+  REMOTE_PASSWORD,
+  remoteTransactionCount,
+  startRemote,
+  type LocalWorkstation,
+  type Reply,
+} from './remote-world';
 
 /**
  * What a live workspace must never do: show or store a remote password, let a request choose
@@ -24,7 +34,11 @@ async function recordingRemote(): Promise<{ server: Server; port: number; seen: 
   const server = createServer((req, res) => {
     seen.push({ method: req.method ?? '', url: req.url ?? '', host: req.headers.host, headers: req.headers });
     req.resume();
-    const headers = { 'content-type': 'application/json; charset=utf-8', 'set-cookie': ['sessionid=recorded; HttpOnly; Path=/', 'csrftoken=rec-token; HttpOnly; Path=/'], 'x-csrftoken': 'rec-token' };
+    const headers = {
+      'content-type': 'application/json; charset=utf-8',
+      'set-cookie': ['sessionid=recorded; HttpOnly; Path=/', 'csrftoken=rec-token; HttpOnly; Path=/'],
+      'x-csrftoken': 'rec-token',
+    };
     res.writeHead(200, headers).end(JSON.stringify({ success: true, path: req.url }));
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
@@ -58,11 +72,24 @@ const answers: Reply[] = [];
 beforeAll(async () => {
   [recorder, decoy, real] = await Promise.all([recordingRemote(), recordingRemote(), startRemote('20.1.1')]);
   local = await openLocal();
-  await local.addProfile({ name: 'Recorder', base_url: `http://127.0.0.1:${recorder.port}/deploy`, username: 'engineer', password: SECRET });
+  await local.addProfile({
+    name: 'Recorder',
+    base_url: `http://127.0.0.1:${recorder.port}/deploy`,
+    username: 'engineer',
+    password: SECRET,
+  });
   await local.addProfile({ name: 'Real', base_url: real.remote.url, username: 'admin', password: REMOTE_PASSWORD });
   await local.addProfile({ name: 'WrongPassword', base_url: real.remote.url, username: 'admin', password: `${SECRET}-wrong` });
-  await local.addProfile({ name: 'BasicReal', base_url: real.remote.url, username: 'admin', password: REMOTE_PASSWORD, auth_mode: 'basic' });
-  const readonly = await local.admin.call('POST', '/api/data/User/?hierarchy=sys', { json: { data: { username: 'viewer', role: 'readonly', password: 'viewer-password-1' } } });
+  await local.addProfile({
+    name: 'BasicReal',
+    base_url: real.remote.url,
+    username: 'admin',
+    password: REMOTE_PASSWORD,
+    auth_mode: 'basic',
+  });
+  const readonly = await local.admin.call('POST', '/api/data/User/?hierarchy=sys', {
+    json: { data: { username: 'viewer', role: 'readonly', password: 'viewer-password-1' } },
+  });
   if (readonly.status !== 200) throw new Error(readonly.text);
 }, 60_000);
 afterAll(async () => {
@@ -79,9 +106,13 @@ const record = async (reply: Promise<Reply>): Promise<Reply> => {
 };
 
 describe('a live workspace cannot be steered to another host', () => {
-  it('sends only the request\'s path, under the profile\'s base path, with the profile\'s Host', async () => {
+  it("sends only the request's path, under the profile's base path, with the profile's Host", async () => {
     const live = local.live('Recorder');
-    const ok = await record(live.get('/api/data/Countries/?hierarchy=sys', { headers: { host: `127.0.0.1:${decoy.port}`, 'x-forwarded-host': `127.0.0.1:${decoy.port}` } }));
+    const ok = await record(
+      live.get('/api/data/Countries/?hierarchy=sys', {
+        headers: { host: `127.0.0.1:${decoy.port}`, 'x-forwarded-host': `127.0.0.1:${decoy.port}` },
+      }),
+    );
     expect(ok.status).toBe(200);
     const last = recorder.seen[recorder.seen.length - 1];
     expect(last.url).toBe('/deploy/api/data/Countries/?hierarchy=sys');
@@ -98,25 +129,42 @@ describe('a live workspace cannot be steered to another host', () => {
     const before = recorder.seen.length;
     const workspace = 'x-workstation-workspace: Recorder';
     const auth = `authorization: ${basic('admin', 'local-admin-password-1')}`;
-    for (const target of [
-      '/api/..%2f..%2fadmin/',
-      '/api/data%5c..%5cx/',
-      '/api//127.0.0.1/x/',
-      '/api/data/Countries/%2F%2Fevil/',
-    ]) {
-      const text = await rawRequest(local.host.port, [`GET ${target} HTTP/1.1`, `host: 127.0.0.1:${local.host.port}`, workspace, auth, 'connection: close']);
+    for (const target of ['/api/..%2f..%2fadmin/', '/api/data%5c..%5cx/', '/api//127.0.0.1/x/', '/api/data/Countries/%2F%2Fevil/']) {
+      const text = await rawRequest(local.host.port, [
+        `GET ${target} HTTP/1.1`,
+        `host: 127.0.0.1:${local.host.port}`,
+        workspace,
+        auth,
+        'connection: close',
+      ]);
       expect(text, target).toMatch(/^HTTP\/1\.1 400/);
       expect(text, target).toContain('"code":"bad-parameter"');
     }
     // Dot segments are resolved before the workspace is looked at: out of /api/, nothing is forwarded.
     for (const target of ['/api/data/../../deploy/x', '/api/%2e%2e/%2e%2e/secret']) {
-      const climbed = await rawRequest(local.host.port, [`GET ${target} HTTP/1.1`, `host: 127.0.0.1:${local.host.port}`, workspace, auth, 'connection: close']);
+      const climbed = await rawRequest(local.host.port, [
+        `GET ${target} HTTP/1.1`,
+        `host: 127.0.0.1:${local.host.port}`,
+        workspace,
+        auth,
+        'connection: close',
+      ]);
       expect(climbed, target).toMatch(/^HTTP\/1\.1 404/);
     }
-    const absolute = await rawRequest(local.host.port, [`GET http://127.0.0.1:${decoy.port}/api/data/Countries/?hierarchy=sys HTTP/1.1`, `host: 127.0.0.1:${decoy.port}`, workspace, auth, 'connection: close']);
+    const absolute = await rawRequest(local.host.port, [
+      `GET http://127.0.0.1:${decoy.port}/api/data/Countries/?hierarchy=sys HTTP/1.1`,
+      `host: 127.0.0.1:${decoy.port}`,
+      workspace,
+      auth,
+      'connection: close',
+    ]);
     expect(absolute).toMatch(/^HTTP\/1\.1 404/);
     // In-process doors (IPC) hand the path over as given: a scheme-relative one goes nowhere either.
-    const handled = await local.service.handle({ method: 'GET', url: `//127.0.0.1:${decoy.port}/api/data/Countries/`, headers: { authorization: basic('admin', 'local-admin-password-1'), 'x-workstation-workspace': 'Recorder' } });
+    const handled = await local.service.handle({
+      method: 'GET',
+      url: `//127.0.0.1:${decoy.port}/api/data/Countries/`,
+      headers: { authorization: basic('admin', 'local-admin-password-1'), 'x-workstation-workspace': 'Recorder' },
+    });
     expect(handled.status).toBe(400);
     expect(recorder.seen.length).toBe(before);
     expect(decoy.seen).toEqual([]);
@@ -133,10 +181,15 @@ describe('passwords of remote profiles', () => {
     expect((await real.direct.call('PUT', `/api/data/User/${pkid}/`, { json: { data: { email: 'ops@example.test' } } })).status).toBe(200);
     expect((await real.direct.call('PUT', `/api/data/User/${pkid}/`, { json: { data: { email: 'ops2@example.test' } } })).status).toBe(200);
     const before = await remoteTransactionCount(real.direct);
-    const written = await record(live.call('POST', '/api/data/Countries/?hierarchy=sys', { json: { data: { country_name: 'Relogland', iso_code: 'RQ' } } }));
+    const written = await record(
+      live.call('POST', '/api/data/Countries/?hierarchy=sys', { json: { data: { country_name: 'Relogland', iso_code: 'RQ' } } }),
+    );
     expect(written.status).toBe(200);
     expect(await remoteTransactionCount(real.direct)).toBe(before + 1);
-    expect((await record(live.get('/api/data/Countries/?hierarchy=sys&filter_field=iso_code&filter_condition=equals&filter_text=RQ'))).body.pagination.total).toBe(1);
+    expect(
+      (await record(live.get('/api/data/Countries/?hierarchy=sys&filter_field=iso_code&filter_condition=equals&filter_text=RQ'))).body
+        .pagination.total,
+    ).toBe(1);
     // Eight requests refused at once by an ended session all get through on one new sign-in.
     expect((await real.direct.call('PUT', `/api/data/User/${pkid}/`, { json: { data: { email: 'ops3@example.test' } } })).status).toBe(200);
     const burst = await Promise.all(Array.from({ length: 8 }, () => live.get('/api/data/Countries/?hierarchy=sys&limit=1')));
@@ -144,7 +197,9 @@ describe('passwords of remote profiles', () => {
   });
 
   it('works with Basic sign-in too', async () => {
-    const viaBasic = await record(local.live('BasicReal').get(`/api/relation/LineRelation/?hierarchy=${encodeURIComponent(PARIS)}&limit=2`));
+    const viaBasic = await record(
+      local.live('BasicReal').get(`/api/relation/LineRelation/?hierarchy=${encodeURIComponent(PARIS)}&limit=2`),
+    );
     expect(viaBasic.status).toBe(200);
     expect(viaBasic.body.resources).toHaveLength(2);
   });
@@ -159,12 +214,14 @@ describe('passwords of remote profiles', () => {
     expect(good.body).toMatchObject({ success: true, verdict: 'ok', credentials: 'accepted', release: { detected: 'before-21.1' } });
   });
 
-  it('does not lend an admin\'s profile to a readonly local user: refused locally, nothing reaches the remote', async () => {
+  it("does not lend an admin's profile to a readonly local user: refused locally, nothing reaches the remote", async () => {
     const before = recorder.seen.length;
     const viewer = new Client(local.host.url, basic('viewer', 'viewer-password-1'), { 'x-workstation-workspace': 'Recorder' });
     const refused = await record(viewer.get('/api/data/Countries/?hierarchy=sys'));
     expect(refused.body).toMatchObject({ http_code: 403, code: 'permission-denied' });
-    const written = await record(viewer.call('POST', '/api/data/Countries/?hierarchy=sys', { json: { data: { country_name: 'Borrowed', iso_code: 'BQ' } } }));
+    const written = await record(
+      viewer.call('POST', '/api/data/Countries/?hierarchy=sys', { json: { data: { country_name: 'Borrowed', iso_code: 'BQ' } } }),
+    );
     expect(written.status).toBe(403);
     expect(recorder.seen.length).toBe(before);
   });

@@ -28,10 +28,17 @@ beforeAll(async () => {
     }
     if (req.method === 'POST') {
       req.on('data', (chunk: Buffer) => (uploadReceived += chunk.length));
-      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ uploadedfiles: [{ name: 'big.xlsx', id: 'u1' }], received: uploadReceived })));
+      req.on('end', () =>
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ uploadedfiles: [{ name: 'big.xlsx', id: 'u1' }], received: uploadReceived })),
+      );
       return;
     }
-    res.writeHead(200, { 'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'content-disposition': 'attachment; filename="big.xlsx"' });
+    res.writeHead(200, {
+      'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      'content-disposition': 'attachment; filename="big.xlsx"',
+    });
     const chunk = Buffer.alloc(64 * 1024, 0x41);
     let sent = 0;
     const pump = (): void => {
@@ -48,9 +55,18 @@ beforeAll(async () => {
   const dataDir = tempDataDir();
   const env = { ...process.env, WORKSTATION_ADMIN_PASSWORD: LOCAL_ADMIN, WORKSTATION_REMOTE_PASSWORD: 'p' };
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const added = spawnSync(process.execPath, [CLI_PATH, 'remote', 'add', '--name', 'Files', '--url', url, '--username', 'u', '--data', dataDir], { env, encoding: 'utf8' });
+  const added = spawnSync(
+    process.execPath,
+    [CLI_PATH, 'remote', 'add', '--name', 'Files', '--url', url, '--username', 'u', '--data', dataDir],
+    { env, encoding: 'utf8' },
+  );
   if (added.status !== 0) throw new Error(added.stderr);
-  local = new ServeProcess(spawn(process.execPath, [CLI_PATH, 'serve', '--port', '0', '--data', dataDir, '--remote', 'Files'], { env, stdio: ['ignore', 'pipe', 'pipe'] }));
+  local = new ServeProcess(
+    spawn(process.execPath, [CLI_PATH, 'serve', '--port', '0', '--data', dataDir, '--remote', 'Files'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   await local.waitForListening(20_000);
   live = new Client(local.url, basic('admin', LOCAL_ADMIN), { 'x-workstation-workspace': 'Files' });
 }, 30_000);

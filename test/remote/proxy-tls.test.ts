@@ -43,13 +43,25 @@ describe('TLS to a remote with a private CA', () => {
     expect(ok.body.round_trip_ms).toEqual(expect.any(Number));
   });
 
-  it('refuses a certificate signed by another CA than the profile\'s, and one for another host name', async () => {
+  it("refuses a certificate signed by another CA than the profile's, and one for another host name", async () => {
     const other = makePki();
-    await local.addProfile({ name: 'WrongCa', base_url: `https://127.0.0.1:${tls.port}`, username: 'admin', password: REMOTE_PASSWORD, ca_pem: other.caPem });
+    await local.addProfile({
+      name: 'WrongCa',
+      base_url: `https://127.0.0.1:${tls.port}`,
+      username: 'admin',
+      password: REMOTE_PASSWORD,
+      ca_pem: other.caPem,
+    });
     const wrongCa = await local.live('WrongCa').get(LIST);
     expect(wrongCa.body.code).toBe('remote-tls');
     expect(wrongCa.body.message).toMatch(/not signed by the CA certificate in profile WrongCa/);
-    await local.addProfile({ name: 'WrongName', base_url: `https://localhost:${tls.port}`, username: 'admin', password: REMOTE_PASSWORD, ca_pem: pki.caPem });
+    await local.addProfile({
+      name: 'WrongName',
+      base_url: `https://localhost:${tls.port}`,
+      username: 'admin',
+      password: REMOTE_PASSWORD,
+      ca_pem: pki.caPem,
+    });
     const wrongName = await local.live('WrongName').get(LIST);
     expect(wrongName.body.code).toBe('remote-tls');
     expect(wrongName.body.message).toMatch(/another host name/);

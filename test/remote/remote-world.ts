@@ -53,7 +53,14 @@ export class Client {
     const bytes = Buffer.from(await response.arrayBuffer());
     const text = bytes.toString('utf8');
     const isJson = (response.headers.get('content-type') ?? '').startsWith('application/json');
-    return { status: response.status, headers: response.headers, bytes, text, body: isJson ? JSON.parse(text) : undefined, ms: performance.now() - started };
+    return {
+      status: response.status,
+      headers: response.headers,
+      bytes,
+      text,
+      body: isJson ? JSON.parse(text) : undefined,
+      ms: performance.now() - started,
+    };
   }
 
   get(path: string, options?: CallOptions): Promise<Reply> {

@@ -27,10 +27,13 @@ export class SpecOnlyFront {
         return;
       }
       const headers = { ...incoming.headers, host: this.target.host };
-      const upstream = request({ host: this.target.hostname, port: this.target.port, method: incoming.method, path: incoming.url, headers }, (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-      });
+      const upstream = request(
+        { host: this.target.hostname, port: this.target.port, method: incoming.method, path: incoming.url, headers },
+        (answer) => {
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(outgoing);
+        },
+      );
       upstream.on('error', () => outgoing.destroy());
       incoming.pipe(upstream);
     });

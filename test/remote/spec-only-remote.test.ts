@@ -44,12 +44,17 @@ async function liveHome(workspace: string): Promise<HomeOutcome> {
 
 /** The tree's own call for a node's children (hierarchy-store.ts), through the live workspace. */
 async function childrenOf(workspace: string, pkid: string): Promise<{ pkid: string; name: string }[]> {
-  const listed = await local.live(workspace).get(`/api/data/HierarchyNode/?hierarchy=${pkid}&traversal=local&limit=2000&order_by=name&direction=asc`);
+  const listed = await local
+    .live(workspace)
+    .get(`/api/data/HierarchyNode/?hierarchy=${pkid}&traversal=local&limit=2000&order_by=name&direction=asc`);
   expect(listed.status, listed.text).toBe(200);
-  return (listed.body.resources as { meta: { pkid: string }; data: { name: string } }[]).map((node) => ({ pkid: node.meta.pkid, name: node.data.name })).filter((node) => node.pkid !== pkid);
+  return (listed.body.resources as { meta: { pkid: string }; data: { name: string } }[])
+    .map((node) => ({ pkid: node.meta.pkid, name: node.data.name }))
+    .filter((node) => node.pkid !== pkid);
 }
 
-const testConnection = async (): Promise<ConnectionTestResult> => (await local.admin.call('POST', `/workstation/remote-profiles/${PROFILE}/test/`)).body as ConnectionTestResult;
+const testConnection = async (): Promise<ConnectionTestResult> =>
+  (await local.admin.call('POST', `/workstation/remote-profiles/${PROFILE}/test/`)).body as ConnectionTestResult;
 const setHome = async (home: string | null): Promise<void> => {
   const changed = await local.admin.call('PUT', `/workstation/remote-profiles/${PROFILE}/`, { json: { home_hierarchy: home } });
   expect(changed.status, changed.text).toBe(200);
@@ -57,7 +62,9 @@ const setHome = async (home: string | null): Promise<void> => {
 };
 const pkidOf = async (path: string): Promise<string> => {
   const names = path.split('.');
-  const listed = await direct.get(`/api/data/HierarchyNode/?hierarchy=${names.slice(0, -1).join('.')}&traversal=local&filter_field=name&filter_condition=equals&filter_text=${names.at(-1)}`);
+  const listed = await direct.get(
+    `/api/data/HierarchyNode/?hierarchy=${names.slice(0, -1).join('.')}&traversal=local&filter_field=name&filter_condition=equals&filter_text=${names.at(-1)}`,
+  );
   return listed.body.resources[0].meta.pkid as string;
 };
 
@@ -79,27 +86,41 @@ describe('a live workspace on a remote without /api/whoami/', () => {
   it('the front really hides whoami and passes the rest', async () => {
     const front401 = await fetch(`${front.url}/api/whoami/`, { headers: { authorization: basic('admin', REMOTE_PASSWORD) } });
     expect(front401.status).toBe(404);
-    const listed = await fetch(`${front.url}/api/data/HierarchyNode/?hierarchy=${ACME}&traversal=local`, { headers: { authorization: basic('admin', REMOTE_PASSWORD) } });
+    const listed = await fetch(`${front.url}/api/data/HierarchyNode/?hierarchy=${ACME}&traversal=local`, {
+      headers: { authorization: basic('admin', REMOTE_PASSWORD) },
+    });
     expect(listed.status).toBe(200);
   });
 
   it('without a home hierarchy: Test connection and the tree say what to enter', async () => {
     const result = await testConnection();
-    expect(result).toMatchObject({ success: false, verdict: 'no-home', reachable: true, credentials: 'accepted', home: { source: null, hierarchy: null, pkid: null } });
-    expect(result.message).toMatch(/^SpecOnly answers as admin in \d+ ms; it runs release 21\.1 or later.*\. But SpecOnly does not say where user admin sits in its hierarchy \(it has no \/api\/whoami\/, HTTP 404\): enter the profile's home hierarchy/);
+    expect(result).toMatchObject({
+      success: false,
+      verdict: 'no-home',
+      reachable: true,
+      credentials: 'accepted',
+      home: { source: null, hierarchy: null, pkid: null },
+    });
+    expect(result.message).toMatch(
+      /^SpecOnly answers as admin in \d+ ms; it runs release 21\.1 or later.*\. But SpecOnly does not say where user admin sits in its hierarchy \(it has no \/api\/whoami\/, HTTP 404\): enter the profile's home hierarchy/,
+    );
 
     const { workspaces } = (await local.admin.get('/workstation/workspaces/')).body as WorkspaceList;
     expect(workspaces.find((entry) => entry.name === PROFILE)).toMatchObject({ live: true, profile_id: profileId, home_hierarchy: null });
     const outcome = await liveHome(PROFILE);
     expect(outcome).toMatchObject({ found: false, reason: 'no-home' });
-    expect(outcome.found ? '' : outcome.message).toMatch(/^SpecOnly does not say where the profile's user sits.*enter the profile's home hierarchy.*in Settings or with `remote add --home`\.$/);
+    expect(outcome.found ? '' : outcome.message).toMatch(
+      /^SpecOnly does not say where the profile's user sits.*enter the profile's home hierarchy.*in Settings or with `remote add --home`\.$/,
+    );
   });
 
   it('a home hierarchy that is not there is named, with what to correct', async () => {
     await setHome('sys.hcs.Telco.Nowhere');
     const result = await testConnection();
     expect(result).toMatchObject({ success: false, verdict: 'no-home' });
-    expect(result.message).toMatch(/SpecOnly has no hierarchy node sys\.hcs\.Telco\.Nowhere that user admin may read: correct the profile's home hierarchy/);
+    expect(result.message).toMatch(
+      /SpecOnly has no hierarchy node sys\.hcs\.Telco\.Nowhere that user admin may read: correct the profile's home hierarchy/,
+    );
   });
 
   it('refuses a home hierarchy that is no dot path or pkid, with its field', async () => {
@@ -131,7 +152,7 @@ describe('a live workspace on a remote without /api/whoami/', () => {
     expect(lines.body.pagination.total).toBe(remoteLines.body.pagination.total);
   });
 
-  it('takes a node\'s pkid as the home hierarchy too', async () => {
+  it("takes a node's pkid as the home hierarchy too", async () => {
     const paris = await pkidOf(PARIS);
     await setHome(paris);
     const result = await testConnection();
@@ -140,17 +161,33 @@ describe('a live workspace on a remote without /api/whoami/', () => {
   });
 
   it('finds the home node of a remote user who may not read the node above it', async () => {
-    const made = await direct.call('POST', `/api/data/User/?hierarchy=${ACME}`, { json: { data: { username: 'acme.admin', role: 'admin', password: 'Acme-admin-pw-1' } } });
+    const made = await direct.call('POST', `/api/data/User/?hierarchy=${ACME}`, {
+      json: { data: { username: 'acme.admin', role: 'admin', password: 'Acme-admin-pw-1' } },
+    });
     expect(made.status, made.text).toBe(200);
-    const above = await fetch(`${remote.url}/api/data/HierarchyNode/?hierarchy=sys.hcs.Telco&traversal=local`, { headers: { authorization: basic('acme.admin', 'Acme-admin-pw-1') } });
+    const above = await fetch(`${remote.url}/api/data/HierarchyNode/?hierarchy=sys.hcs.Telco&traversal=local`, {
+      headers: { authorization: basic('acme.admin', 'Acme-admin-pw-1') },
+    });
     expect(above.status, 'the node above is out of its reach').toBe(403);
-    const acmeOnly = await local.addProfile({ name: 'AcmeOnly', base_url: front.url, username: 'acme.admin', password: 'Acme-admin-pw-1', home_hierarchy: ACME });
+    const acmeOnly = await local.addProfile({
+      name: 'AcmeOnly',
+      base_url: front.url,
+      username: 'acme.admin',
+      password: 'Acme-admin-pw-1',
+      home_hierarchy: ACME,
+    });
     const result = (await local.admin.call('POST', `/workstation/remote-profiles/${acmeOnly.id}/test/`)).body as ConnectionTestResult;
     expect(result).toMatchObject({ success: true, verdict: 'ok', home: { source: 'profile', hierarchy: ACME, pkid: await pkidOf(ACME) } });
   });
 
-  it('still roots on the remote\'s whoami when it has one, whatever the profile says', async () => {
-    const withWhoami = await local.addProfile({ name: 'WithWhoami', base_url: remote.url, username: 'admin', password: REMOTE_PASSWORD, home_hierarchy: PARIS });
+  it("still roots on the remote's whoami when it has one, whatever the profile says", async () => {
+    const withWhoami = await local.addProfile({
+      name: 'WithWhoami',
+      base_url: remote.url,
+      username: 'admin',
+      password: REMOTE_PASSWORD,
+      home_hierarchy: PARIS,
+    });
     const result = (await local.admin.call('POST', `/workstation/remote-profiles/${withWhoami.id}/test/`)).body as ConnectionTestResult;
     expect(result).toMatchObject({ success: true, verdict: 'ok', home: { source: 'whoami', hierarchy: 'sys' } });
     expect(result.message).toMatch(/its \/api\/whoami\/ places user admin at sys\.$/);

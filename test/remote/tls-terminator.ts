@@ -16,11 +16,45 @@ export function makePki(subjectAltName = 'IP:127.0.0.1'): TestPki {
   const dir = mkdtempSync(join(tmpdir(), 'ws-pki-'));
   const run = (...args: string[]): void => void execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
   try {
-    run('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=Workstation Test CA');
+    run(
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.pem',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=Workstation Test CA',
+    );
     run('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=remote.test');
     writeFileSync(join(dir, 'ext.cnf'), `subjectAltName=${subjectAltName}\nbasicConstraints=CA:FALSE\n`);
-    run('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'ext.cnf');
-    return { caPem: readFileSync(join(dir, 'ca.pem'), 'utf8'), serverKey: readFileSync(join(dir, 'server.key'), 'utf8'), serverCert: readFileSync(join(dir, 'server.pem'), 'utf8') };
+    run(
+      'x509',
+      '-req',
+      '-in',
+      'server.csr',
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-out',
+      'server.pem',
+      '-days',
+      '2',
+      '-extfile',
+      'ext.cnf',
+    );
+    return {
+      caPem: readFileSync(join(dir, 'ca.pem'), 'utf8'),
+      serverKey: readFileSync(join(dir, 'server.key'), 'utf8'),
+      serverCert: readFileSync(join(dir, 'server.pem'), 'utf8'),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -8,7 +8,9 @@ export interface RecordedCall {
   body?: unknown;
 }
 
-type Reply = { status?: number; body: unknown; headers?: Record<string, string> } | ((call: RecordedCall) => { status?: number; body: unknown; headers?: Record<string, string> });
+type Reply =
+  | { status?: number; body: unknown; headers?: Record<string, string> }
+  | ((call: RecordedCall) => { status?: number; body: unknown; headers?: Record<string, string> });
 
 /**
  * A transport for store and component tests: answers are given per "METHOD path" (the path
@@ -27,14 +29,26 @@ export class FakeTransport implements Transport {
   }
 
   async request(method: string, path: string, options: TransportRequestOptions = {}): Promise<TransportAnswer> {
-    const call: RecordedCall = { method: method.toUpperCase(), url: urlOf(path, options.query), body: typeof options.body === 'string' ? JSON.parse(options.body) : options.body };
+    const call: RecordedCall = {
+      method: method.toUpperCase(),
+      url: urlOf(path, options.query),
+      body: typeof options.body === 'string' ? JSON.parse(options.body) : options.body,
+    };
     this.calls.push(call);
     const reply = this.replies.get(`${call.method} ${path}`);
     if (!reply) {
-      return { status: 404, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ success: false, http_code: 404, code: 'not-found', message: `No fake answer for ${call.method} ${path}` }) };
+      return {
+        status: 404,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ success: false, http_code: 404, code: 'not-found', message: `No fake answer for ${call.method} ${path}` }),
+      };
     }
     const answer = typeof reply === 'function' ? reply(call) : reply;
-    return { status: answer.status ?? 200, headers: { 'content-type': 'application/json', ...answer.headers }, body: JSON.stringify(answer.body) };
+    return {
+      status: answer.status ?? 200,
+      headers: { 'content-type': 'application/json', ...answer.headers },
+      body: JSON.stringify(answer.body),
+    };
   }
 
   /** The query parameters of the last call to a path. */
@@ -50,7 +64,10 @@ export function fault(status: number, code: string, message: string): { status: 
 
 /** A HierarchyNode as the list answers it. */
 export function nodeInstance(pkid: string, name: string, hierarchy: string, nodeType = 'Site') {
-  return { data: { name, node_type: nodeType }, meta: { model_type: 'data/HierarchyNode', pkid, hierarchy, href: `/api/data/HierarchyNode/${pkid}/` } };
+  return {
+    data: { name, node_type: nodeType },
+    meta: { model_type: 'data/HierarchyNode', pkid, hierarchy, href: `/api/data/HierarchyNode/${pkid}/` },
+  };
 }
 
 export function listOf(resources: unknown[], total = resources.length, skip = 0) {

@@ -23,13 +23,27 @@ export const lineSchema: SchemaProperty = {
   title: 'Line Relation',
   type: 'object',
   properties: {
-    pattern: { title: 'Directory Number', type: 'string', required: true, pattern: '^(\\\\?\\+)?[0-9*#X]{1,24}$', maxLength: 50, description: 'E.164 with the leading +' },
+    pattern: {
+      title: 'Directory Number',
+      type: 'string',
+      required: true,
+      pattern: '^(\\\\?\\+)?[0-9*#X]{1,24}$',
+      maxLength: 50,
+      description: 'E.164 with the leading +',
+    },
     patternPrecedence: { title: 'Pattern Precedence', type: 'string', default: 'Default', hidden: true },
     routePartitionName: { title: 'Route Partition', type: 'string', default: '' },
     usage: { title: 'Usage', type: 'string', default: 'Device', readonly: true },
     alertingName: { title: 'Alerting Name', type: 'string', maxLength: 50 },
     description: { title: 'Description', type: ['string', 'null'], maxLength: 200 },
-    autoAnswer: { title: 'Auto Answer', type: 'string', choices: [{ value: 'Auto Answer Off', title: 'Off' }, { value: 'Auto Answer with Headset', title: 'Headset' }] },
+    autoAnswer: {
+      title: 'Auto Answer',
+      type: 'string',
+      choices: [
+        { value: 'Auto Answer Off', title: 'Off' },
+        { value: 'Auto Answer with Headset', title: 'Headset' },
+      ],
+    },
     rejectAnonymousCall: { title: 'Reject Anonymous Calls', type: 'boolean', default: false },
     hrInterval: { title: 'Hold Reversion Interval', type: ['integer', 'null'] },
     presenceGroupName: { title: 'Presence Group', type: 'string', default: 'Standard Presence group' },
@@ -39,7 +53,13 @@ export const lineSchema: SchemaProperty = {
 };
 
 export const lineForm = {
-  data: { patternPrecedence: 'Default', routePartitionName: '', usage: 'Device', rejectAnonymousCall: false, presenceGroupName: 'Standard Presence group' },
+  data: {
+    patternPrecedence: 'Default',
+    routePartitionName: '',
+    usage: 'Device',
+    rejectAnonymousCall: false,
+    presenceGroupName: 'Standard Presence group',
+  },
   schema: lineSchema,
   meta: {
     title: 'Line Relation',
@@ -47,7 +67,20 @@ export const lineForm = {
     summary_attrs: [{ name: 'pattern', title: 'Directory Number' }],
     field_display_policy: { pkid: DEFAULT_POLICY, name: 'default', hierarchy: 'sys.hcs.Telco.Acme' },
     field_groups: [
-      { title: 'Line', fields: ['pattern', 'routePartitionName', 'usage', 'alertingName', 'description', 'autoAnswer', 'rejectAnonymousCall', 'hrInterval', 'presenceGroupName'] },
+      {
+        title: 'Line',
+        fields: [
+          'pattern',
+          'routePartitionName',
+          'usage',
+          'alertingName',
+          'description',
+          'autoAnswer',
+          'rejectAnonymousCall',
+          'hrInterval',
+          'presenceGroupName',
+        ],
+      },
       { title: 'Forwarding', fields: ['callForwardAll', 'callForwardBusy'] },
     ],
   },
@@ -72,7 +105,10 @@ const policy = (pkid: string, name: string, description: string) => ({
   meta: { model_type: 'data/FieldDisplayPolicy', pkid, hierarchy: 'sys.hcs.Telco.Acme', href: `/api/data/FieldDisplayPolicy/${pkid}/` },
 });
 
-export const policies = [policy(ACME_POLICY, 'Acme Line Form', 'What Acme engineers fill in for a line'), policy(DEFAULT_POLICY, 'default', 'Every line field')];
+export const policies = [
+  policy(ACME_POLICY, 'Acme Line Form', 'What Acme engineers fill in for a line'),
+  policy(DEFAULT_POLICY, 'default', 'Every line field'),
+];
 
 export const phoneForm = {
   data: { protocol: 'SIP', lines: [] },
@@ -81,12 +117,27 @@ export const phoneForm = {
     type: 'object',
     properties: {
       name: { title: 'Device Name', type: 'string', required: true, maxLength: 15 },
-      protocol: { title: 'Protocol', type: 'string', default: 'SIP', choices: [{ value: 'SIP', title: 'SIP' }, { value: 'SCCP', title: 'SCCP' }] },
+      protocol: {
+        title: 'Protocol',
+        type: 'string',
+        default: 'SIP',
+        choices: [
+          { value: 'SIP', title: 'SIP' },
+          { value: 'SCCP', title: 'SCCP' },
+        ],
+      },
       lines: {
         title: 'Lines',
         type: 'array',
         maxItems: 2,
-        items: { title: 'Line', type: 'object', properties: { pattern: { title: 'Directory Number', type: 'string', required: true }, routePartitionName: { title: 'Route Partition', type: 'string', default: '' } } },
+        items: {
+          title: 'Line',
+          type: 'object',
+          properties: {
+            pattern: { title: 'Directory Number', type: 'string', required: true },
+            routePartitionName: { title: 'Route Partition', type: 'string', default: '' },
+          },
+        },
       },
     },
   } satisfies SchemaProperty,
@@ -98,13 +149,31 @@ export const cft = {
     name: 'Paris Desk Line',
     description: 'Desk phones',
     target_model_type: 'relation/LineRelation',
-    template: { alertingName: '{{ input.pattern }} Paris', routePartitionName: 'Paris-PT', presenceGroupName: 'Paris Presence group', callForwardBusy: { forwardToVoiceMail: true } },
+    template: {
+      alertingName: '{{ input.pattern }} Paris',
+      routePartitionName: 'Paris-PT',
+      presenceGroupName: 'Paris Presence group',
+      callForwardBusy: { forwardToVoiceMail: true },
+    },
   },
-  meta: { model_type: 'data/ConfigurationTemplate', pkid: CFT_PKID, hierarchy: 'sys.hcs.Telco.Acme.Paris', href: `/api/data/ConfigurationTemplate/${CFT_PKID}/` },
+  meta: {
+    model_type: 'data/ConfigurationTemplate',
+    pkid: CFT_PKID,
+    hierarchy: 'sys.hcs.Telco.Acme.Paris',
+    href: `/api/data/ConfigurationTemplate/${CFT_PKID}/`,
+  },
 };
 
 export const storedLine = {
-  data: { pattern: '+33140001000', routePartitionName: 'Paris-PT', usage: 'Device', alertingName: 'Alice Martin', description: 'desk', callForwardAll: { destination: null, forwardToVoiceMail: false }, rejectAnonymousCall: false },
+  data: {
+    pattern: '+33140001000',
+    routePartitionName: 'Paris-PT',
+    usage: 'Device',
+    alertingName: 'Alice Martin',
+    description: 'desk',
+    callForwardAll: { destination: null, forwardToVoiceMail: false },
+    rejectAnonymousCall: false,
+  },
   meta: { model_type: 'relation/LineRelation', pkid: 'd0'.repeat(12), hierarchy: 'sys.hcs.Telco.Acme.Paris', href: LINE_HREF },
 };
 
@@ -113,7 +182,9 @@ export const ACCEPTED = { status: 202, body: { href: '/api/tool/Transaction/t-1/
 /** A service with the line form, one template and the stored line; POST and PUT accepted. */
 export function lineService(): FakeTransport {
   return new FakeTransport()
-    .on('GET', '/api/relation/LineRelation/add/', (call) => ({ body: call.url.includes(`policy=${ACME_POLICY}`) ? acmeLineForm : lineForm }))
+    .on('GET', '/api/relation/LineRelation/add/', (call) => ({
+      body: call.url.includes(`policy=${ACME_POLICY}`) ? acmeLineForm : lineForm,
+    }))
     .on('GET', '/api/data/FieldDisplayPolicy/', { body: listOf(policies) })
     .on('GET', '/api/device/cucm/Phone/add/', { body: phoneForm })
     .on('GET', '/api/data/ConfigurationTemplate/', { body: listOf([cft]) })

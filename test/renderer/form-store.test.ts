@@ -17,7 +17,13 @@ describe('form store: add', () => {
     expect(form.getState().title).toBe('Line Relation');
     expect(transport.lastQuery('/api/relation/LineRelation/add/').get('hierarchy')).toBe(SITE);
     const cfts = transport.lastQuery('/api/data/ConfigurationTemplate/');
-    expect([cfts.get('hierarchy'), cfts.get('traversal'), cfts.get('filter_field'), cfts.get('filter_condition'), cfts.get('filter_text')]).toEqual([SITE, 'up', 'target_model_type', 'equals', 'relation/LineRelation']);
+    expect([
+      cfts.get('hierarchy'),
+      cfts.get('traversal'),
+      cfts.get('filter_field'),
+      cfts.get('filter_condition'),
+      cfts.get('filter_text'),
+    ]).toEqual([SITE, 'up', 'target_model_type', 'equals', 'relation/LineRelation']);
     expect(form.getState().templates.map((t) => t.name)).toEqual(['Paris Desk Line']);
   });
 
@@ -32,7 +38,13 @@ describe('form store: add', () => {
     expect(query.get('hierarchy')).toBe(SITE);
     expect(query.has('template')).toBe(false);
     // The form's starting values (policy and model defaults) are sent; empty fields are not.
-    expect(bodyOf(transport, 'POST')).toEqual({ pattern: '+33140005555', patternPrecedence: 'Default', usage: 'Device', rejectAnonymousCall: false, presenceGroupName: 'Standard Presence group' });
+    expect(bodyOf(transport, 'POST')).toEqual({
+      pattern: '+33140005555',
+      patternPrecedence: 'Default',
+      usage: 'Device',
+      rejectAnonymousCall: false,
+      presenceGroupName: 'Standard Presence group',
+    });
   });
 
   it('builds nested objects from dot paths and converts whole numbers', async () => {
@@ -58,7 +70,10 @@ describe('form store: add', () => {
     phone.getState().addRow('lines');
     phone.getState().addRow('lines');
     expect(await phone.getState().submit()).toBeUndefined();
-    expect(phone.getState().errors).toMatchObject({ lines: 'Lines takes at most 2 rows.', 'lines.1.pattern': 'Directory Number is required.' });
+    expect(phone.getState().errors).toMatchObject({
+      lines: 'Lines takes at most 2 rows.',
+      'lines.1.pattern': 'Directory Number is required.',
+    });
     phone.getState().removeRow('lines', 2);
     phone.getState().removeRow('lines', 1);
     await phone.getState().submit();
@@ -83,7 +98,13 @@ describe('form store: add', () => {
   it('maps the details of a 400 onto the fields they name, and forgets one once its field changes', async () => {
     const transport = lineService().on('POST', '/api/relation/LineRelation/', {
       status: 400,
-      body: { success: false, http_code: 400, code: 'validation-failed', message: 'Invalid data: callForwardAll.destination: bad', details: [{ field: 'callForwardAll.destination', message: "'x' does not have the expected form" }] },
+      body: {
+        success: false,
+        http_code: 400,
+        code: 'validation-failed',
+        message: 'Invalid data: callForwardAll.destination: bad',
+        details: [{ field: 'callForwardAll.destination', message: "'x' does not have the expected form" }],
+      },
     });
     const { form } = await lineStore(transport);
     form.getState().setValue('pattern', '1000');
@@ -135,14 +156,25 @@ describe('form store: add', () => {
     form.getState().pickTemplate(CFT_PKID);
     form.getState().setValue('alertingName', 'Reception');
     form.getState().pickTemplate(undefined);
-    expect(form.getState().values).toMatchObject({ presenceGroupName: 'Standard Presence group', routePartitionName: '', alertingName: 'Reception' });
+    expect(form.getState().values).toMatchObject({
+      presenceGroupName: 'Standard Presence group',
+      routePartitionName: '',
+      alertingName: 'Reception',
+    });
     expect(form.getState().fills).toEqual([]);
   });
 
   it('lists the layouts for the model up the tree, preselecting the one the service applied', async () => {
     const { form, transport } = await lineStore();
     const query = transport.lastQuery('/api/data/FieldDisplayPolicy/');
-    expect([query.get('hierarchy'), query.get('traversal'), query.get('summary'), query.get('filter_field'), query.get('filter_condition'), query.get('filter_text')]).toEqual([SITE, 'up', 'false', 'target_model_type', 'equals', 'relation/LineRelation']);
+    expect([
+      query.get('hierarchy'),
+      query.get('traversal'),
+      query.get('summary'),
+      query.get('filter_field'),
+      query.get('filter_condition'),
+      query.get('filter_text'),
+    ]).toEqual([SITE, 'up', 'false', 'target_model_type', 'equals', 'relation/LineRelation']);
     expect(form.getState().policies.map((p) => p.name)).toEqual(['Acme Line Form', 'default']);
     expect(form.getState().policyPkid).toBe(DEFAULT_POLICY);
     expect(transport.lastQuery('/api/relation/LineRelation/add/').has('policy')).toBe(false);
@@ -182,7 +214,9 @@ describe('form store: add', () => {
     const transport = lineService();
     const { form } = await lineStore(transport);
     await form.getState().pickPolicy(ACME_POLICY);
-    transport.on('GET', '/api/relation/LineRelation/add/', (call) => (call.url.includes('policy=') ? fault(404, 'not-found', 'Field Display Policy was not found.') : { body: lineForm }));
+    transport.on('GET', '/api/relation/LineRelation/add/', (call) =>
+      call.url.includes('policy=') ? fault(404, 'not-found', 'Field Display Policy was not found.') : { body: lineForm },
+    );
     await form.getState().load({ modelType: 'relation/LineRelation', hierarchy: SITE });
     expect(form.getState().status).toBe('ready');
     expect(form.getState().policyPkid).toBe(DEFAULT_POLICY);
@@ -190,7 +224,11 @@ describe('form store: add', () => {
   });
 
   it('shows a 403 on add/ as the load fault', async () => {
-    const transport = lineService().on('GET', '/api/relation/LineRelation/add/', fault(403, 'permission-denied', 'Permission Denied: sys.hcs is outside your hierarchy.'));
+    const transport = lineService().on(
+      'GET',
+      '/api/relation/LineRelation/add/',
+      fault(403, 'permission-denied', 'Permission Denied: sys.hcs is outside your hierarchy.'),
+    );
     const { form } = await lineStore(transport);
     expect(form.getState().status).toBe('error');
     expect(form.getState().fault?.message).toMatch(/^Permission Denied/);
@@ -215,7 +253,11 @@ describe('form store: edit', () => {
     const put = transport.calls.find((call) => call.method === 'PUT');
     expect(put?.url).toBe(`${LINE_HREF}?nowait=true`);
     // The service merges a PUT over the stored line: only the changes, an emptied field as null.
-    expect(bodyOf(transport, 'PUT')).toEqual({ alertingName: 'Alice M.', description: null, callForwardAll: { destination: '+33140009999' } });
+    expect(bodyOf(transport, 'PUT')).toEqual({
+      alertingName: 'Alice M.',
+      description: null,
+      callForwardAll: { destination: '+33140009999' },
+    });
   });
 
   it('with a template, an emptied field it fills is left to the template rather than cleared', async () => {

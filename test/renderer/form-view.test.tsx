@@ -51,7 +51,9 @@ describe('form view', () => {
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Save' })));
     const pattern = screen.getByLabelText(/Directory Number/);
     expect(pattern.getAttribute('aria-invalid')).toBe('true');
-    expect(document.getElementById(pattern.getAttribute('aria-describedby')?.split(' ')[1] ?? '')?.textContent).toBe('Directory Number is required.');
+    expect(document.getElementById(pattern.getAttribute('aria-describedby')?.split(' ')[1] ?? '')?.textContent).toBe(
+      'Directory Number is required.',
+    );
     expect(within(screen.getByTestId('form-errors')).getByText('Directory Number is required.')).toBeTruthy();
     expect(transport.calls.some((call) => call.method === 'POST')).toBe(false);
     fireEvent.change(pattern, { target: { value: '+33140005555' } });
@@ -68,7 +70,10 @@ describe('form view', () => {
     expect(alerting.closest('.form-field')?.textContent).toContain('from template');
     // A macro: the field is empty and shows the macro as its grey text.
     expect([alerting.value, alerting.placeholder]).toEqual(['', '{{ input.pattern }} Paris']);
-    expect(screen.getByLabelText(/Forward to Voice Mail/, { selector: '[name="callForwardBusy.forwardToVoiceMail"]' })).toHaveProperty('checked', true);
+    expect(screen.getByLabelText(/Forward to Voice Mail/, { selector: '[name="callForwardBusy.forwardToVoiceMail"]' })).toHaveProperty(
+      'checked',
+      true,
+    );
     expect(screen.getByLabelText(/Description/).closest('.form-field')?.textContent).not.toContain('from template');
     expect(screen.getByText(/Values you type win/)).toBeTruthy();
   });
@@ -106,7 +111,11 @@ describe('form view', () => {
     await showForm(transport);
     const layout = screen.getByLabelText('Form layout') as HTMLSelectElement;
     await screen.findByRole('option', { name: 'Acme Line Form (sys.hcs.Telco.Acme)' });
-    expect([...layout.options].map((o) => o.text)).toEqual(['Default layout', 'Acme Line Form (sys.hcs.Telco.Acme)', 'default (sys.hcs.Telco.Acme)']);
+    expect([...layout.options].map((o) => o.text)).toEqual([
+      'Default layout',
+      'Acme Line Form (sys.hcs.Telco.Acme)',
+      'default (sys.hcs.Telco.Acme)',
+    ]);
     expect(layout.value).toBe(DEFAULT_POLICY);
     fireEvent.change(screen.getByLabelText(/Alerting Name/), { target: { value: 'Reception' } });
     await act(async () => fireEvent.change(layout, { target: { value: ACME_POLICY } }));
@@ -129,8 +138,21 @@ describe('form view', () => {
   });
 
   it('refreshes the parent node in the tree once a new node was added with success', async () => {
-    const nodeForm = { data: {}, schema: { title: 'Hierarchy Node', type: 'object', properties: { name: { title: 'Name', type: 'string', required: true }, node_type: { title: 'Node Type', type: 'string', required: true, choices: [{ value: 'Site', title: 'Site' }] } } }, meta: {} };
-    const transport = lineService().on('GET', '/api/data/HierarchyNode/add/', { body: nodeForm }).on('POST', '/api/data/HierarchyNode/', ACCEPTED);
+    const nodeForm = {
+      data: {},
+      schema: {
+        title: 'Hierarchy Node',
+        type: 'object',
+        properties: {
+          name: { title: 'Name', type: 'string', required: true },
+          node_type: { title: 'Node Type', type: 'string', required: true, choices: [{ value: 'Site', title: 'Site' }] },
+        },
+      },
+      meta: {},
+    };
+    const transport = lineService()
+      .on('GET', '/api/data/HierarchyNode/add/', { body: nodeForm })
+      .on('POST', '/api/data/HierarchyNode/', ACCEPTED);
     const stores = createStores(transport);
     const refreshChildren = vi.fn(async () => undefined);
     stores.hierarchy.setState({ selected: SITE, refreshChildren });
@@ -150,7 +172,13 @@ describe('form view', () => {
   it('edits: prefilled, a server message lands on its field', async () => {
     const transport = lineService().on('PUT', LINE_HREF, {
       status: 400,
-      body: { success: false, http_code: 400, code: 'validation-failed', message: 'Invalid data', details: [{ field: 'alertingName', message: 'is already used by another line' }] },
+      body: {
+        success: false,
+        http_code: 400,
+        code: 'validation-failed',
+        message: 'Invalid data',
+        details: [{ field: 'alertingName', message: 'is already used by another line' }],
+      },
     });
     await showForm(transport, LINE_HREF);
     expect(screen.getByRole('heading', { name: 'Edit Line Relation +33140001000' })).toBeTruthy();
@@ -163,7 +191,11 @@ describe('form view', () => {
   });
 
   it('shows Permission Denied when the form may not be opened', async () => {
-    const transport = lineService().on('GET', '/api/relation/LineRelation/add/', fault(403, 'permission-denied', 'Permission Denied: not your hierarchy.'));
+    const transport = lineService().on(
+      'GET',
+      '/api/relation/LineRelation/add/',
+      fault(403, 'permission-denied', 'Permission Denied: not your hierarchy.'),
+    );
     const stores = createStores(transport);
     stores.hierarchy.setState({ selected: SITE });
     stores.nav.getState().go({ view: 'form', modelType: 'relation/LineRelation' });

@@ -6,9 +6,16 @@ import { fault, FakeTransport, listOf, nodeInstance } from './fake-transport';
 const ROOT = 'a'.repeat(24);
 
 function world(childCount: number): FakeTransport {
-  const children = Array.from({ length: childCount }, (_, i) => nodeInstance(`c${String(i).padStart(23, '0')}`, `Site-${String(i).padStart(5, '0')}`, 'sys.Acme'));
+  const children = Array.from({ length: childCount }, (_, i) =>
+    nodeInstance(`c${String(i).padStart(23, '0')}`, `Site-${String(i).padStart(5, '0')}`, 'sys.Acme'),
+  );
   return new FakeTransport()
-    .on('GET', `/api/data/HierarchyNode/${ROOT}/`, { body: { ...nodeInstance(ROOT, 'Acme', 'sys', 'Customer'), meta: { ...nodeInstance(ROOT, 'Acme', 'sys').meta, path: { dot: 'sys.Acme', pkid: ROOT, nodes: [] } } } })
+    .on('GET', `/api/data/HierarchyNode/${ROOT}/`, {
+      body: {
+        ...nodeInstance(ROOT, 'Acme', 'sys', 'Customer'),
+        meta: { ...nodeInstance(ROOT, 'Acme', 'sys').meta, path: { dot: 'sys.Acme', pkid: ROOT, nodes: [] } },
+      },
+    })
     .on('GET', '/api/data/HierarchyNode/', (call) => {
       const query = new URLSearchParams(call.url.split('?')[1]);
       const skip = Number(query.get('skip') ?? 0);
@@ -28,7 +35,9 @@ describe('hierarchy store', () => {
     expect(rows).toHaveLength(4501);
     expect(state.nodes[rows[1].pkid]?.name).toBe('Site-00000');
     expect(state.nodes[rows[4500].pkid]?.name).toBe('Site-04499');
-    const skips = transport.calls.filter((c) => c.url.startsWith('/api/data/HierarchyNode/?')).map((c) => new URLSearchParams(c.url.split('?')[1]).get('skip'));
+    const skips = transport.calls
+      .filter((c) => c.url.startsWith('/api/data/HierarchyNode/?'))
+      .map((c) => new URLSearchParams(c.url.split('?')[1]).get('skip'));
     expect(skips).toEqual(['0', '2000', '4000']);
   });
 
@@ -45,7 +54,11 @@ describe('hierarchy store', () => {
   });
 
   it('keeps a refused root as a fault the panel can show', async () => {
-    const transport = new FakeTransport().on('GET', `/api/data/HierarchyNode/${ROOT}/`, fault(403, 'permission-denied', 'Permission Denied: not your node'));
+    const transport = new FakeTransport().on(
+      'GET',
+      `/api/data/HierarchyNode/${ROOT}/`,
+      fault(403, 'permission-denied', 'Permission Denied: not your node'),
+    );
     const store = createHierarchyStore(new ApiClient(transport));
     await store.getState().loadRoot(ROOT);
     expect(store.getState().rootFault?.message).toMatch(/^Permission Denied/);

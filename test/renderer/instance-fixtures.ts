@@ -37,7 +37,10 @@ export class ExportingTransport extends FakeTransport {
       await super.request(method, path, options);
       return {
         status: 200,
-        headers: { 'content-type': XLSX_TYPE, 'content-disposition': 'attachment; filename="relation_LineRelation_exportedsheet_formatted_20260101_101010.xlsx"' },
+        headers: {
+          'content-type': XLSX_TYPE,
+          'content-disposition': 'attachment; filename="relation_LineRelation_exportedsheet_formatted_20260101_101010.xlsx"',
+        },
         body: new Uint8Array([0x50, 0x4b, 3, 4]),
       };
     }

@@ -14,7 +14,9 @@ function setup() {
 describe('instance store', () => {
   it('reads the instance and the titles of its form', async () => {
     const { transport, store } = setup();
-    transport.on('GET', '/api/relation/LineRelation/add/', { body: { schema: { properties: { pattern: { title: 'Directory Number' } } } } });
+    transport.on('GET', '/api/relation/LineRelation/add/', {
+      body: { schema: { properties: { pattern: { title: 'Directory Number' } } } },
+    });
     await store.getState().load(LINE);
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(store.getState().loadState).toBe('ready');
@@ -25,7 +27,9 @@ describe('instance store', () => {
 
   it('adds, clears and version-tags through the +tag/ and +tag_version/ calls, keeping warnings', async () => {
     const { transport, store } = setup();
-    transport.on('PATCH', `${LINE}+tag/`, { body: { success: true, warnings: ["Tag 'Gold' has capital letters: it is stored, but search will not find it; use lower case."] } });
+    transport.on('PATCH', `${LINE}+tag/`, {
+      body: { success: true, warnings: ["Tag 'Gold' has capital letters: it is stored, but search will not find it; use lower case."] },
+    });
     transport.on('PATCH', `${LINE}+tag_version/`, { body: { success: true, version_tag: '2.0' } });
     await store.getState().load(LINE);
     await store.getState().addTag('Gold');

@@ -14,10 +14,16 @@ function renderInstance(transport: ExportingTransport, role: 'admin' | 'operator
   const stores = createStores(transport);
   if (live) {
     // As the workspace switcher leaves things: the client pointed at the remote, the store naming it.
-    stores.workspace.setState({ workspaces: [{ name: 'Local', live: false, base_url: null, profile_id: null, home_hierarchy: null }, CUST], current: 'Cust' });
+    stores.workspace.setState({
+      workspaces: [{ name: 'Local', live: false, base_url: null, profile_id: null, home_hierarchy: null }, CUST],
+      current: 'Cust',
+    });
     stores.client.setWorkspace({ name: 'Cust', baseUrl: CUST.base_url });
   }
-  stores.session.setState({ state: 'signed-in', user: { username: 'u', role, hierarchy: 'sys', hierarchy_pkid: 'r'.repeat(24), workspace: 'Local', release: '20.1.1' } });
+  stores.session.setState({
+    state: 'signed-in',
+    user: { username: 'u', role, hierarchy: 'sys', hierarchy_pkid: 'r'.repeat(24), workspace: 'Local', release: '20.1.1' },
+  });
   stores.nav.setState({ place: { view: 'instance', modelType: 'relation/LineRelation', href: LINE } });
   render(
     <StoresContext.Provider value={stores}>
@@ -39,9 +45,17 @@ describe('instance view', () => {
     const meta = screen.getByTestId('instance-meta');
     expect(meta.textContent).toContain('sys.hcs.Telco.Acme.Paris');
     expect((within(meta).getByLabelText('Version tag') as HTMLInputElement).value).toBe('1.2');
-    expect(within(screen.getByRole('list', { name: 'Tags' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['vip×', 'migrated×']);
+    expect(
+      within(screen.getByRole('list', { name: 'Tags' }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['vip×', 'migrated×']);
     fireEvent.click(within(meta).getByRole('button', { name: 'device/cucm/Line' }));
-    expect(stores.nav.getState().place).toEqual({ view: 'instance', modelType: 'device/cucm/Line', href: `/api/device/cucm/Line/${'d'.repeat(24)}/` });
+    expect(stores.nav.getState().place).toEqual({
+      view: 'instance',
+      modelType: 'device/cucm/Line',
+      href: `/api/device/cucm/Line/${'d'.repeat(24)}/`,
+    });
   });
 
   it('clears a tag with its × and shows the chips the service then holds', async () => {
@@ -60,7 +74,13 @@ describe('instance view', () => {
 
   it('shows the service warning about a tag with capitals', async () => {
     const transport = new ExportingTransport().on('GET', LINE, { body: lineRelation([]) });
-    transport.on('PATCH', `${LINE}+tag/`, { body: { success: true, tags: ['Gold'], warnings: ["Tag 'Gold' has capital letters: it is stored, but search will not find it; use lower case."] } });
+    transport.on('PATCH', `${LINE}+tag/`, {
+      body: {
+        success: true,
+        tags: ['Gold'],
+        warnings: ["Tag 'Gold' has capital letters: it is stored, but search will not find it; use lower case."],
+      },
+    });
     renderInstance(transport);
     fireEvent.change(await screen.findByLabelText('New tag'), { target: { value: 'Gold' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add tag' }));
@@ -87,7 +107,9 @@ describe('instance view', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Delete' }));
     const dialog = screen.getByRole('alertdialog', { name: 'Confirm delete' });
     expect(dialog.textContent).toMatch(/on Cust\?/);
-    expect(within(dialog).getByTestId('live-target').textContent).toBe('This changes the live deployment Cust (https://voss.cust.example), not the local store.');
+    expect(within(dialog).getByTestId('live-target').textContent).toBe(
+      'This changes the live deployment Cust (https://voss.cust.example), not the local store.',
+    );
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(stores.nav.getState().place).toEqual({ view: 'transaction', transactionId: 't-6' }));
     // No second question: neither the app's live dialog nor the browser's.
@@ -96,7 +118,7 @@ describe('instance view', () => {
     expect(transport.calls.filter((c) => c.method === 'DELETE')).toHaveLength(1);
   });
 
-  it('in a live workspace, asks in the app\'s own dialog before a tag change; cancelled, nothing is sent', async () => {
+  it("in a live workspace, asks in the app's own dialog before a tag change; cancelled, nothing is sent", async () => {
     const transport = new ExportingTransport().on('GET', LINE, { body: lineRelation([]) });
     transport.on('PATCH', `${LINE}+tag/`, { body: { success: true, tags: ['gold'] } });
     renderInstance(transport, 'admin', true);
@@ -128,7 +150,11 @@ describe('instance view', () => {
 
   it('shows an operator the Permission Denied of a tag change in the meta panel, and the tags stay', async () => {
     const transport = new ExportingTransport().on('GET', LINE, { body: lineRelation() });
-    transport.on('PATCH', `${LINE}+tag/`, fault(403, 'permission-denied', 'Permission Denied: paris.operator (operator) may not tag relation/LineRelation.'));
+    transport.on(
+      'PATCH',
+      `${LINE}+tag/`,
+      fault(403, 'permission-denied', 'Permission Denied: paris.operator (operator) may not tag relation/LineRelation.'),
+    );
     renderInstance(transport, 'operator');
     fireEvent.change(await screen.findByLabelText('New tag'), { target: { value: 'gold' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add tag' }));
@@ -137,12 +163,20 @@ describe('instance view', () => {
     expect(within(alert).queryByRole('button', { name: 'Try again' })).toBeNull();
     expect(screen.getAllByRole('alert')).toHaveLength(1);
     expect((screen.getByLabelText('New tag') as HTMLInputElement).value).toBe('gold');
-    expect(within(screen.getByRole('list', { name: 'Tags' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['vip×', 'migrated×']);
+    expect(
+      within(screen.getByRole('list', { name: 'Tags' }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['vip×', 'migrated×']);
   });
 
   it('shows an operator the Permission Denied of a delete in the action bar, and stays on the instance', async () => {
     const transport = new ExportingTransport().on('GET', LINE, { body: lineRelation() });
-    transport.on('DELETE', LINE, fault(403, 'permission-denied', 'Permission Denied: paris.operator (operator) may not delete relation/LineRelation.'));
+    transport.on(
+      'DELETE',
+      LINE,
+      fault(403, 'permission-denied', 'Permission Denied: paris.operator (operator) may not delete relation/LineRelation.'),
+    );
     const stores = renderInstance(transport, 'operator');
     fireEvent.click(await screen.findByRole('button', { name: 'Delete' }));
     fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
@@ -162,7 +196,9 @@ describe('instance view', () => {
 
   it('offers a retry when the service failed, and it reads the instance again', async () => {
     let calls = 0;
-    const transport = new ExportingTransport().on('GET', LINE, () => (++calls === 1 ? fault(503, 'unavailable', 'The store is busy.') : { body: lineRelation() }));
+    const transport = new ExportingTransport().on('GET', LINE, () =>
+      ++calls === 1 ? fault(503, 'unavailable', 'The store is busy.') : { body: lineRelation() },
+    );
     renderInstance(transport);
     fireEvent.click(within(await screen.findByRole('alert')).getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(screen.getByTestId('instance-view').dataset.loadState).toBe('ready'));

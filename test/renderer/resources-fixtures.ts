@@ -12,18 +12,32 @@ export function lineInstance(i: number) {
   const pkid = `l${String(i).padStart(23, '0')}`;
   return {
     data: { pattern: `+3314000${String(i).padStart(4, '0')}`, alertingName: `User ${i}` },
-    meta: { model_type: 'relation/LineRelation', pkid, hierarchy: 'sys.Acme.Paris', href: `${LINES}${pkid}/`, tags: i === 0 ? ['vip'] : [] },
+    meta: {
+      model_type: 'relation/LineRelation',
+      pkid,
+      hierarchy: 'sys.Acme.Paris',
+      href: `${LINES}${pkid}/`,
+      tags: i === 0 ? ['vip'] : [],
+    },
   };
 }
 
 /** A LineRelation list answer the way the service pages it: `total` lines, the page at `skip`. */
 export function linePage(total: number, skip: number, limit: number, supportAsyncDelete = true) {
   const count = Math.max(0, Math.min(limit, total - skip));
-  const answer = listOf(Array.from({ length: count }, (_, i) => lineInstance(skip + i)), total, skip);
+  const answer = listOf(
+    Array.from({ length: count }, (_, i) => lineInstance(skip + i)),
+    total,
+    skip,
+  );
   return {
     ...answer,
     pagination: { ...answer.pagination, limit, order_by: 'pattern' },
-    meta: { model_type: 'relation/LineRelation', summary_attrs: SUMMARY, actions: { delete: { title: 'Delete', method: 'DELETE', href: LINES, class: 'delete', support_async: supportAsyncDelete } } },
+    meta: {
+      model_type: 'relation/LineRelation',
+      summary_attrs: SUMMARY,
+      actions: { delete: { title: 'Delete', method: 'DELETE', href: LINES, class: 'delete', support_async: supportAsyncDelete } },
+    },
   };
 }
 

@@ -108,7 +108,11 @@ describe('resources store', () => {
   });
 
   it('turns a refused list into an error state with the service message', async () => {
-    const transport = new FakeTransport().on('GET', LINES, fault(403, 'permission-denied', 'Permission Denied: sys.Other is outside your hierarchy.'));
+    const transport = new FakeTransport().on(
+      'GET',
+      LINES,
+      fault(403, 'permission-denied', 'Permission Denied: sys.Other is outside your hierarchy.'),
+    );
     const store = createResourcesStore(new ApiClient(transport));
     await store.getState().show('relation/LineRelation', PARIS);
     expect(store.getState().listState).toBe('error');
@@ -117,11 +121,24 @@ describe('resources store', () => {
 
   it('reads field titles from the add/ form once per model, for column headings', async () => {
     const { transport, store } = setup(3);
-    transport.on('GET', `${LINES}add/`, { body: { schema: { properties: { pattern: { title: 'Extension' }, callForwardAll: { title: 'CFA', properties: { destination: { title: 'CFA destination' } } } } } } });
+    transport.on('GET', `${LINES}add/`, {
+      body: {
+        schema: {
+          properties: {
+            pattern: { title: 'Extension' },
+            callForwardAll: { title: 'CFA', properties: { destination: { title: 'CFA destination' } } },
+          },
+        },
+      },
+    });
     await store.getState().show('relation/LineRelation', PARIS);
     await store.getState().show('relation/LineRelation', PARIS);
     await Promise.resolve();
-    expect(store.getState().formTitles['relation/LineRelation']).toEqual({ pattern: 'Extension', callForwardAll: 'CFA', 'callForwardAll.destination': 'CFA destination' });
+    expect(store.getState().formTitles['relation/LineRelation']).toEqual({
+      pattern: 'Extension',
+      callForwardAll: 'CFA',
+      'callForwardAll.destination': 'CFA destination',
+    });
     expect(transport.calls.filter((c) => c.url.startsWith(`${LINES}add/`))).toHaveLength(1);
   });
 });

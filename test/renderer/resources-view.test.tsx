@@ -11,8 +11,15 @@ afterEach(cleanup);
 
 function renderAt(transport: FakeTransport, role: 'admin' | 'operator' | 'readonly' = 'admin') {
   const stores = createStores(transport);
-  stores.session.setState({ state: 'signed-in', user: { username: 'u', role, hierarchy: 'sys', hierarchy_pkid: 'r'.repeat(24), workspace: 'Local', release: '20.1.1' } });
-  stores.hierarchy.setState({ nodes: { [PARIS]: { pkid: PARIS, name: 'Paris', path: 'sys.Acme.Paris', nodeType: 'Site', childState: 'loaded' } }, rootPkid: PARIS, selected: PARIS });
+  stores.session.setState({
+    state: 'signed-in',
+    user: { username: 'u', role, hierarchy: 'sys', hierarchy_pkid: 'r'.repeat(24), workspace: 'Local', release: '20.1.1' },
+  });
+  stores.hierarchy.setState({
+    nodes: { [PARIS]: { pkid: PARIS, name: 'Paris', path: 'sys.Acme.Paris', nodeType: 'Site', childState: 'loaded' } },
+    rootPkid: PARIS,
+    selected: PARIS,
+  });
   render(
     <StoresContext.Provider value={stores}>
       <ResourcesView />
@@ -30,7 +37,12 @@ async function readyTable(): Promise<HTMLElement> {
 describe('resources view', () => {
   it('says there is no hierarchy to show, not a spinner forever, when the tree root could not be read', () => {
     const stores = createStores(new FakeTransport());
-    stores.hierarchy.setState({ nodes: {}, rootPkid: undefined, selected: undefined, rootFault: new ApiFault(502, 'remote-home-unknown', 'enter the home hierarchy') });
+    stores.hierarchy.setState({
+      nodes: {},
+      rootPkid: undefined,
+      selected: undefined,
+      rootFault: new ApiFault(502, 'remote-home-unknown', 'enter the home hierarchy'),
+    });
     render(
       <StoresContext.Provider value={stores}>
         <ResourcesView />
@@ -94,7 +106,10 @@ describe('resources view', () => {
     transport.on('GET', '/api/tool/Transaction/t-2/poll/', { body: { 't-2': { status: 'Success', href: '/api/tool/Transaction/t-2/' } } });
     const stores = renderAt(transport);
     const cust = { name: 'Cust', live: true, base_url: 'https://voss.cust.example', profile_id: 'p1', home_hierarchy: null };
-    stores.workspace.setState({ workspaces: [{ name: 'Local', live: false, base_url: null, profile_id: null, home_hierarchy: null }, cust], current: 'Cust' });
+    stores.workspace.setState({
+      workspaces: [{ name: 'Local', live: false, base_url: null, profile_id: null, home_hierarchy: null }, cust],
+      current: 'Cust',
+    });
     stores.client.setWorkspace({ name: 'Cust', baseUrl: cust.base_url });
     await readyTable();
     fireEvent.click(screen.getByLabelText('Select row 1'));
@@ -108,7 +123,11 @@ describe('resources view', () => {
   });
 
   it('shows a Permission Denied list as a fault with what to do', async () => {
-    const transport = new FakeTransport().on('GET', LINES, fault(403, 'permission-denied', 'Permission Denied: sys.Acme.Paris is outside your hierarchy.'));
+    const transport = new FakeTransport().on(
+      'GET',
+      LINES,
+      fault(403, 'permission-denied', 'Permission Denied: sys.Acme.Paris is outside your hierarchy.'),
+    );
     renderAt(transport);
     const table = screen.getByTestId('resource-table');
     await waitFor(() => expect(table.dataset.listState).toBe('error'));
@@ -137,7 +156,11 @@ describe('resources view', () => {
 
   it('lets an operator try a delete, shows the Permission Denied and keeps the list as it was', async () => {
     const transport = new FakeTransport().on('GET', LINES, pagedLines(3));
-    transport.on('DELETE', LINES, fault(403, 'permission-denied', 'Permission Denied: paris.operator (operator) may not delete relation/LineRelation.'));
+    transport.on(
+      'DELETE',
+      LINES,
+      fault(403, 'permission-denied', 'Permission Denied: paris.operator (operator) may not delete relation/LineRelation.'),
+    );
     renderAt(transport, 'operator');
     await readyTable();
     expect(screen.getByTestId('role-note').textContent).toMatch(/^operator: read, search and export only/);
@@ -159,6 +182,10 @@ describe('resources view', () => {
     const stores = renderAt(transport);
     await readyTable();
     fireEvent.click(screen.getByText('User 3'));
-    expect(stores.nav.getState().place).toEqual({ view: 'instance', modelType: 'relation/LineRelation', href: `${LINES}l${'3'.padStart(23, '0')}/` });
+    expect(stores.nav.getState().place).toEqual({
+      view: 'instance',
+      modelType: 'relation/LineRelation',
+      href: `${LINES}l${'3'.padStart(23, '0')}/`,
+    });
   });
 });

@@ -23,7 +23,9 @@ describe('search query helper', () => {
 
   it('replaces a bare text or another model’s search, since a query searches one model', () => {
     expect(appendClause('Paris', 'data/HierarchyNode', 'name is Paris', 'and')).toBe('data/HierarchyNode with name is Paris');
-    expect(appendClause('relation/LineRelation with pattern is 1', 'data/User', 'username is bob', 'and')).toBe('data/User with username is bob');
+    expect(appendClause('relation/LineRelation with pattern is 1', 'data/User', 'username is bob', 'and')).toBe(
+      'data/User with username is bob',
+    );
     expect(modelOfQuery('  Relation/LineRelation with x is y')).toBe('Relation/LineRelation');
     expect(modelOfQuery('Paris')).toBeUndefined();
   });

@@ -32,7 +32,11 @@ describe('search store', () => {
   });
 
   it('groups the hits by model type in the order they came, and notes the total', async () => {
-    const hits = [hitOf('data/HierarchyNode', 'n1', { name: 'Paris' }), hitOf('relation/LineRelation', 'l1', { pattern: '+331' }), hitOf('relation/LineRelation', 'l2', { pattern: '+332' })];
+    const hits = [
+      hitOf('data/HierarchyNode', 'n1', { name: 'Paris' }),
+      hitOf('relation/LineRelation', 'l1', { pattern: '+331' }),
+      hitOf('relation/LineRelation', 'l2', { pattern: '+332' }),
+    ];
     const transport = new FakeTransport().on('GET', SEARCH, { body: searchAnswer(hits) });
     const store = createSearchStore(new ApiClient(transport));
     store.getState().setQuery('Par');
@@ -48,7 +52,10 @@ describe('search store', () => {
 
   it('keeps a malformed query’s fault with its message and the position it names', async () => {
     const message = "Search query error at position 46: expected a text to search for after 'startswith', found the end of the query.";
-    const transport = new FakeTransport().on('GET', SEARCH, { status: 400, body: { success: false, http_code: 400, code: 'bad-search-query', message, details: [{ field: 'query', message }] } });
+    const transport = new FakeTransport().on('GET', SEARCH, {
+      status: 400,
+      body: { success: false, http_code: 400, code: 'bad-search-query', message, details: [{ field: 'query', message }] },
+    });
     const store = createSearchStore(new ApiClient(transport));
     store.getState().setQuery('relation/LineRelation with pattern startswith');
     await store.getState().search();
@@ -74,7 +81,10 @@ describe('search store', () => {
   it('exports what the results answer, with the file name from Content-Disposition', async () => {
     const transport = new FakeTransport()
       .on('GET', SEARCH, { body: searchAnswer([hitOf('relation/LineRelation', 'l1', { pattern: '+331' })]) })
-      .on('POST', EXPORT, { body: { query: 'Par', total: 1 }, headers: { 'content-disposition': 'attachment; filename="tool_Search_exported_json_20261121.json"' } });
+      .on('POST', EXPORT, {
+        body: { query: 'Par', total: 1 },
+        headers: { 'content-disposition': 'attachment; filename="tool_Search_exported_json_20261121.json"' },
+      });
     const store = createSearchStore(new ApiClient(transport));
     store.getState().setQuery('Par');
     store.getState().setScope({ node: 'e'.repeat(24), direction: 'all' });
@@ -90,7 +100,9 @@ describe('search store', () => {
   });
 
   it('keeps an export fault, and no file', async () => {
-    const transport = new FakeTransport().on('GET', SEARCH, { body: searchAnswer([]) }).on('POST', EXPORT, fault(403, 'permission-denied', 'Permission Denied: readonly users cannot export.'));
+    const transport = new FakeTransport()
+      .on('GET', SEARCH, { body: searchAnswer([]) })
+      .on('POST', EXPORT, fault(403, 'permission-denied', 'Permission Denied: readonly users cannot export.'));
     const store = createSearchStore(new ApiClient(transport));
     store.getState().setQuery('Par');
     await store.getState().search();

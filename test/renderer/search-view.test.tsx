@@ -11,7 +11,10 @@ afterEach(cleanup);
 
 function signedIn(transport: FakeTransport): Stores {
   const stores = createStores(transport);
-  stores.session.setState({ state: 'signed-in', user: { username: 'admin', role: 'admin', hierarchy: 'sys', hierarchy_pkid: HOME, workspace: 'Local', release: '20.1.1' } });
+  stores.session.setState({
+    state: 'signed-in',
+    user: { username: 'admin', role: 'admin', hierarchy: 'sys', hierarchy_pkid: HOME, workspace: 'Local', release: '20.1.1' },
+  });
   return stores;
 }
 
@@ -25,7 +28,14 @@ function show(stores: Stores) {
 
 function lineFields() {
   const answer = listOf([]);
-  answer.meta = { model_type: 'relation/LineRelation', summary_attrs: [{ name: 'pattern', title: 'Directory Number' }, { name: 'alertingName', title: 'Alerting Name' }], actions: {} };
+  answer.meta = {
+    model_type: 'relation/LineRelation',
+    summary_attrs: [
+      { name: 'pattern', title: 'Directory Number' },
+      { name: 'alertingName', title: 'Alerting Name' },
+    ],
+    actions: {},
+  };
   return answer;
 }
 
@@ -36,7 +46,9 @@ describe('search view', () => {
       hitOf('relation/LineRelation', 'l1', { pattern: '+33140001000', alertingName: 'Alice' }),
       hitOf('relation/LineRelation', 'l2', { pattern: '+33140001001', alertingName: 'Bruno' }),
     ];
-    const transport = new FakeTransport().on('GET', SEARCH, { body: searchAnswer(hits) }).on('GET', '/api/relation/LineRelation/', { body: lineFields() });
+    const transport = new FakeTransport()
+      .on('GET', SEARCH, { body: searchAnswer(hits) })
+      .on('GET', '/api/relation/LineRelation/', { body: lineFields() });
     const stores = signedIn(transport);
     stores.nav.getState().go({ view: 'search', query: 'Par' });
     show(stores);
@@ -44,14 +56,21 @@ describe('search view', () => {
     expect(transport.lastQuery(SEARCH).get('query')).toBe('Par');
     expect(within(results).getByText('3 results in 2 models')).toBeTruthy();
     const groups = within(results).getAllByRole('region');
-    expect(groups.map((group) => [within(group).getByRole('heading').textContent])).toEqual([['Hierarchy nodes data/HierarchyNode 1'], ['Lines relation/LineRelation 2']]);
+    expect(groups.map((group) => [within(group).getByRole('heading').textContent])).toEqual([
+      ['Hierarchy nodes data/HierarchyNode 1'],
+      ['Lines relation/LineRelation 2'],
+    ]);
     // Field titles come from the model's summary attributes once read.
     expect(await within(groups[1]!).findByText('Directory Number')).toBeTruthy();
     const line = within(groups[1]!).getByText('+33140001001').closest('button')!;
     expect(line.getAttribute('data-href')).toBe('/api/relation/LineRelation/l2/');
     expect(line.textContent).toContain('sys.hcs.Telco.Acme.Paris');
     fireEvent.click(line);
-    expect(stores.nav.getState().place).toEqual({ view: 'instance', modelType: 'relation/LineRelation', href: '/api/relation/LineRelation/l2/' });
+    expect(stores.nav.getState().place).toEqual({
+      view: 'instance',
+      modelType: 'relation/LineRelation',
+      href: '/api/relation/LineRelation/l2/',
+    });
   });
 
   it('says when the results reach the limit', async () => {
@@ -67,8 +86,12 @@ describe('search view', () => {
   });
 
   it('shows a malformed query’s fault and marks the position it names', async () => {
-    const message = 'Search query error at position 28: expected an operator (is, like, equals, contains, startswith, endswith) after \'pattern\', found \'+33\'.';
-    const transport = new FakeTransport().on('GET', SEARCH, { status: 400, body: { success: false, http_code: 400, code: 'bad-search-query', message, details: [{ field: 'query', message }] } });
+    const message =
+      "Search query error at position 28: expected an operator (is, like, equals, contains, startswith, endswith) after 'pattern', found '+33'.";
+    const transport = new FakeTransport().on('GET', SEARCH, {
+      status: 400,
+      body: { success: false, http_code: 400, code: 'bad-search-query', message, details: [{ field: 'query', message }] },
+    });
     const stores = signedIn(transport);
     show(stores);
     const input = screen.getByLabelText<HTMLInputElement>('Search query');
@@ -92,7 +115,9 @@ describe('search view', () => {
     fireEvent.change(screen.getByLabelText('Operator'), { target: { value: 'contains' } });
     fireEvent.change(screen.getByLabelText('Text'), { target: { value: 'Alice Martin' } });
     fireEvent.click(screen.getByRole('button', { name: 'Use clause' }));
-    expect(screen.getByLabelText<HTMLInputElement>('Search query').value).toBe('relation/LineRelation with alertingName contains "Alice Martin"');
+    expect(screen.getByLabelText<HTMLInputElement>('Search query').value).toBe(
+      'relation/LineRelation with alertingName contains "Alice Martin"',
+    );
     fireEvent.change(screen.getByLabelText('Text'), { target: { value: '+44' } });
     fireEvent.change(screen.getByLabelText('Join with'), { target: { value: 'or' } });
     fireEvent.change(field, { target: { value: 'pattern' } });

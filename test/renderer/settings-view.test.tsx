@@ -46,12 +46,15 @@ describe('settings: remote deployments', () => {
   it('adds a profile with what was typed, sends the password once and empties its field', async () => {
     const transport = new FakeTransport()
       .on('GET', PROFILES, { body: { profiles: [], vault: { kind: 'memory', persistent: false, warning: null } } })
-      .on('POST', PROFILES, (call) => ({ body: { success: true, profile: { ...profileOf('AcmeProd', true), ...(call.body as object), password: undefined } } }))
+      .on('POST', PROFILES, (call) => ({
+        body: { success: true, profile: { ...profileOf('AcmeProd', true), ...(call.body as object), password: undefined } },
+      }))
       .on('GET', '/workstation/workspaces/', { body: { workspaces: [] } });
     await show(transport);
     expect(screen.getByText(/Passwords are kept in memory only/)).toBeTruthy();
     const form = screen.getByRole('form', { name: 'Add a remote deployment' });
-    const type = (label: string, value: string) => fireEvent.change(within(form).getByLabelText(label, { exact: true }), { target: { value } });
+    const type = (label: string, value: string) =>
+      fireEvent.change(within(form).getByLabelText(label, { exact: true }), { target: { value } });
     type('Name', 'AcmeProd');
     type('Base URL', 'https://voss.example.test');
     type('User name', 'provisioner');
@@ -61,7 +64,14 @@ describe('settings: remote deployments', () => {
       fireEvent.click(within(form).getByRole('button', { name: 'Add' }));
     });
     const posted = transport.calls.find((call) => call.method === 'POST');
-    expect(posted?.body).toEqual({ name: 'AcmeProd', base_url: 'https://voss.example.test', username: 'provisioner', password: 'typed-secret', auth_mode: 'session', release: '21.1' });
+    expect(posted?.body).toEqual({
+      name: 'AcmeProd',
+      base_url: 'https://voss.example.test',
+      username: 'provisioner',
+      password: 'typed-secret',
+      auth_mode: 'session',
+      release: '21.1',
+    });
     expect((within(form).getByLabelText('Password', { exact: true }) as HTMLInputElement).value).toBe('');
     expect(screen.getByRole('table', { name: 'Remote profiles' }).textContent).toContain('AcmeProd');
   });
@@ -70,7 +80,19 @@ describe('settings: remote deployments', () => {
     const transport = new FakeTransport()
       .on('GET', PROFILES, { body: { profiles: [profileOf('Cust', false)], vault: { kind: 'memory', persistent: false, warning: null } } })
       .on('PUT', `${PROFILES}id-Cust/`, { body: { success: true, profile: profileOf('Cust', true) } })
-      .on('POST', `${PROFILES}id-Cust/test/`, { body: { success: false, verdict: 'tls', message: 'Cust is reachable but paste that CA', reachable: true, tls: { used: true, ok: false, problem: 'X' }, credentials: 'not-tried', forbidden: false, release: { detected: null, entered: null, message: '' }, round_trip_ms: null } });
+      .on('POST', `${PROFILES}id-Cust/test/`, {
+        body: {
+          success: false,
+          verdict: 'tls',
+          message: 'Cust is reachable but paste that CA',
+          reachable: true,
+          tls: { used: true, ok: false, problem: 'X' },
+          credentials: 'not-tried',
+          forbidden: false,
+          release: { detected: null, entered: null, message: '' },
+          round_trip_ms: null,
+        },
+      });
     await show(transport);
     const row = screen.getByRole('table', { name: 'Remote profiles' });
     expect(row.textContent).toContain('not held');
@@ -91,9 +113,21 @@ describe('settings: remote deployments', () => {
     const held = { ...profileOf('Cust', true), release: '21.1', timeouts: { connect_ms: 2000, response_ms: 60000, idle_ms: 30000 } };
     const transport = new FakeTransport()
       .on('GET', PROFILES, { body: { profiles: [held], vault: { kind: 'memory', persistent: false, warning: null } } })
-      .on('PUT', `${PROFILES}id-Cust/`, (call) => ({ body: { success: true, profile: { ...held, ...(call.body as object), timeouts: held.timeouts } } }))
+      .on('PUT', `${PROFILES}id-Cust/`, (call) => ({
+        body: { success: true, profile: { ...held, ...(call.body as object), timeouts: held.timeouts } },
+      }))
       .on('GET', '/workstation/workspaces/', () => ({
-        body: { workspaces: [{ name: 'Local', live: false, base_url: null, profile_id: null, home_hierarchy: null }, { name: transport.calls.some((c) => c.method === 'PUT') ? 'CustProd' : 'Cust', live: true, base_url: 'https://voss2.example.test', profile_id: 'id-Cust' }] },
+        body: {
+          workspaces: [
+            { name: 'Local', live: false, base_url: null, profile_id: null, home_hierarchy: null },
+            {
+              name: transport.calls.some((c) => c.method === 'PUT') ? 'CustProd' : 'Cust',
+              live: true,
+              base_url: 'https://voss2.example.test',
+              profile_id: 'id-Cust',
+            },
+          ],
+        },
       }));
     const stores = await show(transport);
     await act(async () => {
@@ -103,7 +137,12 @@ describe('settings: remote deployments', () => {
     fireEvent.click(within(screen.getByRole('table', { name: 'Remote profiles' })).getByRole('button', { name: 'Edit' }));
     const form = screen.getByRole('form', { name: 'Edit Cust' });
     const input = (label: string) => within(form).getByLabelText(label, { exact: true }) as HTMLInputElement;
-    expect([input('Name').value, input('Base URL').value, input('Release (empty: detect)').value, input('Connect timeout (ms)').value]).toEqual(['Cust', 'https://voss.example.test', '21.1', '2000']);
+    expect([
+      input('Name').value,
+      input('Base URL').value,
+      input('Release (empty: detect)').value,
+      input('Connect timeout (ms)').value,
+    ]).toEqual(['Cust', 'https://voss.example.test', '21.1', '2000']);
     expect(input('Password (empty: keep the one held)').value).toBe('');
     fireEvent.change(input('Name'), { target: { value: 'CustProd' } });
     fireEvent.change(input('Base URL'), { target: { value: 'https://voss2.example.test' } });
@@ -113,7 +152,16 @@ describe('settings: remote deployments', () => {
       fireEvent.click(within(form).getByRole('button', { name: 'Save changes' }));
     });
     const put = transport.calls.find((call) => call.method === 'PUT');
-    expect(put?.body).toEqual({ name: 'CustProd', base_url: 'https://voss2.example.test', username: 'provisioner', auth_mode: 'session', release: null, home_hierarchy: 'sys.cust.Acme', ca_pem: null, timeouts: { connect_ms: 2000, response_ms: 60000, idle_ms: 30000 } });
+    expect(put?.body).toEqual({
+      name: 'CustProd',
+      base_url: 'https://voss2.example.test',
+      username: 'provisioner',
+      auth_mode: 'session',
+      release: null,
+      home_hierarchy: 'sys.cust.Acme',
+      ca_pem: null,
+      timeouts: { connect_ms: 2000, response_ms: 60000, idle_ms: 30000 },
+    });
     expect(screen.queryByRole('form', { name: 'Edit Cust' })).toBeNull();
     expect(screen.getByRole('table', { name: 'Remote profiles' }).textContent).toContain('CustProd');
     expect(screen.getByRole('form', { name: 'Add a remote deployment' })).toBeTruthy();
@@ -135,7 +183,9 @@ describe('settings: remote deployments', () => {
     fireEvent.click(within(table).getByRole('button', { name: 'Delete' }));
     expect(transport.calls.some((call) => call.method === 'DELETE')).toBe(false);
     await act(async () => {
-      fireEvent.click(within(screen.getByRole('alertdialog', { name: 'Confirm deleting Cust' })).getByRole('button', { name: 'Delete Cust' }));
+      fireEvent.click(
+        within(screen.getByRole('alertdialog', { name: 'Confirm deleting Cust' })).getByRole('button', { name: 'Delete Cust' }),
+      );
     });
     expect(transport.calls.filter((call) => call.method === 'DELETE').map((call) => call.url)).toEqual([`${PROFILES}id-Cust/`]);
     expect(screen.getByText('No remote deployments yet')).toBeTruthy();

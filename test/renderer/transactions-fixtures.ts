@@ -2,18 +2,35 @@
 const LIST = '/api/tool/Transaction/';
 
 export function txSummary(id: string, status: string, extra: Record<string, unknown> = {}) {
-  return { transaction_id: id, action: 'Create', status, detail: `relation/LineRelation ${id}`, model_type: 'relation/LineRelation', username: 'admin', submitted_time: '2026-11-21T08:44:05.294000', ...extra };
+  return {
+    transaction_id: id,
+    action: 'Create',
+    status,
+    detail: `relation/LineRelation ${id}`,
+    model_type: 'relation/LineRelation',
+    username: 'admin',
+    submitted_time: '2026-11-21T08:44:05.294000',
+    ...extra,
+  };
 }
 
 export function txList(rows: ReturnType<typeof txSummary>[], total = rows.length) {
   return {
     pagination: { skip: 0, limit: 50, total, maximum_limit: 2000, order_by: 'submitted_time', direction: 'desc' },
     meta: { model_type: 'tool/Transaction', summary_attrs: [], actions: {} },
-    resources: rows.map((data) => ({ data, meta: { model_type: 'tool/Transaction', pkid: data.transaction_id, hierarchy: 'sys', href: `${LIST}${data.transaction_id}/` } })),
+    resources: rows.map((data) => ({
+      data,
+      meta: { model_type: 'tool/Transaction', pkid: data.transaction_id, hierarchy: 'sys', href: `${LIST}${data.transaction_id}/` },
+    })),
   };
 }
 
-export function txDetail(id: string, status: string, log: { id: number; severity: string; message: string }[], extra: Record<string, unknown> = {}) {
+export function txDetail(
+  id: string,
+  status: string,
+  log: { id: number; severity: string; message: string }[],
+  extra: Record<string, unknown> = {},
+) {
   return {
     data: {
       ...txSummary(id, status),
@@ -24,7 +41,13 @@ export function txDetail(id: string, status: string, log: { id: number; severity
       parent_id: null,
       resource: { hierarchy: 'sys.Acme.Paris', model_type: 'relation/LineRelation', pkid: 'a'.repeat(24), current_state: '' },
       // The service lists the log newest first.
-      log: [...log].reverse().map((entry) => ({ severity: entry.severity, format: 'text', log_id: String(entry.id), time: `2026-11-21T08:44:05.${String(entry.id).padStart(3, '0')}000`, message: entry.message })),
+      log: [...log].reverse().map((entry) => ({
+        severity: entry.severity,
+        format: 'text',
+        log_id: String(entry.id),
+        time: `2026-11-21T08:44:05.${String(entry.id).padStart(3, '0')}000`,
+        message: entry.message,
+      })),
       sub_transactions: [],
       ...extra,
     },

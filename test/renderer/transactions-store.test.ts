@@ -60,7 +60,11 @@ describe('transactions store: list', () => {
   });
 
   it('keeps a fault with its message and an empty list as empty', async () => {
-    const transport = new FakeTransport().on('GET', LIST, fault(403, 'permission-denied', 'Permission Denied: sys.Other is outside your hierarchy.'));
+    const transport = new FakeTransport().on(
+      'GET',
+      LIST,
+      fault(403, 'permission-denied', 'Permission Denied: sys.Other is outside your hierarchy.'),
+    );
     const store = createTransactionsStore(new ApiClient(transport), fast);
     await store.getState().loadList(NODE);
     expect(store.getState().listState).toBe('error');
@@ -90,7 +94,11 @@ describe('transactions store: detail', () => {
     await store.getState().openDetail(id);
     expect(reads).toBe(2);
     expect(store.getState().detail?.status).toBe('Success');
-    expect(store.getState().detail?.log.map((entry) => entry.message)).toEqual(['Transaction started', 'Step 1 - Start', 'Transaction completed successfully.']);
+    expect(store.getState().detail?.log.map((entry) => entry.message)).toEqual([
+      'Transaction started',
+      'Step 1 - Start',
+      'Transaction completed successfully.',
+    ]);
     await wait(30);
     expect(reads).toBe(2);
   });

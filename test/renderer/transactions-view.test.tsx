@@ -11,7 +11,9 @@ const LIST = '/api/tool/Transaction/';
 afterEach(cleanup);
 
 function show(stores: Stores, view: 'transactions' | 'transaction') {
-  return render(<StoresContext.Provider value={stores}>{view === 'transaction' ? <TransactionView /> : <TransactionsView />}</StoresContext.Provider>);
+  return render(
+    <StoresContext.Provider value={stores}>{view === 'transaction' ? <TransactionView /> : <TransactionsView />}</StoresContext.Provider>,
+  );
 }
 
 describe('transaction detail', () => {
@@ -56,7 +58,11 @@ describe('transaction detail', () => {
     expect(screen.queryByText('Rolled back: Yes')).toBeNull();
 
     fireEvent.click(within(screen.getByTestId('transaction-resource')).getByRole('button'));
-    expect(stores.nav.getState().place).toEqual({ view: 'instance', modelType: 'relation/LineRelation', href: `/api/relation/LineRelation/${pkid}/` });
+    expect(stores.nav.getState().place).toEqual({
+      view: 'instance',
+      modelType: 'relation/LineRelation',
+      href: `/api/relation/LineRelation/${pkid}/`,
+    });
 
     act(() => stores.nav.getState().back());
     fireEvent.click(await screen.findByRole('button', { name: /Parent transaction/ }));
@@ -73,7 +79,9 @@ describe('transaction detail', () => {
 describe('transactions list', () => {
   it('lists the selected node’s transactions with status pills, filters on the service and opens a row', async () => {
     const node = 'c'.repeat(24);
-    const transport = new FakeTransport().on('GET', LIST, { body: txList([txSummary('11111111-aaaa', 'Success'), txSummary('22222222-bbbb', 'Fail', { action: 'Delete' })], 2) });
+    const transport = new FakeTransport().on('GET', LIST, {
+      body: txList([txSummary('11111111-aaaa', 'Success'), txSummary('22222222-bbbb', 'Fail', { action: 'Delete' })], 2),
+    });
     const stores = createStores(transport);
     stores.hierarchy.setState({ selected: node });
     show(stores, 'transactions');

@@ -14,7 +14,12 @@ class HeaderTransport implements Transport {
     this.calls.push({ method, path, headers: { ...options.headers } });
     const body =
       path === '/workstation/workspaces/'
-        ? { workspaces: [{ name: 'Local', live: false, base_url: null, profile_id: null }, { name: 'Cust', live: true, base_url: 'https://voss.cust.example', profile_id: 'p1' }] }
+        ? {
+            workspaces: [
+              { name: 'Local', live: false, base_url: null, profile_id: null },
+              { name: 'Cust', live: true, base_url: 'https://voss.cust.example', profile_id: 'p1' },
+            ],
+          }
         : path === '/api/whoami/'
           ? { username: 'remote-admin', role: 'admin', hierarchy: 'sys.cust', hierarchy_pkid: 'r00t', workspace: 'Local', release: '21.1' }
           : { success: true };
@@ -37,13 +42,17 @@ function setUp() {
 }
 
 describe('the workspace store and the client', () => {
-  it('sends /api/ calls of a live workspace with its header, after the remote\'s whoami roots the tree', async () => {
+  it("sends /api/ calls of a live workspace with its header, after the remote's whoami roots the tree", async () => {
     const { transport, client, workspace, hierarchy } = setUp();
     hierarchy.setState({ selected: 'local-node', rootPkid: 'local-root' });
     await workspace.getState().load();
     expect(workspace.getState().workspaces.map((w) => w.name)).toEqual(['Local', 'Cust']);
     await workspace.getState().switchTo('Cust');
-    expect(workspace.getState()).toMatchObject({ current: 'Cust', remoteHome: { pkid: 'r00t', hierarchy: 'sys.cust', source: 'whoami' }, switching: false });
+    expect(workspace.getState()).toMatchObject({
+      current: 'Cust',
+      remoteHome: { pkid: 'r00t', hierarchy: 'sys.cust', source: 'whoami' },
+      switching: false,
+    });
     expect(hierarchy.getState().selected).toBeUndefined();
     await client.get('/api/data/Countries/');
     await client.get('/workstation/remote-profiles/');
@@ -66,7 +75,9 @@ describe('the workspace store and the client', () => {
     const before = transport.calls.length;
     await expect(client.send('DELETE', '/api/relation/LineRelation/abc/')).rejects.toMatchObject({ code: 'cancelled' });
     await expect(client.send('PATCH', '/api/relation/LineRelation/abc/+tag/', undefined, { tag: 'x' })).rejects.toBeInstanceOf(ApiFault);
-    await expect(client.send('POST', '/api/tool/BulkLoad/', { bulkload_file: 'a.xlsx' }, { method: 'bulkload_spreadsheet' })).rejects.toThrow(/nothing was sent to Cust/);
+    await expect(
+      client.send('POST', '/api/tool/BulkLoad/', { bulkload_file: 'a.xlsx' }, { method: 'bulkload_spreadsheet' }),
+    ).rejects.toThrow(/nothing was sent to Cust/);
     expect(transport.calls.length).toBe(before);
     expect(asked).toHaveLength(3);
     for (const message of asked) expect(message).toContain('Cust (https://voss.cust.example)');
@@ -88,11 +99,13 @@ describe('the workspace store and the client', () => {
     expect(asked).toEqual([]);
     expect(transport.calls.pop()).toMatchObject({ method: 'DELETE', headers: { 'x-workstation-workspace': 'Cust' } });
     // Confirmed while another workspace was shown: asked again, and refused here.
-    await expect(client.send('DELETE', '/api/relation/LineRelation/abc/', undefined, undefined, 'Local')).rejects.toMatchObject({ code: 'cancelled' });
+    await expect(client.send('DELETE', '/api/relation/LineRelation/abc/', undefined, undefined, 'Local')).rejects.toMatchObject({
+      code: 'cancelled',
+    });
     expect(asked).toHaveLength(1);
   });
 
-  it('roots a live tree on the profile\'s home hierarchy when the remote has no /api/whoami/, and says what to enter without one', async () => {
+  it("roots a live tree on the profile's home hierarchy when the remote has no /api/whoami/, and says what to enter without one", async () => {
     const calls: string[] = [];
     let home: string | null = null;
     const transport: Transport = {
@@ -100,11 +113,24 @@ describe('the workspace store and the client', () => {
       async request(_method, path, options = {}) {
         const url = urlOf(path, options.query);
         calls.push(url);
-        const answer = (status: number, body: unknown): TransportAnswer => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-        if (path === '/workstation/workspaces/') return answer(200, { workspaces: [{ name: 'Local', live: false, base_url: null, profile_id: null, home_hierarchy: null }, { name: 'Spec', live: true, base_url: 'https://voss.spec.example', profile_id: 'p2', home_hierarchy: home }] });
+        const answer = (status: number, body: unknown): TransportAnswer => ({
+          status,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        if (path === '/workstation/workspaces/')
+          return answer(200, {
+            workspaces: [
+              { name: 'Local', live: false, base_url: null, profile_id: null, home_hierarchy: null },
+              { name: 'Spec', live: true, base_url: 'https://voss.spec.example', profile_id: 'p2', home_hierarchy: home },
+            ],
+          });
         if (path === '/api/whoami/') return answer(404, { success: false, http_code: 404, code: 'not-found', message: 'Not Found' });
         if (path === '/api/data/HierarchyNode/' && url.includes('hierarchy=sys.spec&') && url.includes('filter_text=Acme')) {
-          return answer(200, { pagination: { total: 1 }, resources: [{ data: { name: 'Acme' }, meta: { pkid: 'acme-pkid', hierarchy: 'sys.spec' } }] });
+          return answer(200, {
+            pagination: { total: 1 },
+            resources: [{ data: { name: 'Acme' }, meta: { pkid: 'acme-pkid', hierarchy: 'sys.spec' } }],
+          });
         }
         return answer(200, { pagination: { total: 0 }, resources: [] });
       },
@@ -116,13 +142,17 @@ describe('the workspace store and the client', () => {
     await workspace.getState().switchTo('Spec');
     expect(workspace.getState().remoteHome).toBeUndefined();
     expect(hierarchy.getState().rootFault).toMatchObject({ code: 'remote-home-unknown' });
-    expect(hierarchy.getState().rootFault?.message).toContain('enter the profile\'s home hierarchy');
+    expect(hierarchy.getState().rootFault?.message).toContain("enter the profile's home hierarchy");
 
     home = 'sys.spec.Acme';
     await workspace.getState().switchTo('Local');
     await workspace.getState().load();
     await workspace.getState().switchTo('Spec');
-    expect(workspace.getState()).toMatchObject({ current: 'Spec', fault: undefined, remoteHome: { pkid: 'acme-pkid', hierarchy: 'sys.spec.Acme', source: 'profile' } });
+    expect(workspace.getState()).toMatchObject({
+      current: 'Spec',
+      fault: undefined,
+      remoteHome: { pkid: 'acme-pkid', hierarchy: 'sys.spec.Acme', source: 'profile' },
+    });
     expect(hierarchy.getState().rootFault).toBeUndefined();
     expect(calls.filter((url) => url.startsWith('/api/')).every((url) => url.includes('format=json'))).toBe(true);
   });
@@ -131,10 +161,19 @@ describe('the workspace store and the client', () => {
     const transport: Transport = {
       signIn: 'session',
       async request(_method, path) {
-        const body = path === '/workstation/workspaces/'
-          ? { workspaces: [{ name: 'Spec', live: true, base_url: 'https://voss.spec.example', profile_id: 'p2', home_hierarchy: 'sys.spec' }] }
-          : { success: false, http_code: 502, code: 'remote-unreachable', message: 'Cannot reach Spec.' };
-        return { status: path === '/workstation/workspaces/' ? 200 : 502, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
+        const body =
+          path === '/workstation/workspaces/'
+            ? {
+                workspaces: [
+                  { name: 'Spec', live: true, base_url: 'https://voss.spec.example', profile_id: 'p2', home_hierarchy: 'sys.spec' },
+                ],
+              }
+            : { success: false, http_code: 502, code: 'remote-unreachable', message: 'Cannot reach Spec.' };
+        return {
+          status: path === '/workstation/workspaces/' ? 200 : 502,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        };
       },
     };
     const client = new ApiClient(transport);

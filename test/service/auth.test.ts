@@ -54,7 +54,8 @@ describe('authentication', () => {
     expect(list.text).not.toContain('password');
     const ok = await t.get(`/api/data/Countries/${q('sys')}`, { authorization: basic('field.engineer', 'Sup3r-secret-pw') });
     expect(ok.status).toBe(200);
-    const wal = readFileSync(`${workspaceFile(t.dataDir)}-wal`).toString('latin1') + readFileSync(workspaceFile(t.dataDir)).toString('latin1');
+    const wal =
+      readFileSync(`${workspaceFile(t.dataDir)}-wal`).toString('latin1') + readFileSync(workspaceFile(t.dataDir)).toString('latin1');
     expect(wal).not.toContain('Sup3r-secret-pw');
   });
 
@@ -80,7 +81,11 @@ describe('the first admin', () => {
       const first = await createService({ dataDir: dir, log: () => undefined });
       const password = first.generatedAdminPassword;
       expect(password).toMatch(/^[A-Za-z0-9_-]{12,}$/);
-      const reply = await first.handle({ method: 'GET', url: '/api/data/User/?hierarchy=sys', headers: { authorization: basic('admin', password ?? '') } });
+      const reply = await first.handle({
+        method: 'GET',
+        url: '/api/data/User/?hierarchy=sys',
+        headers: { authorization: basic('admin', password ?? '') },
+      });
       expect(reply.status).toBe(200);
       first.close();
       const second = await createService({ dataDir: dir, log: () => undefined });
@@ -90,7 +95,11 @@ describe('the first admin', () => {
       const other = mkdtempSync(join(tmpdir(), 'workstation-admin-'));
       const third = await createService({ dataDir: other, log: () => undefined });
       expect(third.generatedAdminPassword).toBeUndefined();
-      const viaEnv = await third.handle({ method: 'GET', url: '/api/data/User/?hierarchy=sys', headers: { authorization: basic('admin', 'from-the-environment') } });
+      const viaEnv = await third.handle({
+        method: 'GET',
+        url: '/api/data/User/?hierarchy=sys',
+        headers: { authorization: basic('admin', 'from-the-environment') },
+      });
       expect(viaEnv.status).toBe(200);
       third.close();
       rmSync(other, { recursive: true, force: true });
@@ -104,7 +113,9 @@ describe('the first admin', () => {
 
 describe('who am I', () => {
   it('tells the caller its user name, role, node and workspace, and needs authentication', async () => {
-    const created = await t.call('POST', `/api/data/User/${q('sys')}`, { data: { username: 'who.ami', role: 'readonly', password: 'Who-am-i-pw-1' } });
+    const created = await t.call('POST', `/api/data/User/${q('sys')}`, {
+      data: { username: 'who.ami', role: 'readonly', password: 'Who-am-i-pw-1' },
+    });
     expect(created.status).toBe(200);
     const reply = await t.get('/api/whoami/', { authorization: basic('who.ami', 'Who-am-i-pw-1') });
     expect(reply.status).toBe(200);

@@ -40,7 +40,11 @@ async function load(workbook: ParsedWorkbook, who = caller()) {
 }
 
 const inventory = async (number: string): Promise<string> =>
-  (await t.get(`/api/data/InternalNumberInventory/${q(ACME, `&filter_field=internal_number&filter_condition=equals&filter_text=${encodeURIComponent(number)}`)}`)).body.resources[0]?.data.status;
+  (
+    await t.get(
+      `/api/data/InternalNumberInventory/${q(ACME, `&filter_field=internal_number&filter_condition=equals&filter_text=${encodeURIComponent(number)}`)}`,
+    )
+  ).body.resources[0]?.data.status;
 
 describe('running a bulk load', () => {
   it('runs every row as its own transaction, a failed row alone rolled back, and counts them', async () => {
@@ -48,11 +52,16 @@ describe('running a bulk load', () => {
       fileName: 'lines.xlsx',
       issues: [],
       sheets: [
-        sheet('Lines', 'relation/LineRelation', [
-          row(5, 'add', { pattern: '+33140001040', alertingName: 'Row Five' }, { template: 'Acme Line Defaults' }),
-          row(6, 'add', { pattern: '+33140001095', alertingName: 'Reserved number' }),
-          row(7, 'modify', { pattern: '+33140001040', routePartitionName: '', alertingName: 'Row Seven' }),
-        ], PARIS),
+        sheet(
+          'Lines',
+          'relation/LineRelation',
+          [
+            row(5, 'add', { pattern: '+33140001040', alertingName: 'Row Five' }, { template: 'Acme Line Defaults' }),
+            row(6, 'add', { pattern: '+33140001095', alertingName: 'Reserved number' }),
+            row(7, 'modify', { pattern: '+33140001040', routePartitionName: '', alertingName: 'Row Seven' }),
+          ],
+          PARIS,
+        ),
         sheet('Countries', 'data/Countries', [row(5, 'add', { country_name: 'Greece', iso_code: 'GR' }, { hierarchy: ACME })]),
       ],
     };
@@ -67,11 +76,16 @@ describe('running a bulk load', () => {
     expect(new Set(ids).size).toBe(4);
     const failed = await t.get(parent.sub_transactions[1].href);
     expect(failed.body.data).toMatchObject({ rolled_back: 'Yes', message: expect.stringMatching(/\+33140001095 is Reserved/) });
-    const lines = await t.get(`/api/relation/LineRelation/${q(PARIS, '&filter_field=pattern&filter_condition=equals&filter_text=%2B33140001040&summary=false')}`);
+    const lines = await t.get(
+      `/api/relation/LineRelation/${q(PARIS, '&filter_field=pattern&filter_condition=equals&filter_text=%2B33140001040&summary=false')}`,
+    );
     expect(lines.body.resources[0].data).toMatchObject({ alertingName: 'Row Seven', description: 'Row Five line', usage: 'Device' });
     expect(await inventory('+33140001040')).toBe('Used');
     expect(await inventory('+33140001095')).toBe('Reserved');
-    expect((await t.get(`/api/data/Countries/${q(ACME, '&filter_field=iso_code&filter_condition=equals&filter_text=GR')}`)).body.pagination.total).toBe(1);
+    expect(
+      (await t.get(`/api/data/Countries/${q(ACME, '&filter_field=iso_code&filter_condition=equals&filter_text=GR')}`)).body.pagination
+        .total,
+    ).toBe(1);
   });
 
   it('lets a row use a template that an earlier row of the same load created', async () => {
@@ -80,15 +94,37 @@ describe('running a bulk load', () => {
       fileName: 'template-then-lines.xlsx',
       issues: [],
       sheets: [
-        sheet('Early', 'relation/LineRelation', [row(5, 'add', { pattern: '+33140001061', alertingName: 'Too Early' }, { template: 'Paris Fresh Lines' })], PARIS),
-        sheet('Templates', 'data/ConfigurationTemplate', [
-          row(5, 'add', { name: 'Paris Fresh Lines', target_model_type: 'relation/LineRelation', merge_strategy: 'merge', template: { description: 'fresh {{ input.alertingName }}' } }),
-        ], PARIS),
-        sheet('Late', 'relation/LineRelation', [row(5, 'add', { pattern: '+33140001062', alertingName: 'Just In Time' }, { template: 'Paris Fresh Lines' })], PARIS),
+        sheet(
+          'Early',
+          'relation/LineRelation',
+          [row(5, 'add', { pattern: '+33140001061', alertingName: 'Too Early' }, { template: 'Paris Fresh Lines' })],
+          PARIS,
+        ),
+        sheet(
+          'Templates',
+          'data/ConfigurationTemplate',
+          [
+            row(5, 'add', {
+              name: 'Paris Fresh Lines',
+              target_model_type: 'relation/LineRelation',
+              merge_strategy: 'merge',
+              template: { description: 'fresh {{ input.alertingName }}' },
+            }),
+          ],
+          PARIS,
+        ),
+        sheet(
+          'Late',
+          'relation/LineRelation',
+          [row(5, 'add', { pattern: '+33140001062', alertingName: 'Just In Time' }, { template: 'Paris Fresh Lines' })],
+          PARIS,
+        ),
       ],
     });
     expect(parent.sub_transactions.map((sub: { status: string }) => sub.status)).toEqual(['Fail', 'Success', 'Success']);
-    const lines = await t.get(`/api/relation/LineRelation/${q(PARIS, '&filter_field=pattern&filter_condition=equals&filter_text=%2B33140001062&summary=false')}`);
+    const lines = await t.get(
+      `/api/relation/LineRelation/${q(PARIS, '&filter_field=pattern&filter_condition=equals&filter_text=%2B33140001062&summary=false')}`,
+    );
     expect(lines.body.resources[0].data.description).toBe('fresh Just In Time');
   });
 
@@ -97,16 +133,23 @@ describe('running a bulk load', () => {
       fileName: 'cleanup.xlsx',
       issues: [],
       sheets: [
-        sheet('Lines', 'relation/LineRelation', [
-          row(5, 'delete', { pattern: '+33140001040', routePartitionName: '' }),
-          row(6, 'delete', { pattern: '+33149999999', routePartitionName: '' }),
-        ], PARIS),
+        sheet(
+          'Lines',
+          'relation/LineRelation',
+          [
+            row(5, 'delete', { pattern: '+33140001040', routePartitionName: '' }),
+            row(6, 'delete', { pattern: '+33149999999', routePartitionName: '' }),
+          ],
+          PARIS,
+        ),
       ],
     });
     expect(parent.detail).toBe('[ 1/2 ] succeeded from [ 1 ] sheet in cleanup.xlsx');
     expect(await inventory('+33140001040')).toBe('Available');
     const missing = await t.get(parent.sub_transactions[1].href);
-    expect(missing.body.data.message).toMatch(/no Line Relation with pattern '\+33149999999' and routePartitionName '' at sys.hcs.Telco.Acme.Paris to delete/);
+    expect(missing.body.data.message).toMatch(
+      /no Line Relation with pattern '\+33149999999' and routePartitionName '' at sys.hcs.Telco.Acme.Paris to delete/,
+    );
   });
 
   it('refuses rows outside the caller reach or role, row by row', async () => {
@@ -122,7 +165,11 @@ describe('running a bulk load', () => {
     expect(parent.status).toBe('Fail');
     expect((await t.get(parent.sub_transactions[0].href)).body.data.message).toMatch(/^Permission Denied/);
     const operator = await load(
-      { fileName: 'role.xlsx', issues: [], sheets: [sheet('Lines', 'relation/LineRelation', [row(5, 'add', { pattern: '+33140001042' })], PARIS)] },
+      {
+        fileName: 'role.xlsx',
+        issues: [],
+        sheets: [sheet('Lines', 'relation/LineRelation', [row(5, 'add', { pattern: '+33140001042' })], PARIS)],
+      },
       caller('operator'),
     );
     expect((await t.get(operator.sub_transactions[0].href)).body.data.message).toMatch(/^Permission Denied/);
@@ -135,12 +182,16 @@ describe('users from a sheet', () => {
     const parent = await load({
       fileName: 'users.xlsx',
       issues: [],
-      sheets: [sheet('Users', 'data/User', [row(5, 'add', { username: 'sheet.user', role: 'readonly', password: 'from-a-sheet-1' })], PARIS)],
+      sheets: [
+        sheet('Users', 'data/User', [row(5, 'add', { username: 'sheet.user', role: 'readonly', password: 'from-a-sheet-1' })], PARIS),
+      ],
     });
     expect(parent.detail).toBe('[ 1/1 ] succeeded from [ 1 ] sheet in users.xlsx');
     const asUser = { authorization: `Basic ${Buffer.from('sheet.user:from-a-sheet-1').toString('base64')}` };
     expect((await t.get(`/api/relation/LineRelation/${q(PARIS)}`, asUser)).status).toBe(200);
-    const stored = await t.get(`/api/data/User/${q(PARIS, '&filter_field=username&filter_condition=equals&filter_text=sheet.user&summary=false')}`);
+    const stored = await t.get(
+      `/api/data/User/${q(PARIS, '&filter_field=username&filter_condition=equals&filter_text=sheet.user&summary=false')}`,
+    );
     expect(stored.body.resources[0].data).toEqual({ username: 'sheet.user', role: 'readonly' });
   });
 });
@@ -150,7 +201,11 @@ describe('a load stopped part-way', () => {
     const node = t.service.store.nodes.getByPath(ACME);
     if (!node) throw new Error('no Acme');
     const rows = Array.from({ length: 250 }, (_, i) => row(i + 5, 'add', { country_name: `Stopland ${i}`, iso_code: `S${i}` }));
-    const spooled = t.service.loads.spoolParsed('loader', { fileName: 'stopped.xlsx', issues: [], sheets: [sheet('Countries', 'data/Countries', rows, ACME)] }, node);
+    const spooled = t.service.loads.spoolParsed(
+      'loader',
+      { fileName: 'stopped.xlsx', issues: [], sheets: [sheet('Countries', 'data/Countries', rows, ACME)] },
+      node,
+    );
     // As a process killed after committing a batch that ended inside the second spool entry
     // (rows are spooled a hundred to an entry): the count says 130 ran.
     const { bulkLoads, transactions, db } = t.service.store;

@@ -12,7 +12,11 @@ function inUtcPlusOne(seconds: number): { execute_date: string; execute_time: st
 }
 
 async function schedule(t: TestService, file: string, when: object) {
-  return t.call('POST', `/api/tool/BulkLoad/${q(ACME, '&method=bulkload_spreadsheet')}`, { bulkload_file: file, execute_immediately: false, ...when });
+  return t.call('POST', `/api/tool/BulkLoad/${q(ACME, '&method=bulkload_spreadsheet')}`, {
+    bulkload_file: file,
+    execute_immediately: false,
+    ...when,
+  });
 }
 
 async function prepared(t: TestService, file: string, pattern: string): Promise<void> {
@@ -57,7 +61,11 @@ describe('scheduled bulk loads', () => {
       const before = t.snapshot({ withTransactions: true });
       const reply = await schedule(t, 'when.xlsx', { execute_date: '21/11/2026' });
       expect(reply.status).toBe(400);
-      expect(reply.body.details.map((detail: { field: string }) => detail.field)).toEqual(['execute_date', 'execute_time', 'execute_timezone']);
+      expect(reply.body.details.map((detail: { field: string }) => detail.field)).toEqual([
+        'execute_date',
+        'execute_time',
+        'execute_timezone',
+      ]);
       expect(t.snapshot({ withTransactions: true })).toBe(before);
     } finally {
       t.close();

@@ -9,7 +9,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const bulkLoad = (file: string, extra = '') =>
-  t.call('POST', `/api/tool/BulkLoad/${q(ACME, `&method=bulkload_spreadsheet${extra}`)}`, { bulkload_file: file, execute_immediately: true });
+  t.call('POST', `/api/tool/BulkLoad/${q(ACME, `&method=bulkload_spreadsheet${extra}`)}`, {
+    bulkload_file: file,
+    execute_immediately: true,
+  });
 
 async function subStatuses(transactionId: string): Promise<{ row: number; status: string; message: string }[]> {
   const parent = await t.get(`/api/tool/Transaction/${transactionId}/`);
@@ -27,7 +30,12 @@ const phone = (i: number): string => `SEP00AA00000${String(i).padStart(3, '0')}`
 describe('bulk load', () => {
   it('loads a workbook that validated clean with zero row failures', async () => {
     const rows = Array.from({ length: 30 }, (_, i) =>
-      line({ pattern: `+3314000${1021 + i}`, name: `Loaded ${i + 1}`, device: phone(i % 10), template: i % 2 ? 'Acme Line Defaults' : undefined }),
+      line({
+        pattern: `+3314000${1021 + i}`,
+        name: `Loaded ${i + 1}`,
+        device: phone(i % 10),
+        template: i % 2 ? 'Acme Line Defaults' : undefined,
+      }),
     );
     const bytes = await compactWorkbook('LineRelation', LINE_HEADER, rows);
     expect((await upload(t, 'clean.xlsx', bytes, PARIS)).status).toBe(200);
@@ -36,7 +44,9 @@ describe('bulk load', () => {
     const loaded = await bulkLoad('clean.xlsx');
     expect(loaded.status).toBe(200);
     expect(loaded.body).toMatchObject({ success: true, status: 'Success', detail: '[ 30/30 ] succeeded from [ 1 ] sheet in clean.xlsx' });
-    const lines = await t.get(`/api/relation/LineRelation/${q(PARIS, '&filter_field=alertingName&filter_condition=startswith&filter_text=Loaded&limit=100&summary=false')}`);
+    const lines = await t.get(
+      `/api/relation/LineRelation/${q(PARIS, '&filter_field=alertingName&filter_condition=startswith&filter_text=Loaded&limit=100&summary=false')}`,
+    );
     expect(lines.body.pagination.total).toBe(30);
     const templated = lines.body.resources.find((r: { data: { alertingName: string } }) => r.data.alertingName === 'Loaded 2');
     expect(templated.data.description).toBe('Loaded 2 line');
@@ -55,10 +65,19 @@ describe('bulk load', () => {
     const bytes = await compactWorkbook('LineRelation', LINE_HEADER, rows);
     await upload(t, 'mixed.xlsx', bytes, PARIS);
     const checked = await validate(t, 'mixed.xlsx', ACME);
-    const flagged = [...new Set(issuesOf(checked.body).filter((issue) => issue.severity === 'error').map((issue) => issue.row))].sort((a, b) => a - b);
+    const flagged = [
+      ...new Set(
+        issuesOf(checked.body)
+          .filter((issue) => issue.severity === 'error')
+          .map((issue) => issue.row),
+      ),
+    ].sort((a, b) => a - b);
     expect(flagged).toEqual([3, 5, 6, 7]);
     const loaded = await bulkLoad('mixed.xlsx');
-    expect(loaded.body).toMatchObject({ status: 'Success With Async Failures', detail: '[ 3/7 ] succeeded from [ 1 ] sheet in mixed.xlsx' });
+    expect(loaded.body).toMatchObject({
+      status: 'Success With Async Failures',
+      detail: '[ 3/7 ] succeeded from [ 1 ] sheet in mixed.xlsx',
+    });
     const outcome = await subStatuses(loaded.body.transaction_id);
     expect(outcome.filter((row) => row.status === 'Fail').map((row) => row.row)).toEqual(flagged);
     expect(outcome.find((row) => row.row === 3)?.message).toMatch(/\+33140001095 is Reserved/);
@@ -67,7 +86,11 @@ describe('bulk load', () => {
   it('refuses the whole load before any row when the file or its headers are wrong', async () => {
     const missing = await bulkLoad('never-uploaded.xlsx');
     expect(missing.status).toBe(404);
-    const bytes = await compactWorkbook('LineRelation', ['# Hierarchy Node', '# Directory Number', '# Colour'], [[PARIS, '+33140001070', 'red']]);
+    const bytes = await compactWorkbook(
+      'LineRelation',
+      ['# Hierarchy Node', '# Directory Number', '# Colour'],
+      [[PARIS, '+33140001070', 'red']],
+    );
     await upload(t, 'bad-header.xlsx', bytes, PARIS);
     const afterUpload = t.snapshot({ withTransactions: true });
     const refused = await bulkLoad('bad-header.xlsx');
@@ -75,7 +98,10 @@ describe('bulk load', () => {
     expect(refused.body.message).toMatch(/Colour/);
     expect(t.snapshot({ withTransactions: true })).toBe(afterUpload);
     // A schedule without its moment is refused too, before anything is queued.
-    const scheduled = await t.call('POST', `/api/tool/BulkLoad/${q(ACME, '&method=bulkload_spreadsheet')}`, { bulkload_file: 'bad-header.xlsx', execute_immediately: false });
+    const scheduled = await t.call('POST', `/api/tool/BulkLoad/${q(ACME, '&method=bulkload_spreadsheet')}`, {
+      bulkload_file: 'bad-header.xlsx',
+      execute_immediately: false,
+    });
     expect(scheduled.status).toBe(400);
   });
 

@@ -52,7 +52,9 @@ describe('bulk load template', () => {
     const response = await download(template('relation/LineRelation'));
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe(XLSX);
-    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="relation_LineRelation_bulkload_template_\d{8}_\d{6}\.xlsx"$/);
+    expect(response.headers['content-disposition']).toMatch(
+      /^attachment; filename="relation_LineRelation_bulkload_template_\d{8}_\d{6}\.xlsx"$/,
+    );
     expect(response.headers['set-cookie']).toContainEqual(expect.stringMatching(/^fileDownloadToken=[0-9a-f]{24}; Path=\/$/));
     const given = await download(template('relation/LineRelation', '&downloadToken=tok-123'));
     expect(given.headers['set-cookie']).toContain('fileDownloadToken=tok-123; Path=/');
@@ -63,7 +65,14 @@ describe('bulk load template', () => {
     expect(sheet.name).toBe('relation_LineRelation');
     expect(sheet.getCell('A1').value).toBe(`entity: relation/LineRelation; hierarchy: ${PARIS}; parallel: false; evaluate_macros: false`);
     const names = rowValues(sheet, 2);
-    expect(names.slice(0, 6)).toEqual(['Hierarchy Node', 'Action', 'Unique Identifier (pkid)', 'pattern', 'patternPrecedence', 'routePartitionName']);
+    expect(names.slice(0, 6)).toEqual([
+      'Hierarchy Node',
+      'Action',
+      'Unique Identifier (pkid)',
+      'pattern',
+      'patternPrecedence',
+      'routePartitionName',
+    ]);
     expect(names).toContain('callForwardAll.destination');
     expect(names).toContain('e164AltNum.numMask');
     expect(names).toContain('summary_device');
@@ -88,8 +97,25 @@ describe('bulk load template', () => {
   it('offers choices as data validation lists, and array fields as their first element', async () => {
     const sheet = await sheetOf(await download(template('device/cucm/Phone')));
     const names = rowValues(sheet, 2);
-    expect(names).toEqual(['Hierarchy Node', 'Action', 'Unique Identifier (pkid)', 'name', 'product', 'protocol', 'description', 'lines.0.pattern', 'lines.0.routePartitionName']);
-    expect(rowValues(sheet, 4).slice(3)).toEqual(['Device Name *', 'Product', 'Protocol', 'Description', 'Lines 1 / Directory Number *', 'Lines 1 / Route Partition']);
+    expect(names).toEqual([
+      'Hierarchy Node',
+      'Action',
+      'Unique Identifier (pkid)',
+      'name',
+      'product',
+      'protocol',
+      'description',
+      'lines.0.pattern',
+      'lines.0.routePartitionName',
+    ]);
+    expect(rowValues(sheet, 4).slice(3)).toEqual([
+      'Device Name *',
+      'Product',
+      'Protocol',
+      'Description',
+      'Lines 1 / Directory Number *',
+      'Lines 1 / Route Partition',
+    ]);
     const protocol = sheet.getRow(5).getCell(columnOf(sheet, 'protocol'));
     expect(protocol.dataValidation).toMatchObject({ type: 'list', allowBlank: true, formulae: ['"SIP,SCCP"'] });
     expect(sheet.getRow(2000).getCell(columnOf(sheet, 'protocol')).dataValidation?.formulae).toEqual(['"SIP,SCCP"']);
@@ -144,7 +170,9 @@ describe('bulk load template', () => {
 
   it('names the Configuration Template in A1 when one is given, and refuses unknown ones', async () => {
     const sheet = await sheetOf(await download(template('relation/LineRelation', '&template_name=Acme%20Line%20Defaults')));
-    expect(sheet.getCell('A1').value).toBe(`entity: relation/LineRelation; hierarchy: ${PARIS}; parallel: false; evaluate_macros: false; template: Acme Line Defaults`);
+    expect(sheet.getCell('A1').value).toBe(
+      `entity: relation/LineRelation; hierarchy: ${PARIS}; parallel: false; evaluate_macros: false; template: Acme Line Defaults`,
+    );
     expect((await download(template('relation/LineRelation', '&template_name=Nope'))).status).toBe(404);
     expect((await download(template('relation/LineRelation', '&policy_name=Nope'))).status).toBe(404);
   });
@@ -164,7 +192,11 @@ describe('bulk load template', () => {
 
   it('lets operators have templates, refuses readonly users and places out of reach, and only answers GET', async () => {
     expect((await download(template('relation/LineRelation'), as('tpl-operator'))).status).toBe(200);
-    for (const [user, hierarchy] of [['tpl-readonly', PARIS], ['tpl-operator', LONDON], ['tpl-operator', ACME]]) {
+    for (const [user, hierarchy] of [
+      ['tpl-readonly', PARIS],
+      ['tpl-operator', LONDON],
+      ['tpl-operator', ACME],
+    ]) {
       const refused = await download(template('relation/LineRelation', '', hierarchy), as(user));
       expect(refused.status, `${user} at ${hierarchy}`).toBe(403);
       expect(JSON.parse(String(refused.body)).message).toMatch(/^Permission Denied/);

@@ -15,14 +15,22 @@ const BOUNDARY = 'bulk-validate-boundary';
 export function multipart(filename: string, bytes: Buffer): Uint8Array {
   return new Uint8Array(
     Buffer.concat([
-      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="uploadedfile"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+      Buffer.from(
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="uploadedfile"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
       bytes,
       Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
     ]),
   );
 }
 
-export async function upload(t: TestService, filename: string, bytes: Buffer, hierarchy: string, headers: Record<string, string> = {}): Promise<Reply> {
+export async function upload(
+  t: TestService,
+  filename: string,
+  bytes: Buffer,
+  hierarchy: string,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
   const reply = await t.call('POST', `/api/uploadfiles/${q(hierarchy)}`, multipart(filename, bytes), {
     'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
     ...headers,
@@ -64,7 +72,16 @@ export const issuesOf = (body: any): (IssueLike & { sheet: string })[] =>
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body.sheets.flatMap((sheet: any) => sheet.issues.map((issue: IssueLike) => ({ ...issue, sheet: sheet.name })));
 
-export const LINE_HEADER = ['# Hierarchy Node', '# Action', '# Device', '# CFT Template', '# Directory Number', '# Alerting Name', 'routePartitionName', 'Unique Identifier (pkid)'];
+export const LINE_HEADER = [
+  '# Hierarchy Node',
+  '# Action',
+  '# Device',
+  '# CFT Template',
+  '# Directory Number',
+  '# Alerting Name',
+  'routePartitionName',
+  'Unique Identifier (pkid)',
+];
 
 type LineValues = Partial<Record<'hierarchy' | 'action' | 'device' | 'template' | 'pattern' | 'name' | 'partition' | 'pkid', string>>;
 
@@ -83,19 +100,35 @@ export const line = (values: LineValues): SpecCell[] => [
 /** What the rule tests need beyond the demo data: two Paris users, two templates and a bundle. */
 export async function seedValidationWorld(t: TestService): Promise<void> {
   await t.call('POST', `/api/data/User/${q(PARIS)}`, { data: { username: 'paris.admin', role: 'admin', password: 'paris-admin-pw' } });
-  await t.call('POST', `/api/data/User/${q(PARIS)}`, { data: { username: 'paris.operator', role: 'operator', password: 'paris-operator-pw' } });
+  await t.call('POST', `/api/data/User/${q(PARIS)}`, {
+    data: { username: 'paris.operator', role: 'operator', password: 'paris-operator-pw' },
+  });
   await t.call('POST', `/api/data/ConfigurationTemplate/${q(ACME)}`, {
     data: { name: 'Phone Defaults', target_model_type: 'device/cucm/Phone', merge_strategy: 'merge', template: { product: 'Cisco 8845' } },
   });
   await t.call('POST', `/api/data/ConfigurationTemplate/${q(ACME)}`, {
-    data: { name: 'Bad Line Template', target_model_type: 'relation/LineRelation', merge_strategy: 'merge', template: { colour: 'red', alertingName: 'y'.repeat(60) } },
+    data: {
+      name: 'Bad Line Template',
+      target_model_type: 'relation/LineRelation',
+      merge_strategy: 'merge',
+      template: { colour: 'red', alertingName: 'y'.repeat(60) },
+    },
   });
   await t.call('POST', `/api/relation/Bundle/${q(PARIS)}`, {
-    data: { userid: 'bundle.user', firstname: 'Bea', lastname: 'Bundle', device_name: 'SEPBUNDLE0001', pattern: '+33140001080', alertingName: 'Bea' },
+    data: {
+      userid: 'bundle.user',
+      firstname: 'Bea',
+      lastname: 'Bundle',
+      device_name: 'SEPBUNDLE0001',
+      pattern: '+33140001080',
+      alertingName: 'Bea',
+    },
   });
 }
 
-export const basicAuth = (user: string, password: string): Record<string, string> => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` });
+export const basicAuth = (user: string, password: string): Record<string, string> => ({
+  authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
+});
 
 /** Uploads under fresh names and validates, expecting the 200 validation answer. */
 export function validator(t: TestService) {
@@ -110,7 +143,8 @@ export function validator(t: TestService) {
   return {
     validateBook,
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    validateLines: async (rows: SpecCell[][], hierarchy = PARIS): Promise<any> => validateBook(await compactWorkbook('LineRelation', LINE_HEADER, rows), hierarchy),
+    validateLines: async (rows: SpecCell[][], hierarchy = PARIS): Promise<any> =>
+      validateBook(await compactWorkbook('LineRelation', LINE_HEADER, rows), hierarchy),
     uploaded: (): number => files,
   };
 }

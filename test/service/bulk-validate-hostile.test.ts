@@ -38,7 +38,9 @@ describe('files that are not a workbook', () => {
   it('a text file renamed .xlsx: 415', async () => {
     const reply = await attempt(fixture('hostile-not-a-workbook.xlsx'));
     expect([reply.status, reply.body.code]).toEqual([415, 'unsupported-media-type']);
-    expect(reply.body.message).toMatch(/^hostile-\d+\.xlsx is not an \.xlsx workbook \(it is not a ZIP package\): save it from Excel or LibreOffice/);
+    expect(reply.body.message).toMatch(
+      /^hostile-\d+\.xlsx is not an \.xlsx workbook \(it is not a ZIP package\): save it from Excel or LibreOffice/,
+    );
   });
 
   it('an empty file: 415', async () => {
@@ -57,7 +59,12 @@ describe('files that are not a workbook', () => {
     const other = await attempt(writeZip([{ name: 'readme.txt', data: Buffer.from('hello') }]));
     expect([other.status, other.body.code]).toEqual([415, 'unsupported-media-type']);
     expect(other.body.message).toContain('it has no xl/workbook.xml');
-    const ods = await attempt(writeZip([{ name: 'mimetype', data: Buffer.from('application/vnd.oasis.opendocument.spreadsheet'), stored: true }, { name: 'content.xml', data: Buffer.from('<x/>') }]));
+    const ods = await attempt(
+      writeZip([
+        { name: 'mimetype', data: Buffer.from('application/vnd.oasis.opendocument.spreadsheet'), stored: true },
+        { name: 'content.xml', data: Buffer.from('<x/>') },
+      ]),
+    );
     expect(ods.body.message).toContain('it is an OpenDocument spreadsheet');
   });
 
@@ -65,7 +72,13 @@ describe('files that are not a workbook', () => {
     const bytes = lineRelation();
     const cut = await attempt(bytes.subarray(0, Math.floor(bytes.length / 2)));
     expect([cut.status, cut.body.code]).toEqual([400, 'bad-workbook']);
-    const garbled = writeZip(readZip(bytes).map((part) => (part.name === 'xl/worksheets/sheet1.xml' ? { ...part, data: Buffer.from('<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row></sheetData') } : part)));
+    const garbled = writeZip(
+      readZip(bytes).map((part) =>
+        part.name === 'xl/worksheets/sheet1.xml'
+          ? { ...part, data: Buffer.from('<worksheet><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row></sheetData') }
+          : part,
+      ),
+    );
     const broken = await attempt(garbled);
     expect([broken.status, broken.body.code]).toEqual([400, 'bad-workbook']);
   });
@@ -81,7 +94,9 @@ describe('workbooks built to exhaust', () => {
   it('a zip bomb that lies about its size: 413 as soon as it inflates past it', async () => {
     const reply = await attempt(fixture('hostile-zip-bomb-lying.xlsx'));
     expect([reply.status, reply.body.code]).toEqual([413, 'too-large']);
-    expect(reply.body.message).toMatch(/its part xl\/worksheets\/sheet1\.xml inflates to more than its declared \d+ bytes \(a zip bomb\)\.$/);
+    expect(reply.body.message).toMatch(
+      /its part xl\/worksheets\/sheet1\.xml inflates to more than its declared \d+ bytes \(a zip bomb\)\.$/,
+    );
   });
 
   it('a cell beyond column XFD: 413 naming the limit', async () => {
@@ -94,7 +109,9 @@ describe('workbooks built to exhaust', () => {
     const header = Array.from({ length: 16_384 }, (_, index) => `x${index}`);
     const reply = await attempt(await exceljsWorkbook([{ name: 'LineRelation', rows: [header, ['+33140001050']] }]));
     expect([reply.status, reply.body.code]).toEqual([400, 'unknown-column']);
-    expect(reply.body.message).toBe("Sheet 'LineRelation', cell A1: column 'x0' is not a field or meta column of relation/LineRelation (and 16383 more columns: see details).");
+    expect(reply.body.message).toBe(
+      "Sheet 'LineRelation', cell A1: column 'x0' is not a field or meta column of relation/LineRelation (and 16383 more columns: see details).",
+    );
     expect(reply.body.details).toHaveLength(20);
   });
 
@@ -104,7 +121,14 @@ describe('workbooks built to exhaust', () => {
     const reply = await attempt(await exceljsWorkbook([{ name: 'LineRelation', rows: [LINE_RELATION_HEADER, row] }]));
     expect(reply.status).toBe(200);
     expect(reply.body.sheets[0].issues).toEqual([
-      { row: 2, column: 'XFD', field: '', severity: 'warning', code: 'unlabelled-column', message: 'Row 2, column XFD (XFD2): this column has no header, so its values are ignored: give it a header or clear it.' },
+      {
+        row: 2,
+        column: 'XFD',
+        field: '',
+        severity: 'warning',
+        code: 'unlabelled-column',
+        message: 'Row 2, column XFD (XFD2): this column has no header, so its values are ignored: give it a header or clear it.',
+      },
     ]);
   });
 });

@@ -21,7 +21,16 @@ afterAll(() => {
   rmSync(temp, { recursive: true, force: true });
 });
 
-const HEADER = ['Hierarchy Node', 'Action', 'Device', 'CFT Template', 'Directory Number', 'Alerting Name', 'routePartitionName', 'rejectAnonymousCall'];
+const HEADER = [
+  'Hierarchy Node',
+  'Action',
+  'Device',
+  'CFT Template',
+  'Directory Number',
+  'Alerting Name',
+  'routePartitionName',
+  'rejectAnonymousCall',
+];
 
 /** One row with exactly one error of each kind in turn; every fifth row is clean. */
 const KINDS: [string, (i: number) => SpecCell[]][] = [
@@ -68,7 +77,11 @@ describe('a workbook of many mistakes', () => {
     expect(reply.body.summary.errors).toBe(10_050);
     const issues = reply.body.sheets[0].issues;
     expect(issues).toHaveLength(10_001);
-    expect(issues[10_000]).toMatchObject({ row: 0, code: 'issues-not-listed', message: 'Only the first 10,000 of 10,050 issues are listed: correct these and validate again.' });
+    expect(issues[10_000]).toMatchObject({
+      row: 0,
+      code: 'issues-not-listed',
+      message: 'Only the first 10,000 of 10,050 issues are listed: correct these and validate again.',
+    });
   });
 });
 

@@ -31,32 +31,52 @@ describe('what a modify or delete changes', () => {
     expect(issue(body, 3, 'target-not-found').message).toBe(
       "Row 3, Unique Identifier (pkid) (H3): '0123456789abcdef01234567' is not the pkid of any relation/LineRelation: copy the pkid from an export, or leave the cell empty to find the instance by its key.",
     );
-    expect(issue(body, 4, 'target-not-found').message).toBe('Row 4: a delete row needs the Unique Identifier (pkid) column or the key fields pattern, routePartitionName to find the instance.');
+    expect(issue(body, 4, 'target-not-found').message).toBe(
+      'Row 4: a delete row needs the Unique Identifier (pkid) column or the key fields pattern, routePartitionName to find the instance.',
+    );
     expect(issuesOf(body).filter((entry) => entry.row === 5)).toEqual([]);
-    expect(issue(body, 6, 'target-not-found').message).toMatch(/^Row 6, Directory Number \(E6\): no Line Relation with pattern '\+33140001001'/);
+    expect(issue(body, 6, 'target-not-found').message).toMatch(
+      /^Row 6, Directory Number \(E6\): no Line Relation with pattern '\+33140001001'/,
+    );
   });
 
   it('a pkid deleted by an earlier row is gone', async () => {
-    const existing = await t.get(`/api/relation/LineRelation/${q(PARIS, '&filter_field=pattern&filter_condition=equals&filter_text=%2B33140001003')}`);
+    const existing = await t.get(
+      `/api/relation/LineRelation/${q(PARIS, '&filter_field=pattern&filter_condition=equals&filter_text=%2B33140001003')}`,
+    );
     const pkid = existing.body.resources[0].meta.pkid as string;
     const body = await check.validateLines([line({ action: 'delete', pkid }), line({ action: 'modify', pkid, name: 'Late' })]);
-    expect(issue(body, 3, 'target-not-found').message).toBe(`Row 3, Unique Identifier (pkid) (H3): '${pkid}' was deleted by row 2: copy the pkid from an export, or leave the cell empty to find the instance by its key.`);
+    expect(issue(body, 3, 'target-not-found').message).toBe(
+      `Row 3, Unique Identifier (pkid) (H3): '${pkid}' was deleted by row 2: copy the pkid from an export, or leave the cell empty to find the instance by its key.`,
+    );
   });
 
   it('a node that still holds resources cannot be deleted', async () => {
-    const body = await check.validateBook(await compactWorkbook('HierarchyNode', ['Hierarchy Node', 'Action', 'name'], [[ACME, 'delete', 'Paris']]));
-    expect(issue(body, 2, 'node-not-empty').message).toMatch(/^Row 2: sys\.hcs\.Telco\.Acme\.Paris still holds 0 child nodes and \d+ resources: delete them first\.$/);
+    const body = await check.validateBook(
+      await compactWorkbook('HierarchyNode', ['Hierarchy Node', 'Action', 'name'], [[ACME, 'delete', 'Paris']]),
+    );
+    expect(issue(body, 2, 'node-not-empty').message).toMatch(
+      /^Row 2: sys\.hcs\.Telco\.Acme\.Paris still holds 0 child nodes and \d+ resources: delete them first\.$/,
+    );
   });
 
   it("a bundle's user, device and number cannot be changed", async () => {
-    const body = await check.validateBook(await compactWorkbook('Bundle', ['Action', 'userid', 'pattern'], [['modify', 'bundle.user', '+33140001081']]));
-    expect(issue(body, 2, 'cannot-change').message).toBe("Row 2, Directory Number (C2): a bundle's pattern cannot be changed: delete the bundle and add it again.");
+    const body = await check.validateBook(
+      await compactWorkbook('Bundle', ['Action', 'userid', 'pattern'], [['modify', 'bundle.user', '+33140001081']]),
+    );
+    expect(issue(body, 2, 'cannot-change').message).toBe(
+      "Row 2, Directory Number (C2): a bundle's pattern cannot be changed: delete the bundle and add it again.",
+    );
   });
 });
 
 describe('across rows and against the store', () => {
   it('a business key twice in the workbook: the second row, naming the first', async () => {
-    const body = await check.validateLines([line({ pattern: '+33140001027', name: 'First' }), line({ pattern: '+33140001028' }), line({ pattern: '+33140001027', name: 'Second' })]);
+    const body = await check.validateLines([
+      line({ pattern: '+33140001027', name: 'First' }),
+      line({ pattern: '+33140001028' }),
+      line({ pattern: '+33140001027', name: 'Second' }),
+    ]);
     expect(issue(body, 4, 'duplicate-in-workbook').message).toBe(
       "Row 4, Directory Number (E4): Line Relation with pattern '+33140001027' and routePartitionName '' is already added by row 2: each can be added once.",
     );
@@ -78,35 +98,61 @@ describe('across rows and against the store', () => {
   });
 
   it('numbers Reserved, Cooling or Used in the inventory', async () => {
-    const body = await check.validateLines([line({ pattern: '+33140001095' }), line({ pattern: '+33140001086' }), line({ pattern: '+33140001006' })]);
-    expect(issue(body, 2, 'number-not-available').message).toBe('Row 2, Directory Number (E2): +33140001095 is Reserved in the number inventory at sys.hcs.Telco.Acme; pick an Available number.');
-    expect(issue(body, 3, 'number-not-available').message).toBe('Row 3, Directory Number (E3): +33140001086 is Cooling in the number inventory at sys.hcs.Telco.Acme; pick an Available number.');
-    expect(issue(body, 4, 'number-not-available').message).toBe('Row 4, Directory Number (E4): +33140001006 is Used in the number inventory at sys.hcs.Telco.Acme; pick an Available number.');
+    const body = await check.validateLines([
+      line({ pattern: '+33140001095' }),
+      line({ pattern: '+33140001086' }),
+      line({ pattern: '+33140001006' }),
+    ]);
+    expect(issue(body, 2, 'number-not-available').message).toBe(
+      'Row 2, Directory Number (E2): +33140001095 is Reserved in the number inventory at sys.hcs.Telco.Acme; pick an Available number.',
+    );
+    expect(issue(body, 3, 'number-not-available').message).toBe(
+      'Row 3, Directory Number (E3): +33140001086 is Cooling in the number inventory at sys.hcs.Telco.Acme; pick an Available number.',
+    );
+    expect(issue(body, 4, 'number-not-available').message).toBe(
+      'Row 4, Directory Number (E4): +33140001006 is Used in the number inventory at sys.hcs.Telco.Acme; pick an Available number.',
+    );
   });
 
   it('one inventory number for two lines', async () => {
-    const body = await check.validateLines([line({ pattern: '+33140001029', partition: 'A' }), line({ pattern: '+33140001029', partition: 'B' })]);
-    expect(issue(body, 3, 'duplicate-number').message).toBe('Row 3, Directory Number (E3): +33140001029 is already given to a line by row 2: use each number once.');
+    const body = await check.validateLines([
+      line({ pattern: '+33140001029', partition: 'A' }),
+      line({ pattern: '+33140001029', partition: 'B' }),
+    ]);
+    expect(issue(body, 3, 'duplicate-number').message).toBe(
+      'Row 3, Directory Number (E3): +33140001029 is already given to a line by row 2: use each number once.',
+    );
   });
 
   it('a device that does not exist, or sits on another branch', async () => {
-    const body = await check.validateLines([line({ pattern: '+33140001030', device: 'SEP00AA00009999' }), line({ pattern: '+33140001031', device: 'SEP00AA00001000' })]);
+    const body = await check.validateLines([
+      line({ pattern: '+33140001030', device: 'SEP00AA00009999' }),
+      line({ pattern: '+33140001031', device: 'SEP00AA00001000' }),
+    ]);
     expect(issue(body, 2, 'device-not-found').message).toBe(
       "Row 2, Device (C2): no phone named 'SEP00AA00009999' at sys.hcs.Telco.Acme.Paris, above or below it: add the phone first (in an earlier row or sheet) or correct the device name.",
     );
-    expect(issue(body, 3, 'device-not-found').message).toMatch(/^Row 3, Device \(C3\): no phone named 'SEP00AA00001000' at sys\.hcs\.Telco\.Acme\.Paris/);
+    expect(issue(body, 3, 'device-not-found').message).toMatch(
+      /^Row 3, Device \(C3\): no phone named 'SEP00AA00001000' at sys\.hcs\.Telco\.Acme\.Paris/,
+    );
   });
 
   it('a phone with no line left', async () => {
     const rows = Array.from({ length: 23 }, (_, index) => line({ pattern: String(7000 + index), device: 'SEP00AA00000005' }));
     const body = await check.validateLines(rows);
     expect(issuesOf(body).map((entry) => [entry.row, entry.code])).toEqual([[24, 'device-full']]);
-    expect(issue(body, 24, 'device-full').message).toBe('Row 24, Device (C24): phone SEP00AA00000005 already has 24 lines, the most a phone takes: put this line on another phone.');
+    expect(issue(body, 24, 'device-full').message).toBe(
+      'Row 24, Device (C24): phone SEP00AA00000005 already has 24 lines, the most a phone takes: put this line on another phone.',
+    );
   });
 
   it('a bundle needs its user, phone and number free', async () => {
     const body = await check.validateBook(
-      await compactWorkbook('Bundle', ['userid', 'device_name', 'pattern', 'alertingName'], [['bundle.user', 'SEPBUNDLE0001', '+33140001080', 'Again']]),
+      await compactWorkbook(
+        'Bundle',
+        ['userid', 'device_name', 'pattern', 'alertingName'],
+        [['bundle.user', 'SEPBUNDLE0001', '+33140001080', 'Again']],
+      ),
     );
     expect(issuesOf(body).map((entry) => [entry.column, entry.code])).toEqual([
       ['A', 'duplicate-in-store'],
@@ -121,7 +167,10 @@ describe('the request', () => {
     const noName = await t.call('POST', `/api/tool/BulkLoad/${q(PARIS, '&method=validate')}`, {});
     expect([noName.status, noName.body.code]).toEqual([400, 'validation-failed']);
     const unknown = await validate(t, 'never-uploaded.xlsx', PARIS);
-    expect([unknown.status, unknown.body.message]).toEqual([404, "No uploaded file is named 'never-uploaded.xlsx': upload it with POST /api/uploadfiles/ first, then give the same name."]);
+    expect([unknown.status, unknown.body.message]).toEqual([
+      404,
+      "No uploaded file is named 'never-uploaded.xlsx': upload it with POST /api/uploadfiles/ first, then give the same name.",
+    ]);
     const noMethod = await t.call('POST', `/api/tool/BulkLoad/${q(PARIS)}`, { bulkload_file: 'book-1.xlsx' });
     expect([noMethod.status, noMethod.body.code]).toEqual([400, 'bad-parameter']);
     const get = await t.get(`/api/tool/BulkLoad/${q(PARIS, '&method=validate')}`);

@@ -3,7 +3,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readWorkbook } from '../../main/service/sheets/read-workbook';
 import { validateWorkbook } from '../../main/service/sheets/validate-workbook';
 import { ACME, LONDON, PARIS, type TestService } from './helpers';
-import { basicAuth, compactWorkbook, fixture, FIXTURES, issue, issuesOf, line, LINE_HEADER, openValidationWorld, upload, uploadsIn, validate, validator, workbookOf } from './bulk-validate-helpers';
+import {
+  basicAuth,
+  compactWorkbook,
+  fixture,
+  FIXTURES,
+  issue,
+  issuesOf,
+  line,
+  LINE_HEADER,
+  openValidationWorld,
+  upload,
+  uploadsIn,
+  validate,
+  validator,
+  workbookOf,
+} from './bulk-validate-helpers';
 
 /**
  * The validation rules of a row's values and of where it runs, each with the message a field
@@ -25,7 +40,9 @@ describe('a clean workbook', () => {
       const body = await check.validateBook(fixture(name));
       expect(body.success).toBe(true);
       expect(body.summary).toMatchObject({ errors: 0, add: 6, modify: 0, delete: 0 });
-      expect(body.sheets[0].rows.map((row: { row: number; action: string }) => [row.row, row.action])).toEqual([2, 3, 4, 5, 6, 7].map((row) => [row, 'add']));
+      expect(body.sheets[0].rows.map((row: { row: number; action: string }) => [row.row, row.action])).toEqual(
+        [2, 3, 4, 5, 6, 7].map((row) => [row, 'add']),
+      );
     }
     expect(t.snapshot({ withTransactions: true })).toBe(storeBefore);
   });
@@ -33,8 +50,20 @@ describe('a clean workbook', () => {
   it('follows the rows in order: a device, a node or a freed number from an earlier row counts', async () => {
     const body = await check.validateBook(
       await workbookOf([
-        { name: 'HierarchyNode', rows: [['Hierarchy Node', 'name', 'node_type'], [ACME, 'Lyon', 'Site']] },
-        { name: 'Phone', rows: [['Hierarchy Node', 'name', 'product'], [`${ACME}.Lyon`, 'SEPLYON0000001', 'Cisco 8845']] },
+        {
+          name: 'HierarchyNode',
+          rows: [
+            ['Hierarchy Node', 'name', 'node_type'],
+            [ACME, 'Lyon', 'Site'],
+          ],
+        },
+        {
+          name: 'Phone',
+          rows: [
+            ['Hierarchy Node', 'name', 'product'],
+            [`${ACME}.Lyon`, 'SEPLYON0000001', 'Cisco 8845'],
+          ],
+        },
         {
           name: 'LineRelation',
           rows: [
@@ -64,21 +93,29 @@ describe('values of a row', () => {
       "Row 2, Directory Number (E2): '+33 1 40 00 10 50' is not a directory number: use digits, *, # or X, with an optional leading + and no spaces.",
     );
     expect(issue(body, 3, 'required').message).toBe('Row 3, Directory Number (E3): Directory Number (pattern) is required for this row.');
-    expect(issue(body, 4, 'too-long').message).toBe(`Row 4, Alerting Name (F4): '${'x'.repeat(51)}' is 51 characters long; at most 50 are allowed.`);
+    expect(issue(body, 4, 'too-long').message).toBe(
+      `Row 4, Alerting Name (F4): '${'x'.repeat(51)}' is 51 characters long; at most 50 are allowed.`,
+    );
     expect(issue(body, 4, 'too-long').field).toBe('alertingName');
   });
 
   it('a required field without a column says how to give it', async () => {
     const body = await check.validateBook(await compactWorkbook('LineRelation', ['Alerting Name'], [['Nobody']]));
-    expect(issue(body, 2, 'required').message).toBe('Row 2, Directory Number: Directory Number (pattern) is required: add a column for it, or a CFT template that fills it in.');
+    expect(issue(body, 2, 'required').message).toBe(
+      'Row 2, Directory Number: Directory Number (pattern) is required: add a column for it, or a CFT template that fills it in.',
+    );
   });
 
   it('wrong type, not a choice, too short', async () => {
     const phones = await check.validateBook(await compactWorkbook('Phone', ['name', 'protocol'], [['SEPCHOICE00001', 'H323']]));
     expect(issue(phones, 2, 'not-a-choice').message).toBe("Row 2, Protocol (B2): 'H323' is not one of the allowed values: SIP, SCCP.");
-    const users = await check.validateBook(await compactWorkbook('User', ['username', 'role', 'password'], [['new.user', 'readonly', 'short']]));
+    const users = await check.validateBook(
+      await compactWorkbook('User', ['username', 'role', 'password'], [['new.user', 'readonly', 'short']]),
+    );
     expect(issue(users, 2, 'too-short').message).toBe("Row 2, Password (C2): 'short' is 5 characters long; at least 8 are needed.");
-    const flags = await check.validateBook(await compactWorkbook('LineRelation', ['pattern', 'rejectAnonymousCall'], [['+33140001021', 'maybe']]));
+    const flags = await check.validateBook(
+      await compactWorkbook('LineRelation', ['pattern', 'rejectAnonymousCall'], [['+33140001021', 'maybe']]),
+    );
     expect(issue(flags, 2, 'wrong-type').message).toBe("Row 2, rejectAnonymousCall (B2): 'maybe' is not TRUE or FALSE.");
   });
 
@@ -89,7 +126,9 @@ describe('values of a row', () => {
 
   it('refuses a gap in a list', async () => {
     const body = await check.validateBook(await compactWorkbook('Phone', ['name', 'lines.1.pattern'], [['SEPGAP00000001', '+331']]));
-    expect(issue(body, 2, 'array-gap').message).toBe('Row 2: lines.0 is empty while a later item of that list is given: fill the list from its first item (index 0) without gaps.');
+    expect(issue(body, 2, 'array-gap').message).toBe(
+      'Row 2: lines.0 is empty while a later item of that list is given: fill the list from its first item (index 0) without gaps.',
+    );
   });
 });
 
@@ -99,7 +138,11 @@ describe('where a row runs', () => {
     expect(issue(body, 2, 'hierarchy-not-found').message).toBe(
       "Row 2, Hierarchy Node (A2): hierarchy 'sys.hcs.Telco.Acme.Pariss' was not found: give a dot path such as sys.hcs.Telco.Acme.Paris, or a node pkid.",
     );
-    const directive = await check.validateBook(await workbookOf([{ name: 'Lines', rows: [['entity: relation/LineRelation; hierarchy: sys.nowhere'], ['pattern'], [], [], ['+33140001023']] }]));
+    const directive = await check.validateBook(
+      await workbookOf([
+        { name: 'Lines', rows: [['entity: relation/LineRelation; hierarchy: sys.nowhere'], ['pattern'], [], [], ['+33140001023']] },
+      ]),
+    );
     expect(issue(directive, 5, 'hierarchy-not-found').message).toBe(
       "Row 5: hierarchy 'sys.nowhere' (from the directive in cell A1) was not found: give a dot path such as sys.hcs.Telco.Acme.Paris, or a node pkid.",
     );
@@ -123,8 +166,13 @@ describe('where a row runs', () => {
   });
 
   it('CFT template not found, or made for another model', async () => {
-    const body = await check.validateLines([line({ template: 'Nope', pattern: '+33140001024', name: 'A' }), line({ template: 'Phone Defaults', pattern: '+33140001025', name: 'B' })]);
-    expect(issue(body, 2, 'template-not-found').message).toBe("Row 2, CFT Template (D2): CFT template 'Nope' was not found at sys.hcs.Telco.Acme.Paris or above: check its name, or create it first.");
+    const body = await check.validateLines([
+      line({ template: 'Nope', pattern: '+33140001024', name: 'A' }),
+      line({ template: 'Phone Defaults', pattern: '+33140001025', name: 'B' }),
+    ]);
+    expect(issue(body, 2, 'template-not-found').message).toBe(
+      "Row 2, CFT Template (D2): CFT template 'Nope' was not found at sys.hcs.Telco.Acme.Paris or above: check its name, or create it first.",
+    );
     expect(issue(body, 3, 'template-failed').message).toBe(
       "Row 3, CFT Template (D3): CFT template 'Phone Defaults' cannot be applied: Configuration Template 'Phone Defaults' is for device/cucm/Phone, not relation/LineRelation: choose one made for relation/LineRelation.",
     );
@@ -132,7 +180,9 @@ describe('where a row runs', () => {
 
   it('values a CFT template fills in are checked too, and say where they come from', async () => {
     const body = await check.validateLines([line({ template: 'Bad Line Template', pattern: '+33140001032' })]);
-    expect(issue(body, 2, 'unknown-field').message).toBe("Row 2, colour: 'colour' is not a field of this model (the value comes from CFT template 'Bad Line Template').");
+    expect(issue(body, 2, 'unknown-field').message).toBe(
+      "Row 2, colour: 'colour' is not a field of this model (the value comes from CFT template 'Bad Line Template').",
+    );
     expect(issue(body, 2, 'too-long').message).toBe(
       `Row 2, Alerting Name (F2): '${'y'.repeat(60)}' is 60 characters long; at most 50 are allowed (the value comes from CFT template 'Bad Line Template').`,
     );
@@ -144,18 +194,21 @@ describe('where a row runs', () => {
     if (!node) throw new Error('no Paris');
     const principal = { pkid: 'operator', username: 'paris.operator', role: 'operator' as const, hierarchyPkid: node.pkid };
     const result = validateWorkbook(t.service.store, { principal, callerPath: PARIS }, node, workbook);
-    expect(issue(result, 2, 'permission-denied').message).toBe('Row 2: Permission Denied: the operator role of paris.operator does not allow create by bulk load.');
+    expect(issue(result, 2, 'permission-denied').message).toBe(
+      'Row 2: Permission Denied: the operator role of paris.operator does not allow create by bulk load.',
+    );
     expect(issue(result, 4, 'out-of-reach').field).toBe('Hierarchy Node');
     expect(result.summary.errors).toBe(6);
   });
 
   it('an action that is none', async () => {
     const body = await check.validateLines([line({ action: 'update', pattern: '+33140001026' })]);
-    expect(issue(body, 2, 'bad-action').message).toBe("Row 2, Action (B2): 'update' is not an action: write add, modify or delete (an empty cell adds).");
+    expect(issue(body, 2, 'bad-action').message).toBe(
+      "Row 2, Action (B2): 'update' is not an action: write add, modify or delete (an empty cell adds).",
+    );
     expect(body.sheets[0].rows[0]).toEqual({ row: 2, action: null, status: 'error' });
   });
 });
-
 
 describe('afterwards', () => {
   it('left the store as it was and kept only the uploads', async () => {

@@ -54,7 +54,9 @@ describe('Field Display Policies in add/', () => {
   });
 
   it('applies a policy by pkid, the same as by name', async () => {
-    const list = await t.get(`/api/data/FieldDisplayPolicy/${q(ACME, '&filter_field=name&filter_condition=equals&filter_text=Acme%20Line%20Form')}`);
+    const list = await t.get(
+      `/api/data/FieldDisplayPolicy/${q(ACME, '&filter_field=name&filter_condition=equals&filter_text=Acme%20Line%20Form')}`,
+    );
     const pkid = list.body.resources[0].meta.pkid;
     const byPkid = await form(PARIS, `&policy=${pkid}`);
     const byName = await form(PARIS, '&policy_name=Acme%20Line%20Form');
@@ -116,7 +118,14 @@ describe('the default policy', () => {
   });
 
   it('applies the nearest policy named default for the model when none is named, and not when another is named', async () => {
-    await post('data/FieldDisplayPolicy', ACME, policy('default', { groups: [{ title: 'Number', fields: ['pattern'] }], field_overrides: [{ field: 'description', title: 'Notes' }] }));
+    await post(
+      'data/FieldDisplayPolicy',
+      ACME,
+      policy('default', {
+        groups: [{ title: 'Number', fields: ['pattern'] }],
+        field_overrides: [{ field: 'description', title: 'Notes' }],
+      }),
+    );
     const atSite = await form(PARIS);
     expect(atSite.body.meta.field_display_policy).toMatchObject({ name: 'default', hierarchy: ACME });
     expect(atSite.body.schema.properties.description.title).toBe('Notes');
@@ -136,7 +145,11 @@ describe('the default policy', () => {
     expect((await form(PARIS)).body.meta.field_display_policy).toMatchObject({ name: 'default', hierarchy: PARIS });
     expect(groupTitles(await form(PARIS))).toEqual(['Paris', 'Other']);
 
-    await post('data/FieldDisplayPolicy', LONDON, { name: 'default', target_model_type: 'device/cucm/Phone', field_overrides: [{ field: 'product', readonly: true }] });
+    await post('data/FieldDisplayPolicy', LONDON, {
+      name: 'default',
+      target_model_type: 'device/cucm/Phone',
+      field_overrides: [{ field: 'product', readonly: true }],
+    });
     const londonLine = await form(LONDON);
     expect(londonLine.body.meta.field_display_policy).toMatchObject({ name: 'default', hierarchy: ACME });
     const londonPhone = await form(LONDON, '', 'device/cucm/Phone');
@@ -149,7 +162,10 @@ describe('policy lookup errors', () => {
   it('answers 404 naming an unknown policy, by name and by pkid', async () => {
     const byName = await t.get(`/api/relation/LineRelation/add/${q(PARIS, '&policy_name=No%20Such%20Form')}`);
     expect(byName.status).toBe(404);
-    expect(byName.body).toMatchObject({ code: 'not-found', message: `Field Display Policy 'No Such Form' was not found at ${PARIS} or above.` });
+    expect(byName.body).toMatchObject({
+      code: 'not-found',
+      message: `Field Display Policy 'No Such Form' was not found at ${PARIS} or above.`,
+    });
     const byPkid = await t.get(`/api/relation/LineRelation/add/${q(PARIS, '&policy=0123456789abcdef01234567')}`);
     expect(byPkid.status).toBe(404);
     expect(byPkid.body.message).toBe(`Field Display Policy 0123456789abcdef01234567 was not found at ${PARIS} or above.`);

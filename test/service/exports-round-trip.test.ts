@@ -82,7 +82,9 @@ function setAt(target: Record<string, unknown>, path: string, value: unknown): v
 
 beforeAll(async () => {
   t = await openTestService({ demo: true });
-  const node = await t.call('POST', `/api/data/HierarchyNode/${q('sys.hcs.Telco.Acme')}`, { data: { name: 'RoundTrip', node_type: 'Site' } });
+  const node = await t.call('POST', `/api/data/HierarchyNode/${q('sys.hcs.Telco.Acme')}`, {
+    data: { name: 'RoundTrip', node_type: 'Site' },
+  });
   if (node.status !== 200) throw new Error(`setup: ${node.text}`);
   for (let i = 0; i < COUNT; i += 1) {
     const made = await t.call('POST', `${LINES}/${q(SITE)}`, { data: lineData(i) });
@@ -149,10 +151,24 @@ describe('export round trip', () => {
   });
 
   it('round-trips every model of the demo world through the reader: arrays, nested lists, free-form JSON', async () => {
-    const models = ['data/HierarchyNode', 'data/User', 'data/Countries', 'data/InternalNumberInventory', 'data/ConfigurationTemplate', 'data/FieldDisplayPolicy', 'device/cucm/Phone', 'device/cucm/Line', 'relation/Subscriber'];
+    const models = [
+      'data/HierarchyNode',
+      'data/User',
+      'data/Countries',
+      'data/InternalNumberInventory',
+      'data/ConfigurationTemplate',
+      'data/FieldDisplayPolicy',
+      'device/cucm/Phone',
+      'device/cucm/Line',
+      'relation/Subscriber',
+    ];
     for (const modelType of models) {
       const model = requireModel(modelType);
-      const response = await t.service.handle({ method: 'POST', url: `/api/${modelType}/export/${q('sys')}`, headers: { authorization: BASIC } });
+      const response = await t.service.handle({
+        method: 'POST',
+        url: `/api/${modelType}/export/${q('sys')}`,
+        headers: { authorization: BASIC },
+      });
       expect(response.status, `${modelType}: ${String(response.body)}`).toBe(200);
       const path = join(t.dataDir, `${modelType.replace(/\//g, '_')}.xlsx`);
       writeFileSync(path, response.body as Uint8Array);
@@ -160,7 +176,12 @@ describe('export round trip', () => {
       expect(parsed.issues, modelType).toEqual([]);
       const listed = await t.get(`/api/${modelType}/${q('sys', '&summary=false&limit=2000')}`);
       expect(parsed.sheets[0].rows.length, modelType).toBe(listed.body.pagination.total);
-      const byPkid = new Map<string, Record<string, unknown>>(listed.body.resources.map((resource: { meta: { pkid: string }; data: Record<string, unknown> }) => [resource.meta.pkid, resource.data]));
+      const byPkid = new Map<string, Record<string, unknown>>(
+        listed.body.resources.map((resource: { meta: { pkid: string }; data: Record<string, unknown> }) => [
+          resource.meta.pkid,
+          resource.data,
+        ]),
+      );
       for (const row of parsed.sheets[0].rows) {
         const data = { ...(byPkid.get(row.pkid ?? '') ?? {}) };
         for (const [name, field] of Object.entries(model.fields)) if (field.readonly || field.writeOnly) delete data[name];
@@ -184,8 +205,17 @@ describe('export round trip', () => {
       edited,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
-    expect((await t.call('POST', `/api/uploadfiles/${q(SITE)}`, new Uint8Array(body), { 'content-type': `multipart/form-data; boundary=${boundary}` })).status).toBe(200);
-    const loaded = await t.call('POST', `/api/tool/BulkLoad/${q(SITE, '&method=bulkload_spreadsheet')}`, { bulkload_file: 'edited.xlsx', execute_immediately: true });
+    expect(
+      (
+        await t.call('POST', `/api/uploadfiles/${q(SITE)}`, new Uint8Array(body), {
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+        })
+      ).status,
+    ).toBe(200);
+    const loaded = await t.call('POST', `/api/tool/BulkLoad/${q(SITE, '&method=bulkload_spreadsheet')}`, {
+      bulkload_file: 'edited.xlsx',
+      execute_immediately: true,
+    });
     expect(loaded.body).toMatchObject({ status: 'Success', detail: `[ ${COUNT}/${COUNT} ] succeeded from [ 1 ] sheet in edited.xlsx` });
     const after = new Map<string, Record<string, unknown>>();
     for (let skip = 0; skip < COUNT; skip += 500) {
@@ -198,7 +228,8 @@ describe('export round trip', () => {
       const now = after.get(pkid) ?? {};
       for (const field of new Set([...Object.keys(before), ...Object.keys(now)])) {
         if (field === 'alertingName') continue;
-        if (JSON.stringify(now[field]) !== JSON.stringify(before[field])) unexpected.push(`${pkid} ${field}: ${JSON.stringify(before[field])} -> ${JSON.stringify(now[field])}`);
+        if (JSON.stringify(now[field]) !== JSON.stringify(before[field]))
+          unexpected.push(`${pkid} ${field}: ${JSON.stringify(before[field])} -> ${JSON.stringify(now[field])}`);
       }
       if (!/^Edited \d+$/.test(String(now.alertingName))) unexpected.push(`${pkid} alertingName: ${String(now.alertingName)}`);
     }

@@ -38,7 +38,8 @@ async function workbookOf(response: ApiResponse): Promise<ExcelJS.Workbook> {
   return workbook;
 }
 
-const rowOf = (sheet: ExcelJS.Worksheet, n: number): unknown[] => Array.from({ length: sheet.getRow(n).cellCount }, (_, i) => sheet.getRow(n).getCell(i + 1).value);
+const rowOf = (sheet: ExcelJS.Worksheet, n: number): unknown[] =>
+  Array.from({ length: sheet.getRow(n).cellCount }, (_, i) => sheet.getRow(n).getCell(i + 1).value);
 
 beforeAll(async () => {
   t = await openTestService({ demo: true });
@@ -46,10 +47,15 @@ beforeAll(async () => {
     const made = await t.call('POST', `/api/data/User/${q(PARIS)}`, { data: { username: `sx-${role}`, role, password: PASSWORD } });
     if (made.status !== 200) throw new Error(`setup: ${made.text}`);
   }
-  const line = await t.call('POST', `/api/relation/LineRelation/${q(PARIS)}`, { data: { pattern: '+33140001050', description: '=1+1', alertingName: '@SUM(A1)' } });
+  const line = await t.call('POST', `/api/relation/LineRelation/${q(PARIS)}`, {
+    data: { pattern: '+33140001050', description: '=1+1', alertingName: '@SUM(A1)' },
+  });
   if (line.status !== 200) throw new Error(`setup: ${line.text}`);
   const search = await t.call('POST', `/api/tool/Search/${q(PARIS)}`, { query: LINE_QUERY });
-  found = search.body.resources.map((resource: { meta: { pkid: string }; data: { pattern: string } }) => ({ pkid: resource.meta.pkid, pattern: resource.data.pattern }));
+  found = search.body.resources.map((resource: { meta: { pkid: string }; data: { pattern: string } }) => ({
+    pkid: resource.meta.pkid,
+    pattern: resource.data.pattern,
+  }));
 });
 afterAll(() => t.close());
 
@@ -75,7 +81,9 @@ describe('search export', () => {
   it('writes formatted: one directive-layout sheet per model, every instance the search found', async () => {
     expect(found.length).toBe(21);
     const response = await exportOf({ query: LINE_QUERY, export_data_type: 'formatted' });
-    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="tool_Search_exportedsheet_formatted_\d{8}_\d{6}\.xlsx"$/);
+    expect(response.headers['content-disposition']).toMatch(
+      /^attachment; filename="tool_Search_exportedsheet_formatted_\d{8}_\d{6}\.xlsx"$/,
+    );
     expect(response.headers['set-cookie']).toContainEqual(expect.stringMatching(/^fileDownloadToken=\w+; Path=\/$/));
     const workbook = await workbookOf(response);
     expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual(['relation_LineRelation']);
@@ -114,13 +122,22 @@ describe('search export', () => {
     expect(body.query).toBe(LINE_QUERY);
     expect(body.resources.map((resource: { meta: { pkid: string } }) => resource.meta.pkid)).toEqual(found.map((hit) => hit.pkid));
     const first = await t.get(`/api/relation/LineRelation/${found[0].pkid}/`);
-    expect(body.resources[0]).toEqual({ data: first.body.data, meta: { model_type: 'relation/LineRelation', pkid: found[0].pkid, hierarchy: PARIS, href: `/api/relation/LineRelation/${found[0].pkid}/` } });
+    expect(body.resources[0]).toEqual({
+      data: first.body.data,
+      meta: {
+        model_type: 'relation/LineRelation',
+        pkid: found[0].pkid,
+        hierarchy: PARIS,
+        href: `/api/relation/LineRelation/${found[0].pkid}/`,
+      },
+    });
   });
 
   it('writes one sheet per model for a search across models, and a # sheet when nothing is found', async () => {
     const workbook = await workbookOf(await exportOf({ query: 'Paris' }));
     expect(workbook.worksheets.map((sheet) => sheet.name).sort()).toEqual(['device_cucm_Line', 'device_cucm_Phone']);
-    for (const sheet of workbook.worksheets) expect(String(sheet.getCell('A1').value)).toMatch(new RegExp(`^entity: ${sheet.name.replace(/_/g, '/')};`));
+    for (const sheet of workbook.worksheets)
+      expect(String(sheet.getCell('A1').value)).toMatch(new RegExp(`^entity: ${sheet.name.replace(/_/g, '/')};`));
     const empty = await workbookOf(await exportOf({ query: 'relation/LineRelation with pattern is nothing-here' }));
     expect(empty.worksheets.map((sheet) => sheet.name)).toEqual(['#no results']);
   });

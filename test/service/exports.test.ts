@@ -36,10 +36,17 @@ async function sheetOf(response: ApiResponse): Promise<ExcelJS.Worksheet> {
   return workbook.worksheets[0];
 }
 
-const names = (sheet: ExcelJS.Worksheet): unknown[] => Array.from({ length: sheet.getRow(2).cellCount }, (_, i) => sheet.getRow(2).getCell(i + 1).value);
-const cellAt = (sheet: ExcelJS.Worksheet, row: number, name: string): ExcelJS.Cell => sheet.getRow(row).getCell(names(sheet).indexOf(name) + 1);
+const names = (sheet: ExcelJS.Worksheet): unknown[] =>
+  Array.from({ length: sheet.getRow(2).cellCount }, (_, i) => sheet.getRow(2).getCell(i + 1).value);
+const cellAt = (sheet: ExcelJS.Worksheet, row: number, name: string): ExcelJS.Cell =>
+  sheet.getRow(row).getCell(names(sheet).indexOf(name) + 1);
 const valueAt = (data: unknown, path: string): unknown =>
-  path.split('.').reduce<unknown>((current, key) => (current && typeof current === 'object' ? (current as Record<string, unknown>)[key] : undefined), data);
+  path
+    .split('.')
+    .reduce<unknown>(
+      (current, key) => (current && typeof current === 'object' ? (current as Record<string, unknown>)[key] : undefined),
+      data,
+    );
 const dataRows = (sheet: ExcelJS.Worksheet): number => sheet.rowCount - 4;
 
 beforeAll(async () => {
@@ -74,7 +81,9 @@ describe('instance export', () => {
     const response = await call('GET', `${LINES}/${parisLine.pkid}/export/?export_format=xlsx`);
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe(XLSX);
-    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="relation_LineRelation_exportedsheet_formatted_\d{8}_\d{6}\.xlsx"$/);
+    expect(response.headers['content-disposition']).toMatch(
+      /^attachment; filename="relation_LineRelation_exportedsheet_formatted_\d{8}_\d{6}\.xlsx"$/,
+    );
     expect(response.headers['set-cookie']).toContainEqual(expect.stringMatching(/^fileDownloadToken=[0-9a-f]{24}; Path=\/$/));
     const given = await call('GET', `${LINES}/${parisLine.pkid}/export/?downloadToken=1700000000`);
     expect(given.headers['set-cookie']).toContain('fileDownloadToken=1700000000; Path=/');
@@ -130,7 +139,12 @@ describe('instance export', () => {
   });
 
   it('uses the policy titles and the template named, and writes arrays as wide as they are', async () => {
-    const sheet = await sheetOf(await call('GET', `${LINES}/${parisLine.pkid}/export/?policy_name=Acme%20Line%20Form&template_name=Acme%20Line%20Defaults&schema=true`));
+    const sheet = await sheetOf(
+      await call(
+        'GET',
+        `${LINES}/${parisLine.pkid}/export/?policy_name=Acme%20Line%20Form&template_name=Acme%20Line%20Defaults&schema=true`,
+      ),
+    );
     expect(String(sheet.getCell('A1').value)).toMatch(/; template: Acme Line Defaults$/);
     expect(cellAt(sheet, 3, 'pattern').value).toBe('Line');
     // Exports keep hidden fields: the file must load back without losing data.
@@ -139,7 +153,12 @@ describe('instance export', () => {
     const phone = phones.body.resources[0];
     const phoneSheet = await sheetOf(await call('GET', `/api/device/cucm/Phone/${phone.meta.pkid}/export/`));
     expect(phone.data.lines.length).toBe(2);
-    expect(names(phoneSheet).slice(7)).toEqual(['lines.0.pattern', 'lines.0.routePartitionName', 'lines.1.pattern', 'lines.1.routePartitionName']);
+    expect(names(phoneSheet).slice(7)).toEqual([
+      'lines.0.pattern',
+      'lines.0.routePartitionName',
+      'lines.1.pattern',
+      'lines.1.routePartitionName',
+    ]);
     expect(cellAt(phoneSheet, 5, 'lines.1.pattern').value).toBe(phone.data.lines[1].pattern);
   });
 
@@ -159,7 +178,9 @@ describe('many-instance export', () => {
     expect(dataRows(sheet)).toBe(2);
     expect(sheet.getRow(5).getCell(3).value).toBe(tricky);
     expect(sheet.getRow(6).getCell(3).value).toBe(parisLine.pkid);
-    expect((await call('POST', `${LINES}/export/${q(PARIS)}`, { hrefs: ['/api/data/Countries/0123456789abcdef01234567/'] })).status).toBe(400);
+    expect((await call('POST', `${LINES}/export/${q(PARIS)}`, { hrefs: ['/api/data/Countries/0123456789abcdef01234567/'] })).status).toBe(
+      400,
+    );
     expect((await call('POST', `${LINES}/export/${q(PARIS)}`, { hrefs: [`${LINES}/0123456789abcdef01234567/`] })).status).toBe(404);
     expect((await call('POST', `${LINES}/export/${q(PARIS)}`, { hrefs: 'nope' })).status).toBe(400);
     // The URL names no pkid, so it needs the hierarchy like any other such request.
@@ -169,7 +190,9 @@ describe('many-instance export', () => {
   });
 
   it('exports what the list parameters select: filters and order, every match without a limit', async () => {
-    const listed = await t.get(`${LINES}/${q(ACME, '&filter_field=pattern&filter_condition=startswith&filter_text=%2B4420&order_by=pattern&direction=desc&limit=2000')}`);
+    const listed = await t.get(
+      `${LINES}/${q(ACME, '&filter_field=pattern&filter_condition=startswith&filter_text=%2B4420&order_by=pattern&direction=desc&limit=2000')}`,
+    );
     const query = q(ACME, '&filter_field=pattern&filter_condition=startswith&filter_text=%2B4420&order_by=pattern&direction=desc');
     const sheet = await sheetOf(await call('POST', `${LINES}/export/${query}`));
     expect(sheet.getCell('A1').value).toBe(`entity: relation/LineRelation; hierarchy: ${ACME}; parallel: false; evaluate_macros: false`);

@@ -39,14 +39,21 @@ const linesSheet = (rows: ParsedRow[]): ParsedSheet => ({
 
 function admin() {
   const user = t.service.store.instances.findByKey('data/User', JSON.stringify(['admin']))[0];
-  return { principal: { pkid: user.pkid, username: 'admin', role: 'admin' as const, hierarchyPkid: user.hierarchyPkid }, callerPath: 'sys' };
+  return {
+    principal: { pkid: user.pkid, username: 'admin', role: 'admin' as const, hierarchyPkid: user.hierarchyPkid },
+    callerPath: 'sys',
+  };
 }
 
 function startLoad(fileName: string, rows: ParsedRow[]) {
   const node = t.service.store.nodes.getByPath(ACME);
   if (!node) throw new Error('no Acme');
   const caller = admin();
-  return t.service.loads.start(caller, t.service.loads.spoolParsed('admin', { fileName, issues: [], sheets: [linesSheet(rows)] }, node), node);
+  return t.service.loads.start(
+    caller,
+    t.service.loads.spoolParsed('admin', { fileName, issues: [], sheets: [linesSheet(rows)] }, node),
+    node,
+  );
 }
 
 const countOf = async (path: string, model: string, filter = ''): Promise<number> =>
@@ -75,14 +82,20 @@ describe('a bulk load in batches', () => {
     const before = await countOf(PARIS, 'device/cucm/Line');
     // Three rows are one batch. The middle one adds its device line (step 1), then fails on
     // its phone (step 3): its line must be rolled back, its neighbours kept.
-    const submitted = startLoad('batch.xlsx', [lineRow(2, '+33187000001'), lineRow(3, '+33187000002', { summary_device: 'SEPNOSUCHPHONE' }), lineRow(4, '+33187000003')]);
+    const submitted = startLoad('batch.xlsx', [
+      lineRow(2, '+33187000001'),
+      lineRow(3, '+33187000002', { summary_device: 'SEPNOSUCHPHONE' }),
+      lineRow(4, '+33187000003'),
+    ]);
     const outcome = await submitted.done;
     expect(outcome.status).toBe('Success With Async Failures');
     const parent = (await t.get(`/api/tool/Transaction/${submitted.transactionId}/`)).body.data;
     expect(parent.detail).toBe('[ 2/3 ] succeeded from [ 1 ] sheet in batch.xlsx');
     expect(parent.sub_transactions.map((sub: { status: string }) => sub.status)).toEqual(['Success', 'Fail', 'Success']);
     expect(await countOf(PARIS, 'device/cucm/Line')).toBe(before + 2);
-    expect(await countOf(PARIS, 'relation/LineRelation', '&filter_field=pattern&filter_condition=equals&filter_text=%2B33187000002')).toBe(0);
+    expect(await countOf(PARIS, 'relation/LineRelation', '&filter_field=pattern&filter_condition=equals&filter_text=%2B33187000002')).toBe(
+      0,
+    );
     for (const [index, sub] of parent.sub_transactions.entries()) {
       const detail = (await t.get(sub.href)).body.data;
       const messages: string[] = detail.log.map((entry: { message: string }) => entry.message);
@@ -126,13 +139,19 @@ describe('a bulk load in batches', () => {
     expect(children.map((child) => Number(/^Row (\d+) /.exec(child.detail)?.[1]))).toEqual(rows.map((row) => row.rowNumber));
     const mine = events.filter((event) => event.parent_id === submitted.transactionId);
     expect(mine.map((event) => event.transaction_id)).toEqual(children.map((child) => child.transaction_id));
-    expect((await t.get(`/api/tool/Transaction/${submitted.transactionId}/`)).body.data.detail).toBe(`[ ${succeeded}/${total} ] succeeded from [ 1 ] sheet in mixed.xlsx`);
+    expect((await t.get(`/api/tool/Transaction/${submitted.transactionId}/`)).body.data.detail).toBe(
+      `[ ${succeeded}/${total} ] succeeded from [ 1 ] sheet in mixed.xlsx`,
+    );
     // No device line is left behind by a row that failed after adding it.
     expect(await countOf(PARIS, 'device/cucm/Line')).toBe(before + succeeded);
-    expect(await countOf(PARIS, 'relation/LineRelation', '&filter_field=pattern&filter_condition=startswith&filter_text=%2B3318500')).toBe(succeeded);
+    expect(await countOf(PARIS, 'relation/LineRelation', '&filter_field=pattern&filter_condition=startswith&filter_text=%2B3318500')).toBe(
+      succeeded,
+    );
     const late = (await t.get(`/api/tool/Transaction/${children[1050].transaction_id}/`)).body.data;
     expect(late.rolled_back).toBe('Yes');
-    expect(late.log.map((entry: { message: string }) => entry.message).some((message: string) => /SEPNOSUCHPHONE was not found/.test(message))).toBe(true);
+    expect(
+      late.log.map((entry: { message: string }) => entry.message).some((message: string) => /SEPNOSUCHPHONE was not found/.test(message)),
+    ).toBe(true);
   });
 
   it("moves the parent's count with each batch and says so in progress events", async () => {
@@ -153,9 +172,13 @@ describe('a bulk load in batches', () => {
     expect(mine.length).toBeGreaterThan(2);
     expect(mine.map((event) => event.done)).toEqual([...mine.map((event) => event.done)].sort((a, b) => a - b));
     expect(mine[mine.length - 1]).toMatchObject({ done: 3000, succeeded: 3000, failed: 0, total: 3000 });
-    const partial = [...seen].filter((detail) => /^\[ (\d+)\/3000 \]/.test(detail) && !detail.startsWith('[ 3000/') && !detail.startsWith('[ 0/'));
+    const partial = [...seen].filter(
+      (detail) => /^\[ (\d+)\/3000 \]/.test(detail) && !detail.startsWith('[ 3000/') && !detail.startsWith('[ 0/'),
+    );
     expect(partial.length).toBeGreaterThan(0);
-    expect((await t.get(`/api/tool/Transaction/${submitted.transactionId}/`)).body.data.detail).toBe('[ 3000/3000 ] succeeded from [ 1 ] sheet in progress.xlsx');
+    expect((await t.get(`/api/tool/Transaction/${submitted.transactionId}/`)).body.data.detail).toBe(
+      '[ 3000/3000 ] succeeded from [ 1 ] sheet in progress.xlsx',
+    );
   });
 
   it('keeps the write-ahead log bounded during a long load, its copy into the file running beside it', async () => {
@@ -169,7 +192,9 @@ describe('a bulk load in batches', () => {
     }, 25);
     const outcome = await startLoad('long.xlsx', rows).done.finally(() => clearInterval(sampler));
     expect(outcome.status).toBe('Success');
-    expect(await countOf(PARIS, 'relation/LineRelation', '&filter_field=pattern&filter_condition=startswith&filter_text=%2B3318600')).toBe(25_000);
+    expect(await countOf(PARIS, 'relation/LineRelation', '&filter_field=pattern&filter_condition=startswith&filter_text=%2B3318600')).toBe(
+      25_000,
+    );
     console.log(`[heavy-jobs] 25,000-row load: largest write-ahead log ${(largest / 1e6).toFixed(1)} MB`);
     expect(largest).toBeGreaterThan(0);
     expect(largest).toBeLessThan(100e6);
@@ -204,7 +229,11 @@ describe('heavy jobs leave the service answering', () => {
     console.log(`[heavy-jobs] late fault: ${fromBig.status} ${String(fromBig.body.code)}: ${String(fromBig.body.message)}`);
     expect(fromSmall.status).toBeGreaterThanOrEqual(400);
     expect(fromSmall.status).toBeLessThan(500);
-    expect({ status: fromBig.status, code: fromBig.body.code, message: String(fromBig.body.message).replace('late-fault-big', 'late-fault-small') }).toEqual({
+    expect({
+      status: fromBig.status,
+      code: fromBig.body.code,
+      message: String(fromBig.body.message).replace('late-fault-big', 'late-fault-small'),
+    }).toEqual({
       status: fromSmall.status,
       code: fromSmall.body.code,
       message: fromSmall.body.message,
@@ -245,13 +274,22 @@ describe('heavy jobs leave the service answering', () => {
     });
     insert();
     const filter = '&filter_field=pattern&filter_condition=startswith&filter_text=%2B3317700';
-    const job = t.service.handle({ method: 'POST', url: `/api/relation/LineRelation/export/${q(PARIS, filter)}`, headers: { authorization: BASIC } });
+    const job = t.service.handle({
+      method: 'POST',
+      url: `/api/relation/LineRelation/export/${q(PARIS, filter)}`,
+      headers: { authorization: BASIC },
+    });
     const { result, latencies } = await answeredDuring(job);
     expect(result.status).toBe(200);
     const file = join(temp, 'export.xlsx');
     writeFileSync(file, result.body);
     let dataRows = 0;
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, { worksheets: 'emit', sharedStrings: 'cache', styles: 'ignore', hyperlinks: 'ignore' });
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, {
+      worksheets: 'emit',
+      sharedStrings: 'cache',
+      styles: 'ignore',
+      hyperlinks: 'ignore',
+    });
     for await (const worksheet of reader) for await (const row of worksheet) if (row.number > 4) dataRows += 1;
     expect(dataRows).toBe(ROWS);
     console.log(`[heavy-jobs] export: ${latencies.length} GETs answered meanwhile, slowest ${Math.max(...latencies).toFixed(0)} ms`);

@@ -38,10 +38,10 @@ export async function openTestService(options: { demo?: boolean; release?: strin
     await seedDemo(service, { pkid: admin.pkid, username: 'admin', role: 'admin', hierarchyPkid: admin.hierarchyPkid });
   }
   const call = async (method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> => {
-    const raw =
-      body === undefined ? undefined : typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body);
+    const raw = body === undefined ? undefined : typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body);
     // A JSON body goes as a client sends one: declared application/json (the service refuses others).
-    const declared = raw === undefined || raw instanceof Uint8Array || Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
+    const declared =
+      raw === undefined || raw instanceof Uint8Array || Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
     const typed = declared ? headers : { 'content-type': 'application/json', ...headers };
     const response = await service.handle({ method, url, headers: { authorization: BASIC, ...typed }, body: raw });
     const text = typeof response.body === 'string' ? response.body : Buffer.from(response.body).toString('utf8');

@@ -21,7 +21,10 @@ describe('hierarchy nodes', () => {
     expect(node.body.meta.path.nodes.map((n: { name: string }) => n.name)).toEqual(['sys', 'hcs', 'Telco', 'Acme', 'Berlin']);
     const acme = await t.get(`/api/data/HierarchyNode/${node.body.meta.path.nodes[3].pkid}/`);
     expect(acme.body.meta.references.children.map((c: { pkid: string }) => c.pkid)).toContain(created.body.pkid);
-    expect(node.body.meta.references.parent[0]).toEqual({ pkid: acme.body.meta.pkid, href: `/api/data/HierarchyNode/${acme.body.meta.pkid}/` });
+    expect(node.body.meta.references.parent[0]).toEqual({
+      pkid: acme.body.meta.pkid,
+      href: `/api/data/HierarchyNode/${acme.body.meta.pkid}/`,
+    });
   });
 
   it('resolves hierarchy given as a dot path or as a pkid', async () => {
@@ -53,7 +56,9 @@ describe('hierarchy nodes', () => {
     const moved = await t.call('PUT', `/api/data/HierarchyNode/${a.body.pkid}/${q(`${ACME}.Move-B`)}`, { data: {} });
     expect(moved.status).toBe(200);
     expect((await t.get(`/api/data/HierarchyNode/${child.body.pkid}/`)).body.meta.path.dot).toBe(`${ACME}.Move-B.Move-A.Child`);
-    const own = await t.call('PUT', `/api/data/HierarchyNode/${b.body.pkid}/${q(`${ACME}.Move-B`)}`, { data: { description: 'context only' } });
+    const own = await t.call('PUT', `/api/data/HierarchyNode/${b.body.pkid}/${q(`${ACME}.Move-B`)}`, {
+      data: { description: 'context only' },
+    });
     expect(own.status).toBe(200);
     expect((await t.get(`/api/data/HierarchyNode/${b.body.pkid}/`)).body.meta.path.dot).toBe(`${ACME}.Move-B`);
     const before = t.snapshot();
@@ -64,7 +69,9 @@ describe('hierarchy nodes', () => {
   });
 
   it('refuses to delete a node that still holds children or resources, naming them', async () => {
-    const acme = await t.get(`/api/data/HierarchyNode/${q('sys.hcs.Telco', '&filter_field=name&filter_condition=equals&filter_text=Acme')}`);
+    const acme = await t.get(
+      `/api/data/HierarchyNode/${q('sys.hcs.Telco', '&filter_field=name&filter_condition=equals&filter_text=Acme')}`,
+    );
     const before = t.snapshot();
     const refused = await t.call('DELETE', `/api/data/HierarchyNode/${acme.body.resources[0].meta.pkid}/`);
     expect(refused.status).toBe(409);

@@ -10,13 +10,19 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const lines = (hierarchy: string, extra = '') => t.get(`/api/relation/LineRelation/${q(hierarchy, extra)}`);
-const patterns = (reply: { body: { resources: { data: { pattern: string } }[] } }) =>
-  reply.body.resources.map((r) => r.data.pattern);
+const patterns = (reply: { body: { resources: { data: { pattern: string } }[] } }) => reply.body.resources.map((r) => r.data.pattern);
 
 describe('list paging and ordering', () => {
   it('pages with skip and limit, defaults to 50, and reports the total', async () => {
     const all = await lines(ACME, '&limit=2000');
-    expect(all.body.pagination).toMatchObject({ skip: 0, limit: 2000, total: 40, maximum_limit: 2000, order_by: 'pattern', direction: 'asc' });
+    expect(all.body.pagination).toMatchObject({
+      skip: 0,
+      limit: 2000,
+      total: 40,
+      maximum_limit: 2000,
+      order_by: 'pattern',
+      direction: 'asc',
+    });
     const sorted = [...patterns(all)].sort();
     expect(patterns(all)).toEqual(sorted);
     const page3 = await lines(ACME, '&skip=10&limit=5');
@@ -38,7 +44,13 @@ describe('list paging and ordering', () => {
 
   it('returns summary data by default and the whole instance with summary=false', async () => {
     const summary = await lines(PARIS, '&limit=1');
-    expect(Object.keys(summary.body.resources[0].data).sort()).toEqual(['alertingName', 'pattern', 'routePartitionName', 'summary_device', 'usage']);
+    expect(Object.keys(summary.body.resources[0].data).sort()).toEqual([
+      'alertingName',
+      'pattern',
+      'routePartitionName',
+      'summary_device',
+      'usage',
+    ]);
     const full = await lines(PARIS, '&limit=1&summary=false');
     expect(full.body.resources[0].data.callForwardNoAnswer.forwardToVoiceMail).toBe(true);
     expect(full.body.resources[0].data.hierarchy_path).toBe(PARIS);
@@ -70,7 +82,12 @@ describe('list paging and ordering', () => {
   it('answers schema=true with the schema and its meta', async () => {
     const reply = await lines(PARIS, '&schema=true&limit=1');
     expect(reply.body.schema.properties.pattern.required).toBe(true);
-    expect(reply.body.meta).toMatchObject({ model_type: 'relation/LineRelation', title: 'Line Relation', schema_version: '0.2.2', cached: true });
+    expect(reply.body.meta).toMatchObject({
+      model_type: 'relation/LineRelation',
+      title: 'Line Relation',
+      schema_version: '0.2.2',
+      cached: true,
+    });
     expect(reply.body.meta.summary_attrs[0]).toEqual({ name: 'pattern', title: 'Directory Number' });
     expect(reply.body.meta.actions.create).toMatchObject({ method: 'POST', support_async: true });
     const rules = await lines(PARIS, '&schema=true&schema_rules=true&limit=1');

@@ -66,7 +66,9 @@ describe('the login throttle', () => {
     // Another user name from the same address waits the address's share only.
     expect(throttle.delayFor('10.0.0.2', 'someone.else')).toBe(ADDRESS_MAX_MS);
     expect(throttle.delayFor('10.0.0.3', 'admin')).toBe(0);
-    const made = await t.call('POST', '/api/data/User/?hierarchy=sys', { data: { username: 'real.user', role: 'readonly', password: 'real-user-pw-1' } });
+    const made = await t.call('POST', '/api/data/User/?hierarchy=sys', {
+      data: { username: 'real.user', role: 'readonly', password: 'real-user-pw-1' },
+    });
     expect(made.status).toBe(200);
     clock.waits.length = 0;
     await expect(authenticator.login('real.user', 'real-user-pw-1', '10.0.0.2')).resolves.toMatchObject({ username: 'real.user' });
@@ -106,10 +108,20 @@ describe('the login throttle', () => {
   it('slows a failing address and user name through the service, while the right password is answered at once', async () => {
     const wrong = `Basic ${Buffer.from('admin:wrong-password').toString('base64')}`;
     for (let i = 0; i < 3; i += 1) {
-      await t.service.handle({ method: 'GET', url: '/api/data/Countries/?hierarchy=sys', headers: { authorization: wrong }, remoteAddress: '10.1.1.1' });
+      await t.service.handle({
+        method: 'GET',
+        url: '/api/data/Countries/?hierarchy=sys',
+        headers: { authorization: wrong },
+        remoteAddress: '10.1.1.1',
+      });
     }
     const started = Date.now();
-    const slowed = await t.service.handle({ method: 'GET', url: '/api/data/Countries/?hierarchy=sys', headers: { authorization: wrong }, remoteAddress: '10.1.1.1' });
+    const slowed = await t.service.handle({
+      method: 'GET',
+      url: '/api/data/Countries/?hierarchy=sys',
+      headers: { authorization: wrong },
+      remoteAddress: '10.1.1.1',
+    });
     expect(slowed.status).toBe(401);
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
     const other = await t.get('/api/data/Countries/?hierarchy=sys');

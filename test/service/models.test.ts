@@ -9,25 +9,61 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const NAMED_IN_ARCHITECTURE = [
-  'data/HierarchyNode', 'data/User', 'data/GeneralHelp', 'data/Countries', 'data/InternalNumberInventory',
-  'data/ConfigurationTemplate', 'data/FieldDisplayPolicy', 'device/cucm/Line', 'device/cucm/Phone',
-  'relation/LineRelation', 'relation/Subscriber', 'relation/Bundle', 'tool/Transaction', 'tool/BulkLoad',
-  'tool/Search', 'view/ExportData',
+  'data/HierarchyNode',
+  'data/User',
+  'data/GeneralHelp',
+  'data/Countries',
+  'data/InternalNumberInventory',
+  'data/ConfigurationTemplate',
+  'data/FieldDisplayPolicy',
+  'device/cucm/Line',
+  'device/cucm/Phone',
+  'relation/LineRelation',
+  'relation/Subscriber',
+  'relation/Bundle',
+  'tool/Transaction',
+  'tool/BulkLoad',
+  'tool/Search',
+  'view/ExportData',
 ];
 
 /** relation/LineRelation as the spec lists it: field -> the JSON types it may hold. */
 const SPEC_LINE_RELATION: Record<string, string[]> = {
-  pattern: ['string'], patternPrecedence: ['string'], routePartitionName: ['string'], usage: ['string'],
-  alertingName: ['string'], description: ['string', 'null'], partyEntranceTone: ['string'], cfaCssPolicy: ['string'],
-  autoAnswer: ['string'], presenceGroupName: ['string'], releaseClause: ['string'], shareLineAppearanceCssName: ['string'],
-  rejectAnonymousCall: ['boolean'], aarKeepCallHistory: ['boolean'], aarVoiceMailEnabled: ['boolean'],
-  allowCtiControlFlag: ['boolean'], parkMonForwardNoRetrieveVmEnabled: ['boolean'],
-  hrInterval: ['null'], hrDuration: ['null'], parkMonReversionTimer: ['null'],
-  parkMonForwardNoRetrieveIntCssName: ['string', 'null'], parkMonForwardNoRetrieveDn: ['string', 'null'],
-  defaultActivatedDeviceName: ['string', 'null'], directoryURIs: ['string', 'null'],
-  callForwardAll: ['object'], callForwardBusy: ['object'], callForwardNoAnswer: ['object'], callForwardNoCoverage: ['object'],
-  callForwardNotRegistered: ['object'], callForwardNotRegisteredInt: ['object'], callForwardOnFailure: ['object'],
-  e164AltNum: ['object'], enterpriseAltNum: ['object'], summary_device: ['string'], hierarchy_path: ['string'],
+  pattern: ['string'],
+  patternPrecedence: ['string'],
+  routePartitionName: ['string'],
+  usage: ['string'],
+  alertingName: ['string'],
+  description: ['string', 'null'],
+  partyEntranceTone: ['string'],
+  cfaCssPolicy: ['string'],
+  autoAnswer: ['string'],
+  presenceGroupName: ['string'],
+  releaseClause: ['string'],
+  shareLineAppearanceCssName: ['string'],
+  rejectAnonymousCall: ['boolean'],
+  aarKeepCallHistory: ['boolean'],
+  aarVoiceMailEnabled: ['boolean'],
+  allowCtiControlFlag: ['boolean'],
+  parkMonForwardNoRetrieveVmEnabled: ['boolean'],
+  hrInterval: ['null'],
+  hrDuration: ['null'],
+  parkMonReversionTimer: ['null'],
+  parkMonForwardNoRetrieveIntCssName: ['string', 'null'],
+  parkMonForwardNoRetrieveDn: ['string', 'null'],
+  defaultActivatedDeviceName: ['string', 'null'],
+  directoryURIs: ['string', 'null'],
+  callForwardAll: ['object'],
+  callForwardBusy: ['object'],
+  callForwardNoAnswer: ['object'],
+  callForwardNoCoverage: ['object'],
+  callForwardNotRegistered: ['object'],
+  callForwardNotRegisteredInt: ['object'],
+  callForwardOnFailure: ['object'],
+  e164AltNum: ['object'],
+  enterpriseAltNum: ['object'],
+  summary_device: ['string'],
+  hierarchy_path: ['string'],
 };
 
 describe('model registry', () => {
@@ -44,8 +80,14 @@ describe('model registry', () => {
       expect(reply.body.schema.$schema).toBe('http://json-schema.org/draft-03/schema#');
       expect(reply.body.meta.summary_attrs.length, modelType).toBeGreaterThan(0);
       expect(reply.body.meta.business_key.fields.length, modelType).toBeGreaterThan(0);
-      expect(reply.body.meta.actions.find((a: { name: string }) => a.name === 'create')).toMatchObject({ method: 'POST', support_async: true });
-      expect(reply.body.meta.actions.find((a: { name: string }) => a.name === 'list')).toMatchObject({ method: 'GET', support_async: false });
+      expect(reply.body.meta.actions.find((a: { name: string }) => a.name === 'create')).toMatchObject({
+        method: 'POST',
+        support_async: true,
+      });
+      expect(reply.body.meta.actions.find((a: { name: string }) => a.name === 'list')).toMatchObject({
+        method: 'GET',
+        support_async: false,
+      });
     }
   });
 
@@ -60,7 +102,9 @@ describe('model registry', () => {
     expect(Object.values(properties).filter((p) => (p as { required?: boolean }).required)).toHaveLength(1);
     expect(Object.keys(properties.callForwardAll.properties)).toEqual(['destination', 'forwardToVoiceMail', 'callingSearchSpaceName']);
     expect(properties.e164AltNum.properties.numMask.type).toEqual(['string', 'null']);
-    expect(Object.keys(properties.enterpriseAltNum.properties)).toEqual(expect.arrayContaining(['isUrgent', 'addLocalRoutePartition', 'advertiseGloballyIls']));
+    expect(Object.keys(properties.enterpriseAltNum.properties)).toEqual(
+      expect.arrayContaining(['isUrgent', 'addLocalRoutePartition', 'advertiseGloballyIls']),
+    );
     expect(reply.body.meta.business_key).toEqual({ hierarchy: true, fields: ['pattern', 'routePartitionName'] });
   });
 
@@ -72,7 +116,16 @@ describe('model registry', () => {
       'data/InternalNumberInventory': ['internal_number', 'status', 'usage', 'description', 'release_date'],
       'device/cucm/Phone': ['name', 'product', 'protocol', 'description', 'lines'],
       'device/cucm/Line': ['pattern', 'routePartitionName', 'description', 'alertingName', 'usage', 'callForwardAll'],
-      'relation/Subscriber': ['userid', 'firstname', 'lastname', 'mailid', 'hierarchy_friendly_name', 'device', 'extension_mobility', 'phone'],
+      'relation/Subscriber': [
+        'userid',
+        'firstname',
+        'lastname',
+        'mailid',
+        'hierarchy_friendly_name',
+        'device',
+        'extension_mobility',
+        'phone',
+      ],
       'relation/Bundle': ['userid', 'firstname', 'lastname', 'device_name', 'product', 'pattern', 'alertingName'],
       'data/ConfigurationTemplate': ['name', 'description', 'target_model_type', 'merge_strategy', 'template', 'foreach'],
       'data/FieldDisplayPolicy': ['name', 'description', 'target_model_type', 'groups', 'field_overrides'],

@@ -6,7 +6,9 @@ const BOUNDARY = 'split-boundary';
 const FILE = Buffer.from(`PK\x03\x04\r\n--split-boundar\r\n--${'x'.repeat(300)}\r\n\r\n`, 'latin1');
 const FORM = Buffer.concat([
   Buffer.from(`preamble\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="note"\r\n\r\nhello\r\n`),
-  Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="uploadedfile"; filename="lines.xlsx"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+  Buffer.from(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="uploadedfile"; filename="lines.xlsx"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  ),
   FILE,
   Buffer.from(`\r\n--${BOUNDARY}--\r\nepilogue`),
 ]);
@@ -30,7 +32,13 @@ describe('multipart read as a stream', () => {
     // Pieces shorter and longer than the delimiter (18 bytes), so that it starts in one piece and ends in the next.
     for (const size of [1, 2, 3, 7, 16, 17, 18, 19, 20, 23, 31, 33, 50, 64, 100, 101, FORM.length]) {
       const parts = await read(FORM, size);
-      expect(parts.map((part) => [part.field, part.filename]), `pieces of ${size}`).toEqual([['note', undefined], ['uploadedfile', 'lines.xlsx']]);
+      expect(
+        parts.map((part) => [part.field, part.filename]),
+        `pieces of ${size}`,
+      ).toEqual([
+        ['note', undefined],
+        ['uploadedfile', 'lines.xlsx'],
+      ]);
       expect(parts[1].bytes.equals(FILE), `pieces of ${size}`).toBe(true);
       expect(parts[0].bytes.toString()).toBe('hello');
     }

@@ -38,13 +38,27 @@ let first: string;
 let second: string;
 let lateFault: string;
 beforeAll(async () => {
-  first = await writeLines('first.xlsx', ['Hierarchy Node', 'Directory Number', 'Alerting Name'], (i) => [PARIS, `+3316100${String(i).padStart(6, '0')}`, `First ${i}`]);
-  // Other columns, in another order: a reader that kept the last file's columns would misname them.
-  second = await writeLines('second.xlsx', ['Alerting Name', 'Hierarchy Node', 'Device', 'Directory Number'], (i) => [`Second ${i}`, PARIS, `SEP${String(i).padStart(12, '0')}`, `+3316200${String(i).padStart(6, '0')}`]);
-  lateFault = await writeLines('late-fault.xlsx', ['Hierarchy Node', 'Directory Number', 'Alerting Name'], (i) => [PARIS, `+3316300${String(i).padStart(6, '0')}`, `Late ${i}`], [
-    ['Hierarchy Node', 'Country Name', 'No Such Column'],
-    [PARIS, 'Atlantis', 'x'],
+  first = await writeLines('first.xlsx', ['Hierarchy Node', 'Directory Number', 'Alerting Name'], (i) => [
+    PARIS,
+    `+3316100${String(i).padStart(6, '0')}`,
+    `First ${i}`,
   ]);
+  // Other columns, in another order: a reader that kept the last file's columns would misname them.
+  second = await writeLines('second.xlsx', ['Alerting Name', 'Hierarchy Node', 'Device', 'Directory Number'], (i) => [
+    `Second ${i}`,
+    PARIS,
+    `SEP${String(i).padStart(12, '0')}`,
+    `+3316200${String(i).padStart(6, '0')}`,
+  ]);
+  lateFault = await writeLines(
+    'late-fault.xlsx',
+    ['Hierarchy Node', 'Directory Number', 'Alerting Name'],
+    (i) => [PARIS, `+3316300${String(i).padStart(6, '0')}`, `Late ${i}`],
+    [
+      ['Hierarchy Node', 'Country Name', 'No Such Column'],
+      [PARIS, 'Atlantis', 'x'],
+    ],
+  );
 }, 120_000);
 
 async function rowsOf(file: string, stopAfterBatches = Infinity): Promise<ParsedRow[]> {

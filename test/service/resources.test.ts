@@ -28,7 +28,10 @@ describe('resource writes', () => {
 
     const modified = await t.call('PUT', `/api/data/Countries/${created.body.pkid}/`, { data: { international_prefix: '000' } });
     expect(modified.status).toBe(200);
-    expect((await t.get(`/api/data/Countries/${created.body.pkid}/`)).body.data).toMatchObject({ country_name: 'Italy', international_prefix: '000' });
+    expect((await t.get(`/api/data/Countries/${created.body.pkid}/`)).body.data).toMatchObject({
+      country_name: 'Italy',
+      international_prefix: '000',
+    });
 
     const deleted = await t.call('DELETE', `/api/data/Countries/${created.body.pkid}/`);
     expect(deleted.status).toBe(200);
@@ -55,7 +58,9 @@ describe('resource writes', () => {
   });
 
   it('answers nowait=true with 202 and the transaction reference at once', async () => {
-    const reply = await t.call('POST', `/api/data/Countries/${q('sys', '&nowait=true')}`, { data: { country_name: 'Portugal', iso_code: 'PT' } });
+    const reply = await t.call('POST', `/api/data/Countries/${q('sys', '&nowait=true')}`, {
+      data: { country_name: 'Portugal', iso_code: 'PT' },
+    });
     expect(reply.status).toBe(202);
     expect(Object.keys(reply.body).sort()).toEqual(['href', 'success', 'transaction_id']);
     expect(reply.body.href).toBe(`/api/tool/Transaction/${reply.body.transaction_id}/`);

@@ -21,10 +21,18 @@ const KIOSK = `${ACME}.Kiosk`;
 
 beforeAll(async () => {
   t = await openTestService({ demo: true });
-  const site = await t.call('POST', `/api/data/HierarchyNode/${q(ACME)}`, { data: { name: 'Kiosk', node_type: 'Site', description: 'A three-line kiosk' } });
+  const site = await t.call('POST', `/api/data/HierarchyNode/${q(ACME)}`, {
+    data: { name: 'Kiosk', node_type: 'Site', description: 'A three-line kiosk' },
+  });
   expect(site.status).toBe(200);
-  for (const [pattern, alertingName] of [['+33199000003', 'Kiosk Martin'], ['+33199000001', 'Kiosk Desk'], ['+33199000002', 'Kiosk Smith']]) {
-    const line = await t.call('POST', `/api/relation/LineRelation/${q(KIOSK)}`, { data: { pattern, routePartitionName: 'Kiosk-PT', alertingName } });
+  for (const [pattern, alertingName] of [
+    ['+33199000003', 'Kiosk Martin'],
+    ['+33199000001', 'Kiosk Desk'],
+    ['+33199000002', 'Kiosk Smith'],
+  ]) {
+    const line = await t.call('POST', `/api/relation/LineRelation/${q(KIOSK)}`, {
+      data: { pattern, routePartitionName: 'Kiosk-PT', alertingName },
+    });
     expect(line.status, alertingName).toBe(200);
   }
 });
@@ -49,8 +57,19 @@ const SCOPES: [SearchDirection, string][] = [
 ];
 
 const run = (search: CompiledSearch): string =>
-  Buffer.from((t.service.store.statement(search.sql).raw(true).get(...search.params) as [Uint8Array])[0]).toString('utf8');
-const probe = (search: CompiledSearch): ProbeCounts => t.service.store.statement(search.sql).raw(true).get(...search.params) as ProbeCounts;
+  Buffer.from(
+    (
+      t.service.store
+        .statement(search.sql)
+        .raw(true)
+        .get(...search.params) as [Uint8Array]
+    )[0],
+  ).toString('utf8');
+const probe = (search: CompiledSearch): ProbeCounts =>
+  t.service.store
+    .statement(search.sql)
+    .raw(true)
+    .get(...search.params) as ProbeCounts;
 
 describe('the two plans of a search', () => {
   it('answer the same bytes for every query and scope', () => {
@@ -67,11 +86,16 @@ describe('the two plans of a search', () => {
     expect(compared).toBe(QUERIES.length * SCOPES.length);
     // Not vacuous: the answers have hits, and differ between scopes.
     const kiosk = JSON.parse(run(answerSql(searchSql(QUERIES[0], directionScope('down', KIOSK)))));
-    expect(kiosk.resources.map((hit: { data: { pattern: string } }) => hit.data.pattern)).toEqual(['+33199000001', '+33199000002', '+33199000003']);
+    expect(kiosk.resources.map((hit: { data: { pattern: string } }) => hit.data.pattern)).toEqual([
+      '+33199000001',
+      '+33199000002',
+      '+33199000003',
+    ]);
   });
 
   it('are chosen by how many of the model rows the scope holds', () => {
-    const counts = (path: string): ProbeCounts => probe((searchSql(QUERIES[1], directionScope('down', path)).narrow as { probe: CompiledSearch }).probe);
+    const counts = (path: string): ProbeCounts =>
+      probe((searchSql(QUERIES[1], directionScope('down', path)).narrow as { probe: CompiledSearch }).probe);
     const [inKiosk, total] = counts(KIOSK);
     expect(inKiosk).toBe(3);
     expect(total).toBeGreaterThan(40);
@@ -88,7 +112,8 @@ describe('the two plans of a search', () => {
 
   it('are chosen once a minute per scope, not on every search', () => {
     const choices = new PlanChoices();
-    const probeAt = (path: string): CompiledSearch => (searchSql(QUERIES[1], directionScope('down', path)).narrow as { probe: CompiledSearch }).probe;
+    const probeAt = (path: string): CompiledSearch =>
+      (searchSql(QUERIES[1], directionScope('down', path)).narrow as { probe: CompiledSearch }).probe;
     let probes = 0;
     const counting = (search: CompiledSearch): ProbeCounts => {
       probes += 1;
@@ -138,7 +163,9 @@ describe('the two plans of a list', () => {
         if (!node) throw new Error(`no node ${path}`);
         const params = parseListParams(model, new URLSearchParams(`traversal=${traversal}${extra}`), undefined);
         const scope = traversalScope(params.traversal, node);
-        const [index, nodes] = (['index', 'nodes'] as const).map((drive) => buildListSql(instanceSource(model, true), params, scope, 'i.hierarchy_pkid', drive));
+        const [index, nodes] = (['index', 'nodes'] as const).map((drive) =>
+          buildListSql(instanceSource(model, true), params, scope, 'i.hierarchy_pkid', drive),
+        );
         expect(nodes.page, 'the nodes plan reads from the nodes').toContain('CROSS JOIN');
         const read = (sql: typeof index): unknown => ({
           page: t.service.store.db.prepare(sql.page).all(...sql.pageParams),
@@ -154,10 +181,21 @@ describe('the two plans of a list', () => {
   it('list a small site from its node through the route, with its three lines and their total', async () => {
     const node = t.service.store.nodes.getByPath(KIOSK);
     if (!node) throw new Error('no kiosk');
-    expect(narrowWins(t.service.store.db.prepare(scopeProbe(model.modelType, scopeNodes(traversalScope('down', node))).sql).raw(true).get(node.path, `${node.path}.`, `${node.path}/`) as ProbeCounts)).toBe(true);
+    expect(
+      narrowWins(
+        t.service.store.db
+          .prepare(scopeProbe(model.modelType, scopeNodes(traversalScope('down', node))).sql)
+          .raw(true)
+          .get(node.path, `${node.path}.`, `${node.path}/`) as ProbeCounts,
+      ),
+    ).toBe(true);
     const reply = await t.get(`/api/relation/LineRelation/${q(KIOSK)}`);
     expect(reply.status).toBe(200);
     expect(reply.body.pagination.total).toBe(3);
-    expect(reply.body.resources.map((line: { data: { pattern: string } }) => line.data.pattern)).toEqual(['+33199000001', '+33199000002', '+33199000003']);
+    expect(reply.body.resources.map((line: { data: { pattern: string } }) => line.data.pattern)).toEqual([
+      '+33199000001',
+      '+33199000002',
+      '+33199000003',
+    ]);
   });
 });

@@ -26,13 +26,24 @@ beforeAll(() => {
 afterAll(() => db.close());
 
 function answer(where = '1'): unknown {
-  const { sql, params } = answerSql({ sql: `SELECT model_type, pkid, hierarchy_pkid, data FROM hits WHERE ${where} ORDER BY ord LIMIT 1000`, params: [] });
-  const [bytes] = db.prepare(sql).raw(true).get(...params) as [Uint8Array];
+  const { sql, params } = answerSql({
+    sql: `SELECT model_type, pkid, hierarchy_pkid, data FROM hits WHERE ${where} ORDER BY ord LIMIT 1000`,
+    params: [],
+  });
+  const [bytes] = db
+    .prepare(sql)
+    .raw(true)
+    .get(...params) as [Uint8Array];
   expect(bytes).toBeInstanceOf(Uint8Array);
   return JSON.parse(Buffer.from(bytes).toString('utf8'));
 }
 
-const meta = (model_type: string, pkid: string, hierarchy: string): object => ({ model_type, pkid, hierarchy, href: `/api/${model_type}/${pkid}/` });
+const meta = (model_type: string, pkid: string, hierarchy: string): object => ({
+  model_type,
+  pkid,
+  hierarchy,
+  href: `/api/${model_type}/${pkid}/`,
+});
 
 describe('search answer SQL', () => {
   it('writes the result shape of decisions.md, hits in the search order', () => {
@@ -54,9 +65,17 @@ describe('search answer SQL', () => {
 
   it('passes a summary without nulls through as stored', () => {
     const data = '{"pattern":"1000","enabled":false,"weight":1.50}';
-    const { sql, params } = answerSql({ sql: "SELECT 'device/cucm/Line' AS model_type, 'd4' AS pkid, 'n1' AS hierarchy_pkid, ? AS data", params: [data] });
-    const [bytes] = db.prepare(sql).raw(true).get(...params) as [Uint8Array];
-    expect(Buffer.from(bytes).toString('utf8')).toContain(`"resources":[{"data":${data},"meta":{"model_type":"device/cucm/Line","pkid":"d4",`);
+    const { sql, params } = answerSql({
+      sql: "SELECT 'device/cucm/Line' AS model_type, 'd4' AS pkid, 'n1' AS hierarchy_pkid, ? AS data",
+      params: [data],
+    });
+    const [bytes] = db
+      .prepare(sql)
+      .raw(true)
+      .get(...params) as [Uint8Array];
+    expect(Buffer.from(bytes).toString('utf8')).toContain(
+      `"resources":[{"data":${data},"meta":{"model_type":"device/cucm/Line","pkid":"d4",`,
+    );
   });
 
   it('answers no hits with a total of 0 and an empty list', () => {

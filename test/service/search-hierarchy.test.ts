@@ -30,14 +30,30 @@ function insertBulk(): void {
   const site = store.nodes.getByPath(BULK);
   if (!site) throw new Error('no Bulk site');
   const insert = (modelType: string, data: JsonObject): void =>
-    store.instances.insert({ pkid: newPkid(), modelType, hierarchyPkid: site.pkid, data, bkey: businessKeyOf(requireModel(modelType), data, site.pkid) });
+    store.instances.insert({
+      pkid: newPkid(),
+      modelType,
+      hierarchyPkid: site.pkid,
+      data,
+      bkey: businessKeyOf(requireModel(modelType), data, site.pkid),
+    });
   // Reversed, so that the answer's order comes from the search, not from the insertion.
   store.db.transaction(() => {
     for (let index = BULK_LINES - 1; index >= 0; index -= 1) {
-      insert('relation/LineRelation', { pattern: bulkPattern(index), routePartitionName: 'Bulk-PT', alertingName: `Bulk Line ${index}`, usage: 'Device' });
+      insert('relation/LineRelation', {
+        pattern: bulkPattern(index),
+        routePartitionName: 'Bulk-PT',
+        alertingName: `Bulk Line ${index}`,
+        usage: 'Device',
+      });
     }
     for (let index = BULK_NUMBERS - 1; index >= 0; index -= 1) {
-      insert('data/InternalNumberInventory', { internal_number: bulkNumber(index), status: 'Available', usage: '', description: 'Bulk block' });
+      insert('data/InternalNumberInventory', {
+        internal_number: bulkNumber(index),
+        status: 'Available',
+        usage: '',
+        description: 'Bulk block',
+      });
     }
   })();
 }
@@ -45,9 +61,15 @@ function insertBulk(): void {
 beforeAll(async () => {
   t = await openTestService({ demo: true });
   const made = [
-    await t.call('POST', `/api/data/User/${q(PARIS)}`, { data: { username: 'paris.reader', role: 'readonly', password: 'paris-reader-pw' } }),
-    await t.call('POST', `/api/data/User/${q(LONDON)}`, { data: { username: 'london.operator', role: 'operator', password: 'london-operator-pw' } }),
-    await t.call('POST', `/api/data/HierarchyNode/${q(ACME)}`, { data: { name: 'Bulk', node_type: 'Site', description: 'Generated lines' } }),
+    await t.call('POST', `/api/data/User/${q(PARIS)}`, {
+      data: { username: 'paris.reader', role: 'readonly', password: 'paris-reader-pw' },
+    }),
+    await t.call('POST', `/api/data/User/${q(LONDON)}`, {
+      data: { username: 'london.operator', role: 'operator', password: 'london-operator-pw' },
+    }),
+    await t.call('POST', `/api/data/HierarchyNode/${q(ACME)}`, {
+      data: { name: 'Bulk', node_type: 'Site', description: 'Generated lines' },
+    }),
   ];
   for (const reply of made) expect(reply.status, reply.text).toBe(200);
   insertBulk();
@@ -67,7 +89,12 @@ function search(query: string, options: SearchOptions = {}): Promise<Reply> {
   if (options.hierarchy) params.set('hierarchy', options.hierarchy);
   if (options.filter) params.set('filter_hierarchy', options.filter);
   const body = { query, ...(options.flag ? { [options.flag]: true } : {}) };
-  return t.call('POST', `/api/tool/Search/?${params.toString()}`, body, options.authorization ? { authorization: options.authorization } : {});
+  return t.call(
+    'POST',
+    `/api/tool/Search/?${params.toString()}`,
+    body,
+    options.authorization ? { authorization: options.authorization } : {},
+  );
 }
 
 async function found(query: string, field: string, options: SearchOptions = {}): Promise<unknown[]> {
@@ -87,12 +114,18 @@ describe('search direction', () => {
   });
 
   it('takes the flags from the query string on GET', async () => {
-    const get = (extra: string): Promise<Reply> => t.get(`/api/tool/Search/${q(PARIS, `&query=${encodeURIComponent('data/Countries with iso_code is fr')}${extra}`)}`);
+    const get = (extra: string): Promise<Reply> =>
+      t.get(`/api/tool/Search/${q(PARIS, `&query=${encodeURIComponent('data/Countries with iso_code is fr')}${extra}`)}`);
     expect((await get('')).body.resources).toEqual([]);
-    expect((await get('&hierarchy_paths=true')).body.resources.map((r: { data: { country_name: string } }) => r.data.country_name)).toEqual(['France']);
+    expect((await get('&hierarchy_paths=true')).body.resources.map((r: { data: { country_name: string } }) => r.data.country_name)).toEqual(
+      ['France'],
+    );
     const both = await get('&hierarchy_paths=true&hierarchy_shallow=1');
     expect(both.status).toBe(400);
-    expect(both.body).toMatchObject({ code: 'bad-parameter', message: expect.stringContaining('hierarchy_paths and hierarchy_shallow cannot both be true') });
+    expect(both.body).toMatchObject({
+      code: 'bad-parameter',
+      message: expect.stringContaining('hierarchy_paths and hierarchy_shallow cannot both be true'),
+    });
     expect((await get('&hierarchy_all=maybe')).body.code).toBe('bad-parameter');
   });
 
@@ -141,13 +174,17 @@ describe('search reach', () => {
       authorization: PARIS_USER,
     });
     expect(numbers).toEqual(london(0, 1, 2, 3, 4, 5, 6, 7, 8, 9));
-    const lines = await found('relation/LineRelation with alertingName like martin', 'pattern', { filter: ACME, flag: 'hierarchy_all', authorization: PARIS_USER });
+    const lines = await found('relation/LineRelation with alertingName like martin', 'pattern', {
+      filter: ACME,
+      flag: 'hierarchy_all',
+      authorization: PARIS_USER,
+    });
     expect(lines).toEqual(paris(0, 1));
     // Up and down from the customer: its own numbers, the caller's device lines, no London line.
     const bare = await search('+44207941000', { filter: ACME, flag: 'hierarchy_all', authorization: PARIS_USER });
-    expect(bare.body.resources.map((r: { meta: { model_type: string; hierarchy: string } }) => `${r.meta.model_type} ${r.meta.hierarchy}`)).toEqual([
-      `data/InternalNumberInventory ${ACME}`,
-    ]);
+    expect(
+      bare.body.resources.map((r: { meta: { model_type: string; hierarchy: string } }) => `${r.meta.model_type} ${r.meta.hierarchy}`),
+    ).toEqual([`data/InternalNumberInventory ${ACME}`]);
     const nodes = await found('data/HierarchyNode', 'name', { filter: ACME, flag: 'hierarchy_all', authorization: PARIS_USER });
     expect(nodes).toEqual(['Acme', 'Bulk', 'hcs', 'London', 'Paris', 'sys', 'Telco']);
   });
@@ -156,7 +193,9 @@ describe('search reach', () => {
     // Every number in the tree starts with +: the customer's inventory and Paris's device lines are
     // in reach; London's and Bulk's are not.
     const everything = await search('+', { flag: 'hierarchy_all', authorization: PARIS_USER });
-    const where = everything.body.resources.map((r: { meta: { model_type: string; hierarchy: string } }) => `${r.meta.model_type} ${r.meta.hierarchy}`);
+    const where = everything.body.resources.map(
+      (r: { meta: { model_type: string; hierarchy: string } }) => `${r.meta.model_type} ${r.meta.hierarchy}`,
+    );
     expect([...new Set(where)]).toEqual([`data/InternalNumberInventory ${ACME}`, `device/cucm/Line ${PARIS}`]);
     expect(where).toHaveLength(220);
     const lines = await found('relation/LineRelation', 'pattern', { flag: 'hierarchy_all', authorization: LONDON_OPERATOR });

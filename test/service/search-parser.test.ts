@@ -30,7 +30,9 @@ describe('search parser', () => {
     expect(where('relation/LineRelation with a is 1 or b is 2 and c is 3')).toBe('(a is [1] or (b is [2] and c is [3]))');
     expect(where('relation/LineRelation with (a is 1 or b is 2) and c is 3')).toBe('((a is [1] or b is [2]) and c is [3])');
     expect(where('relation/LineRelation with ((a is 1))')).toBe('a is [1]');
-    expect(where('relation/LineRelation with a is 1 and (b is 2 or (c is 3 and d is 4))')).toBe('(a is [1] and (b is [2] or (c is [3] and d is [4])))');
+    expect(where('relation/LineRelation with a is 1 and (b is 2 or (c is 3 and d is 4))')).toBe(
+      '(a is [1] and (b is [2] or (c is [3] and d is [4])))',
+    );
   });
 
   it('reads keywords and operators in any case, and keeps the text as typed', () => {
@@ -67,24 +69,46 @@ describe('search parser', () => {
     expect(parseSearch('  Acme (UK) and more ')).toEqual({ kind: 'text', text: 'Acme (UK) and more' });
     expect(parseSearch('"Paris desk 1"')).toEqual({ kind: 'text', text: 'Paris desk 1' });
     expect(parseSearch('LineRelation/with')).toEqual({ kind: 'text', text: 'LineRelation/with' });
-    expect(errorOf(`'Paris' desk`).message).toBe('Search query error at position 9: expected the end of the query after the quoted text at position 1, found \'desk\'.');
+    expect(errorOf(`'Paris' desk`).message).toBe(
+      "Search query error at position 9: expected the end of the query after the quoted text at position 1, found 'desk'.",
+    );
   });
 
   it('points every error at its position', () => {
     const cases: [string, number, string][] = [
-      ['relation/LineRelation with pattern +44', 36, "expected an operator (is, like, equals, contains, startswith, endswith) after 'pattern', found '+44'."],
-      ['relation/LineRelation with pattern', 35, "expected an operator (is, like, equals, contains, startswith, endswith) after 'pattern', found the end of the query."],
+      [
+        'relation/LineRelation with pattern +44',
+        36,
+        "expected an operator (is, like, equals, contains, startswith, endswith) after 'pattern', found '+44'.",
+      ],
+      [
+        'relation/LineRelation with pattern',
+        35,
+        "expected an operator (is, like, equals, contains, startswith, endswith) after 'pattern', found the end of the query.",
+      ],
       ['relation/LineRelation with alertingName is "Alice', 44, 'the quote " opened here is never closed; add a closing ".'],
       ["relation/LineRelation with alertingName is 'Alice''", 44, "the quote ' opened here is never closed; add a closing '."],
-      ['relation/LineRelation with (pattern is 1', 41, "expected ')' to close the bracket opened at position 28, found the end of the query."],
+      [
+        'relation/LineRelation with (pattern is 1',
+        41,
+        "expected ')' to close the bracket opened at position 28, found the end of the query.",
+      ],
       ['relation/LineRelation with pattern is 1)', 40, "found ')' but no bracket is open here."],
       ['relation/LineRelation with pattern is 1 and', 44, "expected a field name after 'and', found the end of the query."],
       ['relation/LineRelation with pattern is 1 or or usage is x', 44, "expected a field name after 'or', found 'or'."],
       ['relation/LineRelation pattern is 1', 23, "expected 'with' or the end of the query after 'relation/LineRelation', found 'pattern'."],
       ['relation/LineRelation with', 27, "expected a field name after 'with', found the end of the query."],
       ['relation/LineRelation with ()', 29, "expected a field name after '(', found ')'."],
-      ['relation/LineRelation with pattern is and usage is x', 39, "expected a text to search for after 'is', found 'and'; quote a text that is a keyword."],
-      ["relation/LineRelation with pattern is 'a' 'b'", 43, "expected 'and', 'or' or the end of the query, found the quoted text at position 43."],
+      [
+        'relation/LineRelation with pattern is and usage is x',
+        39,
+        "expected a text to search for after 'is', found 'and'; quote a text that is a keyword.",
+      ],
+      [
+        "relation/LineRelation with pattern is 'a' 'b'",
+        43,
+        "expected 'and', 'or' or the end of the query, found the quoted text at position 43.",
+      ],
       ['relation/LineRelation with pattern-x is 1', 28, "expected a field name after 'with', found 'pattern-x'."],
       ['   ', 1, 'the query is empty; give a text, or a model such as relation/LineRelation.'],
     ];

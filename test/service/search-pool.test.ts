@@ -30,7 +30,14 @@ function statementsOf(query: string, path: string): SearchStatements {
 }
 /** The answer written on this thread, by the plan that walks the summary index (never the narrow one). */
 const onCallingThread = ({ answer }: SearchStatements): string =>
-  Buffer.from((t.service.store.statement(answer.sql).raw(true).get(...answer.params) as [Uint8Array])[0]).toString('utf8');
+  Buffer.from(
+    (
+      t.service.store
+        .statement(answer.sql)
+        .raw(true)
+        .get(...answer.params) as [Uint8Array]
+    )[0],
+  ).toString('utf8');
 const text = (bytes: Uint8Array): string => Buffer.from(bytes).toString('utf8');
 
 beforeAll(async () => {

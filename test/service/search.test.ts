@@ -30,10 +30,14 @@ const lyon = (...numbers: number[]): string[] => numbers.map((number) => `+33478
 
 beforeAll(async () => {
   t = await openTestService({ demo: true });
-  const site = await t.call('POST', `/api/data/HierarchyNode/${q(ACME)}`, { data: { name: 'Lyon', node_type: 'Site', description: 'Acme Lyon office' } });
+  const site = await t.call('POST', `/api/data/HierarchyNode/${q(ACME)}`, {
+    data: { name: 'Lyon', node_type: 'Site', description: 'Acme Lyon office' },
+  });
   expect(site.status).toBe(200);
   for (const [pattern, alertingName, extra] of LYON_LINES) {
-    const line = await t.call('POST', `/api/relation/LineRelation/${q(LYON)}`, { data: { pattern, routePartitionName: 'Lyon-PT', alertingName, ...extra } });
+    const line = await t.call('POST', `/api/relation/LineRelation/${q(LYON)}`, {
+      data: { pattern, routePartitionName: 'Lyon-PT', alertingName, ...extra },
+    });
     expect(line.status, alertingName).toBe(200);
   }
 });
@@ -44,10 +48,14 @@ const searchUrl = (query: string, hierarchy: string | null, extra = ''): string 
 const search = (query: string, hierarchy: string | null = ACME, extra = ''): Promise<Reply> => t.get(searchUrl(query, hierarchy, extra));
 
 /** One summary attribute of every hit, in the order answered. */
-const values = (reply: Reply, field: string): unknown[] => reply.body.resources.map((resource: { data: Record<string, unknown> }) => resource.data[field]);
+const values = (reply: Reply, field: string): unknown[] =>
+  reply.body.resources.map((resource: { data: Record<string, unknown> }) => resource.data[field]);
 /** `model_type first-summary-value` of every hit, in the order answered. */
 const hits = (reply: Reply): string[] =>
-  reply.body.resources.map((resource: { data: Record<string, unknown>; meta: { model_type: string } }) => `${resource.meta.model_type} ${String(Object.values(resource.data)[0])}`);
+  reply.body.resources.map(
+    (resource: { data: Record<string, unknown>; meta: { model_type: string } }) =>
+      `${resource.meta.model_type} ${String(Object.values(resource.data)[0])}`,
+  );
 
 async function expectPatterns(query: string, expected: string[], hierarchy = ACME): Promise<void> {
   const reply = await search(query, hierarchy);
@@ -100,7 +108,10 @@ describe('search quoting, brackets and precedence', () => {
     [`relation/LineRelation with alertingName is '"Quoted" Lobby'`, lyon(5)],
     ['relation/LineRelation with alertingName like """quoted"""', lyon(5)],
     ['relation/LineRelation with alertingName is "Is Like Equals" or alertingName like "with"', lyon(4, 6)],
-    ['relation/LineRelation with pattern endswith 1000 or pattern endswith 1001 and routePartitionName is London-PT', [...paris(0), ...london(0, 1)]],
+    [
+      'relation/LineRelation with pattern endswith 1000 or pattern endswith 1001 and routePartitionName is London-PT',
+      [...paris(0), ...london(0, 1)],
+    ],
     ['relation/LineRelation with (pattern endswith 1000 or pattern endswith 1001) and routePartitionName is London-PT', london(0, 1)],
     [
       'relation/LineRelation with ((alertingName startswith alice or alertingName startswith bruno) and (routePartitionName is Paris-PT)) or pattern is +44207941019',
@@ -116,7 +127,10 @@ describe('search over other models', () => {
   it('finds device lines (a three-segment model type) and phones', async () => {
     await expectPatterns('device/cucm/Line with alertingName like wilson', [...paris(18, 19), ...london(18, 19)]);
     const phones = await search('device/cucm/Phone with product is "Cisco 8845"');
-    expect(values(phones, 'name')).toEqual([...[1, 3, 5, 7, 9].map((i) => `SEP00AA0000000${i}`), ...[1, 3, 5, 7, 9].map((i) => `SEP00AA0000100${i}`)]);
+    expect(values(phones, 'name')).toEqual([
+      ...[1, 3, 5, 7, 9].map((i) => `SEP00AA0000000${i}`),
+      ...[1, 3, 5, 7, 9].map((i) => `SEP00AA0000100${i}`),
+    ]);
   });
 
   it('orders by the first summary attribute and searches any field of the model', async () => {
@@ -172,15 +186,31 @@ describe('search answers', () => {
     expect(reply.body.pagination).toEqual({ skip: 0, limit: 1000, total: 1, maximum_limit: 1000 });
     expect(reply.body.meta).toEqual({ actions: { export: { href: '/api/export/export_data/?url=/api/tool/Search/', method: 'POST' } } });
     const [hit] = reply.body.resources;
-    expect(hit.data).toEqual({ pattern: '+44207941005', routePartitionName: 'London-PT', alertingName: 'Chloé Dubois (2)', summary_device: 'SEP00AA00001002', usage: 'Device' });
-    expect(hit.meta).toEqual({ model_type: 'relation/LineRelation', pkid: expect.stringMatching(/^[0-9a-f]{24}$/), hierarchy: LONDON, href: `/api/relation/LineRelation/${hit.meta.pkid}/` });
+    expect(hit.data).toEqual({
+      pattern: '+44207941005',
+      routePartitionName: 'London-PT',
+      alertingName: 'Chloé Dubois (2)',
+      summary_device: 'SEP00AA00001002',
+      usage: 'Device',
+    });
+    expect(hit.meta).toEqual({
+      model_type: 'relation/LineRelation',
+      pkid: expect.stringMatching(/^[0-9a-f]{24}$/),
+      hierarchy: LONDON,
+      href: `/api/relation/LineRelation/${hit.meta.pkid}/`,
+    });
     const read = await t.get(hit.meta.href);
     expect(read.body.data.alertingName).toBe('Chloé Dubois (2)');
   });
 
   it('leave out summary attributes the instance lacks, and keep booleans and types', async () => {
     const reply = await search("relation/LineRelation with alertingName is 'Sales and Marketing'", LYON);
-    expect(reply.body.resources[0].data).toEqual({ pattern: '+33478000001', routePartitionName: 'Lyon-PT', alertingName: 'Sales and Marketing', usage: 'Device' });
+    expect(reply.body.resources[0].data).toEqual({
+      pattern: '+33478000001',
+      routePartitionName: 'Lyon-PT',
+      alertingName: 'Sales and Marketing',
+      usage: 'Device',
+    });
   });
 
   it('are the same bytes on the calling thread (no compiled worker) as from a search worker', async () => {
@@ -197,7 +227,9 @@ describe('search answers', () => {
     const post = await t.call('POST', `/api/tool/Search/${q(ACME)}`, { query: 'relation/LineRelation with alertingName like martin' });
     expect(post.status).toBe(200);
     expect(post.body).toEqual(get.body);
-    const wrapped = await t.call('POST', `/api/tool/Search/${q(ACME)}`, { data: { query: 'relation/LineRelation with alertingName like martin' } });
+    const wrapped = await t.call('POST', `/api/tool/Search/${q(ACME)}`, {
+      data: { query: 'relation/LineRelation with alertingName like martin' },
+    });
     expect(wrapped.body).toEqual(get.body);
   });
 });
@@ -220,20 +252,50 @@ describe('search errors', () => {
     const nested = 'relation/LineRelation with callForwardNoAnswer.colour is x';
     await fault(nested, 400, 'unknown-field', 28, 'colour is not a field of relation/LineRelation callForwardNoAnswer');
     await fault('data/User with password is secret', 400, 'unknown-field', 16, 'password is not a field of data/User');
-    await fault('relation/LineRelation with pattern.digits is 1', 400, 'unknown-field', 28, 'pattern of relation/LineRelation has no fields below it');
+    await fault(
+      'relation/LineRelation with pattern.digits is 1',
+      400,
+      'unknown-field',
+      28,
+      'pattern of relation/LineRelation has no fields below it',
+    );
   });
 
   it('refuses fields and models a search cannot match', async () => {
-    await fault('relation/LineRelation with callForwardNoAnswer is x', 400, 'bad-search-query', 28, 'callForwardNoAnswer is an object; search one of its fields: callForwardNoAnswer.destination');
-    await fault('relation/LineRelation with rejectAnonymousCall like tru', 400, 'bad-search-query', 28, "use 'rejectAnonymousCall is true'");
-    await fault('relation/LineRelation with rejectAnonymousCall is yes', 400, 'bad-search-query', 28, 'rejectAnonymousCall is true or false');
+    await fault(
+      'relation/LineRelation with callForwardNoAnswer is x',
+      400,
+      'bad-search-query',
+      28,
+      'callForwardNoAnswer is an object; search one of its fields: callForwardNoAnswer.destination',
+    );
+    await fault(
+      'relation/LineRelation with rejectAnonymousCall like tru',
+      400,
+      'bad-search-query',
+      28,
+      "use 'rejectAnonymousCall is true'",
+    );
+    await fault(
+      'relation/LineRelation with rejectAnonymousCall is yes',
+      400,
+      'bad-search-query',
+      28,
+      'rejectAnonymousCall is true or false',
+    );
     await fault('device/cucm/Phone with lines is x', 400, 'bad-search-query', 24, 'lines is a list');
     await fault('tool/Transaction with status is Success', 400, 'bad-search-query', 1, 'tool/Transaction holds no resources to search');
   });
 
   it('answers a malformed query with 400 at the position of the error', async () => {
     const missingOperator = 'relation/LineRelation with pattern +44';
-    await fault(missingOperator, 400, 'bad-search-query', 36, "expected an operator (is, like, equals, contains, startswith, endswith) after 'pattern'");
+    await fault(
+      missingOperator,
+      400,
+      'bad-search-query',
+      36,
+      "expected an operator (is, like, equals, contains, startswith, endswith) after 'pattern'",
+    );
     const unclosed = 'relation/LineRelation with alertingName is "Alice';
     await fault(unclosed, 400, 'bad-search-query', unclosed.indexOf('"') + 1, 'the quote " opened here is never closed');
     const unbalanced = 'relation/LineRelation with (pattern is 1 or usage is x';
@@ -274,7 +336,9 @@ describe('search and writes', () => {
   it('finds what was written just before, and no longer finds what was deleted (searches run on their own connections)', async () => {
     const query = `/api/tool/Search/${q(PARIS, `&query=${encodeURIComponent('relation/LineRelation with alertingName is "Fresh Write"')}`)}`;
     expect((await t.get(query)).body.pagination.total).toBe(0);
-    const made = await t.call('POST', `/api/relation/LineRelation/${q(PARIS)}`, { data: { pattern: '+33140001079', alertingName: 'Fresh Write' } });
+    const made = await t.call('POST', `/api/relation/LineRelation/${q(PARIS)}`, {
+      data: { pattern: '+33140001079', alertingName: 'Fresh Write' },
+    });
     expect(made.status).toBe(200);
     expect((await t.get(query)).body.resources.map((r: { meta: { pkid: string } }) => r.meta.pkid)).toEqual([made.body.pkid]);
     await t.call('DELETE', made.body.href);

@@ -48,7 +48,11 @@ describe('writes a cross-site page could make', () => {
     expect(foreign.body).toMatchObject({ success: false, http_code: 403, code: 'csrf-failed' });
     const opaque = await raw('POST', url, { ...json, origin: 'null' }, body);
     expect(opaque.status).toBe(403);
-    const otherPort = await raw('DELETE', `/api/data/Countries/${'0'.repeat(24)}/`, { authorization: BASIC, ...HOST, origin: 'http://127.0.0.1:9999' });
+    const otherPort = await raw('DELETE', `/api/data/Countries/${'0'.repeat(24)}/`, {
+      authorization: BASIC,
+      ...HOST,
+      origin: 'http://127.0.0.1:9999',
+    });
     expect(otherPort.status).toBe(403);
     expect(t.snapshot({ withTransactions: true })).toBe(before);
     const own = await raw('POST', url, { ...json, origin: 'http://127.0.0.1:7080' }, body);
@@ -59,20 +63,40 @@ describe('writes a cross-site page could make', () => {
 
   it('refuses the form-encoded login from Origin http://evil.example and sets no cookie; the JSON login from the own origin works', async () => {
     const form = { 'content-type': 'application/x-www-form-urlencoded', ...HOST };
-    const evil = await raw('POST', '/noninteractivelogin/', { ...form, origin: 'http://evil.example' }, 'username=admin&password=test-admin-password');
+    const evil = await raw(
+      'POST',
+      '/noninteractivelogin/',
+      { ...form, origin: 'http://evil.example' },
+      'username=admin&password=test-admin-password',
+    );
     expect(evil.body).toMatchObject({ success: false, http_code: 403, code: 'csrf-failed' });
     expect(evil.headers['set-cookie']).toBeUndefined();
-    const foreignJson = await raw('POST', '/noninteractivelogin/', { 'content-type': 'application/json', ...HOST, origin: 'http://evil.example' }, '{"username":"admin","password":"test-admin-password"}');
+    const foreignJson = await raw(
+      'POST',
+      '/noninteractivelogin/',
+      { 'content-type': 'application/json', ...HOST, origin: 'http://evil.example' },
+      '{"username":"admin","password":"test-admin-password"}',
+    );
     expect([foreignJson.status, foreignJson.headers['set-cookie']]).toEqual([403, undefined]);
     const formHere = await raw('POST', '/noninteractivelogin/', form, 'username=admin&password=test-admin-password');
     expect([formHere.status, formHere.body.code, formHere.headers['set-cookie']]).toEqual([415, 'unsupported-media-type', undefined]);
-    const own = await raw('POST', '/noninteractivelogin/', { 'content-type': 'application/json; charset=utf-8', ...HOST, origin: 'http://127.0.0.1:7080' }, '{"username":"admin","password":"test-admin-password"}');
+    const own = await raw(
+      'POST',
+      '/noninteractivelogin/',
+      { 'content-type': 'application/json; charset=utf-8', ...HOST, origin: 'http://127.0.0.1:7080' },
+      '{"username":"admin","password":"test-admin-password"}',
+    );
     expect(own.status).toBe(200);
     expect(own.headers['set-cookie']).toHaveLength(2);
   });
 
   it('refuses a session write from a foreign Origin even with the right CSRF token', async () => {
-    const login = await raw('POST', '/noninteractivelogin/', { 'content-type': 'application/json' }, '{"username":"admin","password":"test-admin-password"}');
+    const login = await raw(
+      'POST',
+      '/noninteractivelogin/',
+      { 'content-type': 'application/json' },
+      '{"username":"admin","password":"test-admin-password"}',
+    );
     const cookie = (login.headers['set-cookie'] as string[]).map((line) => line.split(';')[0]).join('; ');
     const token = String(login.headers['x-csrftoken']);
     const before = t.snapshot({ withTransactions: true });

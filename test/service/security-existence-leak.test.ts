@@ -13,7 +13,9 @@ let londonPkid: string;
 
 beforeAll(async () => {
   t = await openTestService({ demo: true });
-  const made = await t.call('POST', `/api/data/User/${q(PARIS)}`, { data: { username: 'paris.watcher', role: 'operator', password: 'watcher-pw-123' } });
+  const made = await t.call('POST', `/api/data/User/${q(PARIS)}`, {
+    data: { username: 'paris.watcher', role: 'operator', password: 'watcher-pw-123' },
+  });
   if (made.status !== 200) throw new Error(`setup: ${made.text}`);
   const london = await t.get(`/api/data/HierarchyNode/${q(ACME, '&filter_field=name&filter_condition=equals&filter_text=London')}`);
   londonPkid = london.body.resources[0].meta.pkid;
@@ -38,11 +40,20 @@ const asked: [string, (hierarchy: string) => Promise<Reply>, number?][] = [
   ['list, bad limit', (h) => t.get(`/api/relation/LineRelation/${q(h, '&limit=many')}`, operator), 400],
   ['transactions, bad limit', (h) => t.get(`/api/tool/Transaction/${q(h, '&limit=many')}`, operator), 400],
   ['export, bad limit', (h) => t.call('POST', `/api/relation/LineRelation/export/${q(h, '&limit=many')}`, {}, operator), 400],
-  ['export of a search', (h) => t.call('POST', `/api/export/export_data/?url=/api/tool/Search/&hierarchy=${encodeURIComponent(h)}`, { query: 'Paris', export_data_type: 'raw' }, operator)],
+  [
+    'export of a search',
+    (h) =>
+      t.call(
+        'POST',
+        `/api/export/export_data/?url=/api/tool/Search/&hierarchy=${encodeURIComponent(h)}`,
+        { query: 'Paris', export_data_type: 'raw' },
+        operator,
+      ),
+  ],
 ];
 
-describe('hierarchies outside the caller\'s reach', () => {
-  it("gives the Paris operator the same answer for London and for a made-up site, and changes nothing", async () => {
+describe("hierarchies outside the caller's reach", () => {
+  it('gives the Paris operator the same answer for London and for a made-up site, and changes nothing', async () => {
     const before = t.snapshot({ withTransactions: true });
     for (const [name, ask, status = 403] of asked) {
       const london = await ask(LONDON);
@@ -65,7 +76,7 @@ describe('hierarchies outside the caller\'s reach', () => {
     expect(seen(unknownPkid)).toEqual(seen(asHierarchy));
   });
 
-  it('still answers 404 for a made-up node within the caller\'s reach, and for the root admin anywhere', async () => {
+  it("still answers 404 for a made-up node within the caller's reach, and for the root admin anywhere", async () => {
     const inside = await t.get(`/api/relation/LineRelation/${q(`${PARIS}.Nowhere`)}`, operator);
     expect([inside.status, inside.body.code]).toEqual([404, 'hierarchy-not-found']);
     const root = await t.get(`/api/relation/LineRelation/${q(MADE_UP)}`);

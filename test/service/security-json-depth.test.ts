@@ -17,7 +17,7 @@ afterAll(() => t.close());
 const nested = (levels: number): string => `${'{"a":'.repeat(levels - 1)}{"a":1}${'}'.repeat(levels - 1)}`;
 
 describe('deeply nested JSON', () => {
-  it("answers 400 for a 10,000-level template field and stores nothing", async () => {
+  it('answers 400 for a 10,000-level template field and stores nothing', async () => {
     const before = t.snapshot({ withTransactions: true });
     const body = `{"data": {"name": "Deep", "target_model_type": "relation/LineRelation", "merge_strategy": "merge", "template": ${nested(10_000)}}}`;
     const reply = await t.call('POST', `/api/data/ConfigurationTemplate/${q(ACME)}`, body);
@@ -48,7 +48,12 @@ describe('deeply nested JSON', () => {
 
   it('still creates a template with an ordinary nested value', async () => {
     const reply = await t.call('POST', `/api/data/ConfigurationTemplate/${q(ACME)}`, {
-      data: { name: 'Shallow', target_model_type: 'relation/LineRelation', merge_strategy: 'merge', template: { callForwardAll: { destination: '+33140009999' } } },
+      data: {
+        name: 'Shallow',
+        target_model_type: 'relation/LineRelation',
+        merge_strategy: 'merge',
+        template: { callForwardAll: { destination: '+33140009999' } },
+      },
     });
     expect(reply.status).toBe(200);
   });

@@ -18,7 +18,9 @@ let londonPkid: string;
 
 beforeAll(async () => {
   t = await openTestService({ demo: true });
-  const made = await t.call('POST', `/api/data/User/${q(PARIS)}`, { data: { username: 'reach.admin', role: 'admin', password: 'reach-admin-pw' } });
+  const made = await t.call('POST', `/api/data/User/${q(PARIS)}`, {
+    data: { username: 'reach.admin', role: 'admin', password: 'reach-admin-pw' },
+  });
   if (made.status !== 200) throw new Error(`setup: ${made.text}`);
   const london = t.service.store.nodes.getByPath(LONDON);
   if (!london) throw new Error('setup: no London');
@@ -29,14 +31,16 @@ afterAll(() => t.close());
 /** A reply as the caller can compare two of them: ids, times and the hierarchy it wrote made neutral. */
 function neutral(reply: Reply | unknown, written: string): string {
   const text = typeof reply === 'object' && reply !== null && 'text' in reply ? (reply as Reply).text : JSON.stringify(reply);
-  return text
-    .split(written)
-    .join('<written>')
-    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>')
-    .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?/g, '<time>')
-    // A row's new pkid and its log ids differ from one load to the next.
-    .replace(/\b[0-9a-f]{24}\b/g, '<pkid>')
-    .replace(/log_id(":"|=)\d+/g, 'log_id$1<n>');
+  return (
+    text
+      .split(written)
+      .join('<written>')
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<id>')
+      .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?/g, '<time>')
+      // A row's new pkid and its log ids differ from one load to the next.
+      .replace(/\b[0-9a-f]{24}\b/g, '<pkid>')
+      .replace(/log_id(":"|=)\d+/g, 'log_id$1<n>')
+  );
 }
 
 /** The Paris admin's validation of a one-sheet workbook; the same file name each time. */
@@ -47,10 +51,16 @@ async function validated(sheet: SheetSpec): Promise<Reply> {
   return reply;
 }
 
-const inColumn = (hierarchy: string): SheetSpec => ({ name: 'LineRelation', rows: [LINE_HEADER, line({ hierarchy, pattern: '+33140009001', name: 'Probe' })] });
-const inDirective = (hierarchy: string): SheetSpec => ({ name: 'Lines', rows: [[`entity: relation/LineRelation; hierarchy: ${hierarchy}`], ['pattern', 'alertingName'], [], [], ['+33140009002', 'Probe']] });
+const inColumn = (hierarchy: string): SheetSpec => ({
+  name: 'LineRelation',
+  rows: [LINE_HEADER, line({ hierarchy, pattern: '+33140009001', name: 'Probe' })],
+});
+const inDirective = (hierarchy: string): SheetSpec => ({
+  name: 'Lines',
+  rows: [[`entity: relation/LineRelation; hierarchy: ${hierarchy}`], ['pattern', 'alertingName'], [], [], ['+33140009002', 'Probe']],
+});
 
-describe('validation outside the caller\'s reach', () => {
+describe("validation outside the caller's reach", () => {
   const cases: [string, (hierarchy: string) => SheetSpec, () => [string, string]][] = [
     ['the Hierarchy Node column', inColumn, () => [LONDON, MADE_UP]],
     ['the directive in A1', inDirective, () => [LONDON, MADE_UP]],
@@ -69,7 +79,7 @@ describe('validation outside the caller\'s reach', () => {
     });
   }
 
-  it('still reports a made-up node within the caller\'s reach as not found', async () => {
+  it("still reports a made-up node within the caller's reach as not found", async () => {
     const reply = await validated(inColumn(`${PARIS}.Nowhere`));
     expect(reply.body.sheets[0].issues.map((found: { code: string }) => found.code)).toContain('hierarchy-not-found');
   });
@@ -77,30 +87,50 @@ describe('validation outside the caller\'s reach', () => {
   it("never names London when a row's target or key lies there", async () => {
     const lines = (await t.get(`/api/relation/LineRelation/${q(LONDON, '&limit=1')}`)).body.resources;
     const phones = (await t.get(`/api/device/cucm/Phone/${q(LONDON, '&limit=1')}`)).body.resources;
-    const modify = await validated({ name: 'LineRelation', rows: [LINE_HEADER, line({ action: 'modify', pkid: lines[0].meta.pkid, name: 'Moved' })] });
+    const modify = await validated({
+      name: 'LineRelation',
+      rows: [LINE_HEADER, line({ action: 'modify', pkid: lines[0].meta.pkid, name: 'Moved' })],
+    });
     expect(modify.body.sheets[0].issues.map((found: { code: string }) => found.code)).toContain('out-of-reach');
     expect(modify.text).not.toMatch(/London/);
     // A phone's name is unique across the tree: the clash is reported, not where it is.
     const phoneName = phones[0].data.name as string;
-    const clash = await validated({ name: 'Phone', rows: [['# Hierarchy Node', 'name', 'product', 'protocol'], [PARIS, phoneName, 'Cisco 8845', 'SIP']] });
+    const clash = await validated({
+      name: 'Phone',
+      rows: [
+        ['# Hierarchy Node', 'name', 'product', 'protocol'],
+        [PARIS, phoneName, 'Cisco 8845', 'SIP'],
+      ],
+    });
     expect(clash.body.sheets[0].issues.map((found: { code: string }) => found.code)).toContain('duplicate-in-store');
     expect(clash.text).not.toMatch(/London/);
-    const posted = await t.call('POST', `/api/device/cucm/Phone/${q(PARIS)}`, { data: { name: phoneName, product: 'Cisco 8845', protocol: 'SIP' } }, parisAdmin);
+    const posted = await t.call(
+      'POST',
+      `/api/device/cucm/Phone/${q(PARIS)}`,
+      { data: { name: phoneName, product: 'Cisco 8845', protocol: 'SIP' } },
+      parisAdmin,
+    );
     expect([posted.status, posted.body.code]).toEqual([409, 'conflict']);
     expect(posted.text).not.toMatch(/London/);
     expect(posted.text).not.toContain(phones[0].meta.pkid);
     // Where the clash lies on the caller's own branch it is still named, to help fix it.
     const own = (await t.get(`/api/device/cucm/Phone/${q(PARIS, '&limit=1')}`)).body.resources[0].data.name as string;
-    const ownClash = await t.call('POST', `/api/device/cucm/Phone/${q(PARIS)}`, { data: { name: own, product: 'Cisco 8845', protocol: 'SIP' } }, parisAdmin);
+    const ownClash = await t.call(
+      'POST',
+      `/api/device/cucm/Phone/${q(PARIS)}`,
+      { data: { name: own, product: 'Cisco 8845', protocol: 'SIP' } },
+      parisAdmin,
+    );
     expect(ownClash.body.message).toContain(`already exists at ${PARIS}`);
   });
 });
 
-describe('a write whose context lies outside the caller\'s reach', () => {
+describe("a write whose context lies outside the caller's reach", () => {
   it('refuses a modify naming London as its context like one naming a made-up site, and changes nothing', async () => {
     const own = (await t.get(`/api/relation/LineRelation/${q(PARIS, '&limit=1')}`)).body.resources[0].meta.pkid as string;
     const before = t.snapshot();
-    const put = (hierarchy: string) => t.call('PUT', `/api/relation/LineRelation/${own}/${q(hierarchy)}`, { data: { alertingName: 'Probed' } }, parisAdmin);
+    const put = (hierarchy: string) =>
+      t.call('PUT', `/api/relation/LineRelation/${own}/${q(hierarchy)}`, { data: { alertingName: 'Probed' } }, parisAdmin);
     const london = await put(LONDON);
     const madeUp = await put(MADE_UP);
     expect(london.status).toBe(403);
@@ -110,12 +140,17 @@ describe('a write whose context lies outside the caller\'s reach', () => {
   });
 });
 
-describe('bulk loads outside the caller\'s reach', () => {
+describe("bulk loads outside the caller's reach", () => {
   /** The Paris admin's load of one row at `hierarchy`: its answer, the parent and the row as the admin sees them, and the row's message. */
   async function loaded(hierarchy: string) {
     const bytes = await compactWorkbook('LineRelation', LINE_HEADER, [line({ hierarchy, pattern: '+33140009003', name: 'Probe' })]);
     expect((await upload(t, 'reach-load.xlsx', bytes, PARIS, parisAdmin)).status).toBe(200);
-    const answer = await t.call('POST', `/api/tool/BulkLoad/${q(PARIS, '&method=bulkload_spreadsheet')}`, { bulkload_file: 'reach-load.xlsx', execute_immediately: true }, parisAdmin);
+    const answer = await t.call(
+      'POST',
+      `/api/tool/BulkLoad/${q(PARIS, '&method=bulkload_spreadsheet')}`,
+      { bulkload_file: 'reach-load.xlsx', execute_immediately: true },
+      parisAdmin,
+    );
     expect(answer.status, answer.text).toBe(200);
     const parent = await t.get(answer.body.href, parisAdmin);
     const subHref = parent.body.data.sub_transactions[0].href as string;
@@ -140,7 +175,9 @@ describe('bulk loads outside the caller\'s reach', () => {
   });
 
   it("records a row naming London at the load's own node: London's admins never see the attempt", async () => {
-    const made = await t.call('POST', `/api/data/User/${q(LONDON)}`, { data: { username: 'london.admin', role: 'admin', password: 'london-admin-pw' } });
+    const made = await t.call('POST', `/api/data/User/${q(LONDON)}`, {
+      data: { username: 'london.admin', role: 'admin', password: 'london-admin-pw' },
+    });
     expect(made.status, made.text).toBe(200);
     const londonAdmin = basicAuth('london.admin', 'london-admin-pw');
     const { parent } = await loaded(LONDON);
@@ -152,9 +189,8 @@ describe('bulk loads outside the caller\'s reach', () => {
     expect(JSON.stringify(listed.body)).not.toContain(row.transaction_id);
   });
 
-  it('still fails a made-up node within the caller\'s reach as not found', async () => {
+  it("still fails a made-up node within the caller's reach as not found", async () => {
     const inside = await loaded(`${PARIS}.Nowhere`);
     expect(inside.rowMessage).toMatch(/was not found/);
   });
 });
-

@@ -20,13 +20,20 @@ const plantedSheet = (): Promise<Buffer> =>
   compactWorkbook('User', ['# Hierarchy Node', 'username', 'role', 'password'], [['sys', 'planted.root', 'admin', 'planted-pw-123']]);
 
 const bulkLoad = (fileName: string, hierarchy: string, headers: Record<string, string> = {}) =>
-  t.call('POST', `/api/tool/BulkLoad/${q(hierarchy, '&method=bulkload_spreadsheet')}`, { bulkload_file: fileName, execute_immediately: true }, headers);
+  t.call(
+    'POST',
+    `/api/tool/BulkLoad/${q(hierarchy, '&method=bulkload_spreadsheet')}`,
+    { bulkload_file: fileName, execute_immediately: true },
+    headers,
+  );
 
 const userNamed = (username: string) => t.service.store.instances.findByKey('data/User', JSON.stringify([username]))[0];
 
 beforeAll(async () => {
   t = await openTestService({ demo: true });
-  const made = await t.call('POST', `/api/data/User/${q(PARIS)}`, { data: { username: 'planter.admin', role: 'admin', password: 'planter-pw-123' } });
+  const made = await t.call('POST', `/api/data/User/${q(PARIS)}`, {
+    data: { username: 'planter.admin', role: 'admin', password: 'planter-pw-123' },
+  });
   if (made.status !== 200) throw new Error(`setup: ${made.text}`);
 });
 afterAll(() => t.close());
@@ -58,14 +65,19 @@ describe('uploads belong to their sender', () => {
     await t.service.idle();
     expect(userNamed('planted.root')).toBeUndefined();
     const made = await t.get(`/api/data/Countries/${q('sys', '&filter_field=iso_code&filter_condition=equals&filter_text=QO')}`);
-    expect(made.body.resources.map((resource: { data: { country_name: string } }) => resource.data.country_name)).toEqual(['Root Own Land']);
+    expect(made.body.resources.map((resource: { data: { country_name: string } }) => resource.data.country_name)).toEqual([
+      'Root Own Land',
+    ]);
   });
 
-  it("lets the sender use its own file, and no other site admin", async () => {
+  it('lets the sender use its own file, and no other site admin', async () => {
     const lines = await compactWorkbook('LineRelation', ['# Hierarchy Node', '# Directory Number'], [[PARIS, '+33140001091']]);
     expect((await upload(t, 'paris-own.xlsx', lines, PARIS, parisAdmin)).status).toBe(200);
     expect((await validate(t, 'paris-own.xlsx', PARIS, parisAdmin)).status).toBe(200);
-    expect((await t.call('POST', `/api/data/User/${q(PARIS)}`, { data: { username: 'second.admin', role: 'admin', password: 'second-pw-123' } })).status).toBe(200);
+    expect(
+      (await t.call('POST', `/api/data/User/${q(PARIS)}`, { data: { username: 'second.admin', role: 'admin', password: 'second-pw-123' } }))
+        .status,
+    ).toBe(200);
     expect((await validate(t, 'paris-own.xlsx', PARIS, basicAuth('second.admin', 'second-pw-123'))).status).toBe(404);
   });
 
@@ -84,7 +96,10 @@ describe('the migration that gives existing uploads an owner', () => {
     const dir = mkdtempSync(join(tmpdir(), 'upload-owners-'));
     try {
       const file = join(dir, 'old.sqlite');
-      const old = openDatabase(file, MIGRATIONS.filter((migration) => migration.version <= 5));
+      const old = openDatabase(
+        file,
+        MIGRATIONS.filter((migration) => migration.version <= 5),
+      );
       old.prepare("INSERT INTO nodes (pkid, parent_pkid, name, path, node_type) VALUES ('root', NULL, 'sys', 'sys', 'Root')").run();
       const user = old.prepare(
         "INSERT INTO instances (pkid, model_type, hierarchy_pkid, data, bkey, created_at, updated_at) VALUES (?, 'data/User', 'root', '{}', ?, ?, ?)",

@@ -24,7 +24,10 @@ const cookiesOf = (headers: Record<string, string | string[]>): string[] => {
   return value === undefined ? [] : Array.isArray(value) ? value : [value];
 };
 const cookieHeader = (lines: string[]): string =>
-  lines.filter((line) => /^(sessionid|csrftoken)=/.test(line)).map((line) => line.split(';')[0]).join('; ');
+  lines
+    .filter((line) => /^(sessionid|csrftoken)=/.test(line))
+    .map((line) => line.split(';')[0])
+    .join('; ');
 
 async function login(t: TestService): Promise<{ cookie: string; token: string }> {
   const answer = await t.service.handle({
@@ -37,7 +40,8 @@ async function login(t: TestService): Promise<{ cookie: string; token: string }>
   return { cookie: cookieHeader(cookiesOf(answer.headers)), token: String(answer.headers['x-csrftoken']) };
 }
 
-const read = (t: TestService, cookie: string) => t.service.handle({ method: 'GET', url: '/api/data/Countries/?hierarchy=sys', headers: { cookie } });
+const read = (t: TestService, cookie: string) =>
+  t.service.handle({ method: 'GET', url: '/api/data/Countries/?hierarchy=sys', headers: { cookie } });
 
 describe('sessions kept in the store', () => {
   it('keeps a signed-in browser signed in across a restart, and logout ends the session for good', async () => {
@@ -53,7 +57,12 @@ describe('sessions kept in the store', () => {
     expect(after.headers['x-csrftoken']).toBe(token);
     // The stored session still carries its CSRF token: a write with it is taken, without it refused.
     const write = (headers: Record<string, string>) =>
-      second.service.handle({ method: 'POST', url: '/api/data/Countries/?hierarchy=sys', headers: { cookie, 'content-type': 'application/json', ...headers }, body: JSON.stringify({ data: { country_name: 'Restartland', iso_code: 'RL' } }) });
+      second.service.handle({
+        method: 'POST',
+        url: '/api/data/Countries/?hierarchy=sys',
+        headers: { cookie, 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ data: { country_name: 'Restartland', iso_code: 'RL' } }),
+      });
     expect((await write({})).status).toBe(403);
     expect((await write({ 'x-csrftoken': token })).status).toBe(200);
 
@@ -82,7 +91,10 @@ describe('sessions kept in the store', () => {
     const answer = await t.get('/api/data/Countries/?hierarchy=sys');
     const lines = cookiesOf(answer.headers);
     for (const name of ['sessionid', 'csrftoken']) {
-      expect(lines.find((line) => line.startsWith(`${name}=`)), name).toMatch(/; HttpOnly; Path=\/(;|$)/);
+      expect(
+        lines.find((line) => line.startsWith(`${name}=`)),
+        name,
+      ).toMatch(/; HttpOnly; Path=\/(;|$)/);
     }
     const token = String(answer.headers['x-csrftoken']);
     expect(lines.find((line) => line.startsWith('csrftoken='))).toContain(`csrftoken=${token};`);
@@ -110,13 +122,20 @@ describe('sessions kept in the store', () => {
 
   it('ends the sessions of a user whose password changes', async () => {
     const t = await open();
-    const made = await t.call('POST', '/api/data/User/?hierarchy=sys', { data: { username: 'rotating', role: 'operator', password: 'first-password-1' } });
+    const made = await t.call('POST', '/api/data/User/?hierarchy=sys', {
+      data: { username: 'rotating', role: 'operator', password: 'first-password-1' },
+    });
     expect(made.status).toBe(200);
     const basic = `Basic ${Buffer.from('rotating:first-password-1').toString('base64')}`;
     const first = await t.service.handle({ method: 'GET', url: '/api/data/Countries/?hierarchy=sys', headers: { authorization: basic } });
     const cookie = cookieHeader(cookiesOf(first.headers));
     expect((await read(t, cookie)).status).toBe(200);
-    const changed = await t.call('PUT', `/api/data/User/${made.body.pkid as string}/`, { data: { password: 'second-password-2' } }, { authorization: BASIC });
+    const changed = await t.call(
+      'PUT',
+      `/api/data/User/${made.body.pkid as string}/`,
+      { data: { password: 'second-password-2' } },
+      { authorization: BASIC },
+    );
     expect(changed.status).toBe(200);
     expect((await read(t, cookie)).status).toBe(401);
   });

@@ -107,7 +107,14 @@ export function comparable(outcome: RowsOutcome): unknown {
     part,
     rows: rows.map((row) => ({
       number: row.number,
-      cells: [...row.cells].map(([column, raw]) => [column, raw.kind === 'date' ? { kind: 'date', time: raw.value.getTime() } : raw.kind === 'number' ? { ...raw, numFmt: raw.numFmt ?? null } : raw]),
+      cells: [...row.cells].map(([column, raw]) => [
+        column,
+        raw.kind === 'date'
+          ? { kind: 'date', time: raw.value.getTime() }
+          : raw.kind === 'number'
+            ? { ...raw, numFmt: raw.numFmt ?? null }
+            : raw,
+      ]),
     })),
   }));
 }

@@ -32,7 +32,14 @@ async function refusal(promise: Promise<unknown>): Promise<ApiError> {
 
 /** What a row says, without the per-sheet column map. */
 const rowsOf = (workbook: ParsedWorkbook, sheet = 0) =>
-  workbook.sheets[sheet].rows.map(({ rowNumber, action, hierarchy, template, pkid, data }) => ({ rowNumber, action, hierarchy, template, pkid, data }));
+  workbook.sheets[sheet].rows.map(({ rowNumber, action, hierarchy, template, pkid, data }) => ({
+    rowNumber,
+    action,
+    hierarchy,
+    template,
+    pkid,
+    data,
+  }));
 
 describe('the spec LineRelation sheet, written by exceljs and by LibreOffice', () => {
   it('reads the same rows from both, every number with its exact text', async () => {
@@ -77,16 +84,52 @@ describe('the directive layout, written by exceljs and by LibreOffice', () => {
       ['Phones', 'device/cucm/Phone', 'directive'],
       ['Lines', 'relation/LineRelation', 'directive'],
     ]);
-    expect(byExceljs.sheets[1].directive).toEqual({ entity: 'relation/LineRelation', hierarchy: 'sys.hcs.Telco.Acme.Paris', template: 'Acme Line Defaults', parallel: false, evaluateMacros: false });
+    expect(byExceljs.sheets[1].directive).toEqual({
+      entity: 'relation/LineRelation',
+      hierarchy: 'sys.hcs.Telco.Acme.Paris',
+      template: 'Acme Line Defaults',
+      parallel: false,
+      evaluateMacros: false,
+    });
     expect(rowsOf(byExceljs, 0).map((row) => row.data)).toEqual([
-      { name: 'SEP00BB00000001', product: 'Cisco 8845', protocol: 'SIP', description: 'Desk one', lines: [{ pattern: '+33140001060', routePartitionName: 'Paris-PT' }] },
-      { name: 'SEP00BB00000002', product: 'Cisco 7841', protocol: 'SIP', description: '2024-03-01', lines: [{ pattern: '+33140001061' }, { pattern: '+33140001062' }] },
-      { name: 'SEP00BB00000003', product: 'Cisco 8845', protocol: 'SCCP', description: 'Lobby', lines: [{ pattern: '+33140001063', routePartitionName: 'Paris-PT' }] },
+      {
+        name: 'SEP00BB00000001',
+        product: 'Cisco 8845',
+        protocol: 'SIP',
+        description: 'Desk one',
+        lines: [{ pattern: '+33140001060', routePartitionName: 'Paris-PT' }],
+      },
+      {
+        name: 'SEP00BB00000002',
+        product: 'Cisco 7841',
+        protocol: 'SIP',
+        description: '2024-03-01',
+        lines: [{ pattern: '+33140001061' }, { pattern: '+33140001062' }],
+      },
+      {
+        name: 'SEP00BB00000003',
+        product: 'Cisco 8845',
+        protocol: 'SCCP',
+        description: 'Lobby',
+        lines: [{ pattern: '+33140001063', routePartitionName: 'Paris-PT' }],
+      },
     ]);
     expect(rowsOf(byExceljs, 0).map((row) => row.action)).toEqual(['add', 'add', 'add']);
     expect(rowsOf(byExceljs, 1).map((row) => row.data)).toEqual([
-      { pattern: '+33140001064', alertingName: 'Alice Martin', summary_device: 'SEP00BB00000001', callForwardAll: { destination: '+33140009999', forwardToVoiceMail: true }, rejectAnonymousCall: false },
-      { pattern: '+33140001065', alertingName: 'BRUNO', summary_device: 'SEP00BB00000002', callForwardAll: { forwardToVoiceMail: false }, rejectAnonymousCall: true },
+      {
+        pattern: '+33140001064',
+        alertingName: 'Alice Martin',
+        summary_device: 'SEP00BB00000001',
+        callForwardAll: { destination: '+33140009999', forwardToVoiceMail: true },
+        rejectAnonymousCall: false,
+      },
+      {
+        pattern: '+33140001065',
+        alertingName: 'BRUNO',
+        summary_device: 'SEP00BB00000002',
+        callForwardAll: { forwardToVoiceMail: false },
+        rejectAnonymousCall: true,
+      },
       { pattern: '+33140001066', alertingName: 'Front desk', summary_device: 'SEP00BB00000003' },
       { pattern: '+33140001067', summary_device: 'SEP00BB00000003' },
       { pattern: '+33140001068' },
@@ -142,7 +185,20 @@ describe('cell values', () => {
 
   it('writes numbers in text columns without exponent or .0', async () => {
     const workbook = await readSheets([
-      { name: 'LineRelation', rows: [['pattern', 'alertingName'], [{ kind: 'number', value: 33140001000 }, { kind: 'number', value: 2 }], [{ kind: 'number', value: 1e14 }, { kind: 'number', value: 0.1 + 0.2 }]] },
+      {
+        name: 'LineRelation',
+        rows: [
+          ['pattern', 'alertingName'],
+          [
+            { kind: 'number', value: 33140001000 },
+            { kind: 'number', value: 2 },
+          ],
+          [
+            { kind: 'number', value: 1e14 },
+            { kind: 'number', value: 0.1 + 0.2 },
+          ],
+        ],
+      },
     ]);
     expect(workbook.sheets[0].rows.map((row) => row.data)).toEqual([
       { pattern: '33140001000', alertingName: '2' },
@@ -157,18 +213,42 @@ describe('headers', () => {
       {
         name: 'relation.LineRelation',
         rows: [
-          ['hierarchy_node', ' directory   NUMBER ', '#alerting name', 'CALLFORWARDALL.DESTINATION', 'Call Forward Busy Destination', 'Unique Identifier (pkid)', '# Comment', 'action'],
+          [
+            'hierarchy_node',
+            ' directory   NUMBER ',
+            '#alerting name',
+            'CALLFORWARDALL.DESTINATION',
+            'Call Forward Busy Destination',
+            'Unique Identifier (pkid)',
+            '# Comment',
+            'action',
+          ],
           ['sys.hcs', '+33140001050', 'A', '+331', '+332', 'abc', 'a note', 'Modify'],
         ],
       },
     ]);
     const [row] = workbook.sheets[0].rows;
     expect(row).toMatchObject({ hierarchy: 'sys.hcs', pkid: 'abc', comment: 'a note', action: 'modify' });
-    expect(row.data).toEqual({ pattern: '+33140001050', alertingName: 'A', callForwardAll: { destination: '+331' }, callForwardBusy: { destination: '+332' } });
+    expect(row.data).toEqual({
+      pattern: '+33140001050',
+      alertingName: 'A',
+      callForwardAll: { destination: '+331' },
+      callForwardBusy: { destination: '+332' },
+    });
   });
 
   it('fails the whole workbook on a header that names nothing, naming the sheet and the cell', async () => {
-    const error = await refusal(readSheets([{ name: 'LineRelation', rows: [[...LINE_RELATION_HEADER.slice(0, 3), 'Colour'], ['sys.hcs', '', '', 'red']] }]));
+    const error = await refusal(
+      readSheets([
+        {
+          name: 'LineRelation',
+          rows: [
+            [...LINE_RELATION_HEADER.slice(0, 3), 'Colour'],
+            ['sys.hcs', '', '', 'red'],
+          ],
+        },
+      ]),
+    );
     expect([error.httpCode, error.code]).toEqual([400, 'unknown-column']);
     expect(error.message).toBe("Sheet 'LineRelation', cell D1: column 'Colour' is not a field or meta column of relation/LineRelation.");
   });
@@ -177,14 +257,40 @@ describe('headers', () => {
     const entity = 'entity: relation/LineRelation';
     const titles = await readSheets([{ name: 'Lines', rows: [[entity], ['pattern', null], [], [null, 'Alerting Name'], ['+331', 'Ann']] }]);
     expect(titles.sheets[0].rows[0].data).toEqual({ pattern: '+331', alertingName: 'Ann' });
-    const error = await refusal(readSheets([{ name: 'Lines', rows: [[entity], ['pattern', null], [], [null, 'Colour'], ['+331', 'red']] }]));
+    const error = await refusal(
+      readSheets([{ name: 'Lines', rows: [[entity], ['pattern', null], [], [null, 'Colour'], ['+331', 'red']] }]),
+    );
     expect(error.message).toBe("Sheet 'Lines', cell B4: column 'Colour' is not a field or meta column of relation/LineRelation.");
   });
 
   it('refuses two columns for one field, and a field with a part of it', async () => {
-    const twice = await refusal(readSheets([{ name: 'LineRelation', rows: [['pattern', 'Directory Number'], ['1', '2']] }]));
-    expect([twice.httpCode, twice.code, twice.message]).toEqual([400, 'duplicate-column', "Sheet 'LineRelation', cells A1 and B1: columns 'pattern' and 'Directory Number' both give pattern; keep one of them."]);
-    const overlapping = await refusal(readSheets([{ name: 'LineRelation', rows: [['callForwardAll', 'callForwardAll.destination'], ['{}', '1']] }]));
+    const twice = await refusal(
+      readSheets([
+        {
+          name: 'LineRelation',
+          rows: [
+            ['pattern', 'Directory Number'],
+            ['1', '2'],
+          ],
+        },
+      ]),
+    );
+    expect([twice.httpCode, twice.code, twice.message]).toEqual([
+      400,
+      'duplicate-column',
+      "Sheet 'LineRelation', cells A1 and B1: columns 'pattern' and 'Directory Number' both give pattern; keep one of them.",
+    ]);
+    const overlapping = await refusal(
+      readSheets([
+        {
+          name: 'LineRelation',
+          rows: [
+            ['callForwardAll', 'callForwardAll.destination'],
+            ['{}', '1'],
+          ],
+        },
+      ]),
+    );
     expect(overlapping.code).toBe('duplicate-column');
   });
 
@@ -208,19 +314,33 @@ describe('headers', () => {
   });
 
   it('skips # sheets and empty sheets, and refuses a workbook with nothing to load', async () => {
-    const withEmpty = await readSheets([{ name: 'Sheet1', rows: [] }, { name: '#Read me', rows: [['notes']] }, { name: 'Countries', rows: [['country_name'], ['France']] }]);
+    const withEmpty = await readSheets([
+      { name: 'Sheet1', rows: [] },
+      { name: '#Read me', rows: [['notes']] },
+      { name: 'Countries', rows: [['country_name'], ['France']] },
+    ]);
     expect(withEmpty.sheets.map((sheet) => sheet.name)).toEqual(['Countries']);
     const nothing = await refusal(readSheets([{ name: '#Notes', rows: [['only notes']] }]));
     expect([nothing.httpCode, nothing.code]).toEqual([400, 'empty-workbook']);
   });
 
   it('warns about values under no header, and refuses gaps in lists', async () => {
-    const workbook = await readSheets([{ name: 'Phone', rows: [['name', 'lines.1.pattern'], ['SEP1', '+331', null, 'stray']] }]);
+    const workbook = await readSheets([
+      {
+        name: 'Phone',
+        rows: [
+          ['name', 'lines.1.pattern'],
+          ['SEP1', '+331', null, 'stray'],
+        ],
+      },
+    ]);
     expect(workbook.issues.map(({ row, column, field, code, severity }) => ({ row, column, field, code, severity }))).toEqual([
       { row: 2, column: '', field: 'lines.0', code: 'array-gap', severity: 'error' },
       { row: 2, column: 'D', field: '', code: 'unlabelled-column', severity: 'warning' },
     ]);
-    expect(workbook.issues[1].message).toBe('Row 2, column D (D2): this column has no header, so its values are ignored: give it a header or clear it.');
+    expect(workbook.issues[1].message).toBe(
+      'Row 2, column D (D2): this column has no header, so its values are ignored: give it a header or clear it.',
+    );
   });
 });
 
@@ -249,6 +369,10 @@ describe('workbook structure and limits', () => {
     writeFileSync(path, await exceljsWorkbook([{ name: 'LineRelation', rows: [['pattern'], ...rows] }]));
     expect((await readWorkbook(path, 'thirty.xlsx', { maxDataRows: 30 })).sheets[0].rows).toHaveLength(30);
     const error = await refusal(readWorkbook(path, 'thirty.xlsx', { maxDataRows: 29 }));
-    expect([error.httpCode, error.code, error.message]).toEqual([413, 'too-large', 'thirty.xlsx has more than 29 data rows, the limit of one bulk load: split it into several workbooks.']);
+    expect([error.httpCode, error.code, error.message]).toEqual([
+      413,
+      'too-large',
+      'thirty.xlsx has more than 29 data rows, the limit of one bulk load: split it into several workbooks.',
+    ]);
   });
 });

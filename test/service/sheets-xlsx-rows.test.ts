@@ -33,17 +33,42 @@ async function expectSameRows(path: string, fixTheirs?: (theirs: Awaited<ReturnT
   expect(comparable(ours)).toEqual(comparable(theirs));
 }
 
-const DATE_FORMATS = ['yyyy-mm-dd', 'dd/mm/yyyy hh:mm:ss', 'mm-dd-yy', 'h:mm AM/PM', '[$-409]mmmm d, yyyy', '"Due "d/m', '[h]:mm:ss', 'mmss.0', 'd-mmm'];
+const DATE_FORMATS = [
+  'yyyy-mm-dd',
+  'dd/mm/yyyy hh:mm:ss',
+  'mm-dd-yy',
+  'h:mm AM/PM',
+  '[$-409]mmmm d, yyyy',
+  '"Due "d/m',
+  '[h]:mm:ss',
+  'mmss.0',
+  'd-mmm',
+];
 const NUMBER_FORMATS = ['General', '0.00%', '#,##0.00', '@', '00000', '0;[Red]-0', '0" days"', '# ?/?', '0.00E+00'];
 
 function fillEveryKind(sheet: ExcelJS.Worksheet): void {
   sheet.addRow(['pattern', 'alertingName', 'description', 'Action']);
-  sheet.addRow([{ richText: [{ text: 'Rich ' }, { text: 'bold', font: { bold: true } }, { text: '' }] }, { formula: '1+1', result: 2 }, { formula: '"a"&"b"', result: 'ab' }, { formula: 'NOW()' }]);
+  sheet.addRow([
+    { richText: [{ text: 'Rich ' }, { text: 'bold', font: { bold: true } }, { text: '' }] },
+    { formula: '1+1', result: 2 },
+    { formula: '"a"&"b"', result: 'ab' },
+    { formula: 'NOW()' },
+  ]);
   sheet.getCell('E3').value = { formula: 'A1*2', result: 2, shareType: 'shared', ref: 'E3:E5' } as ExcelJS.CellFormulaValue;
   sheet.getCell('E4').value = { sharedFormula: 'E3', result: 4 } as ExcelJS.CellSharedFormulaValue;
   sheet.getCell('E5').value = { sharedFormula: 'E3', result: 6 } as ExcelJS.CellSharedFormulaValue;
   sheet.addRow([{ error: '#N/A' }, true, false, { formula: '1/0', result: { error: '#DIV/0!' } }]);
-  sheet.addRow([{ text: '+33140001072', hyperlink: 'tel:+33140001072' }, '<a & "b">\'', 'line\nbreak', '  spaced  ', '日本語 😀', '', Number('12345678901234567'), -0.5, 1e-10]);
+  sheet.addRow([
+    { text: '+33140001072', hyperlink: 'tel:+33140001072' },
+    '<a & "b">\'',
+    'line\nbreak',
+    '  spaced  ',
+    '日本語 😀',
+    '',
+    Number('12345678901234567'),
+    -0.5,
+    1e-10,
+  ]);
   DATE_FORMATS.forEach((format, index) => {
     const cell = sheet.getCell(8, index + 1);
     cell.value = index % 2 === 0 ? new Date(Date.UTC(2024, 1, 29, 13, 45, 30)) : 45351.75;
@@ -193,23 +218,57 @@ describe('hand-written sheets read as exceljs reads them', () => {
   });
 
   it('namespace prefixes (exceljs sees no rows in them)', async () => {
-    const prefixed = sheetXml('<x:row r="1"><x:c r="A1" t="inlineStr"><x:is><x:t>hi</x:t></x:is></x:c></x:row>', 'x:worksheet', 'x:sheetData');
+    const prefixed = sheetXml(
+      '<x:row r="1"><x:c r="A1" t="inlineStr"><x:is><x:t>hi</x:t></x:is></x:c></x:row>',
+      'x:worksheet',
+      'x:sheetData',
+    );
     await expectSameRows(handWritten({ sheet: prefixed }));
-    await expectSameRows(handWritten({ sheet: sheetXml('<row r="1"><x:c r="A1" t="inlineStr"><is><t>hi</t></is></x:c><c r="B1" t="inlineStr"><is><t>ho</t></is></c></row>') }));
+    await expectSameRows(
+      handWritten({
+        sheet: sheetXml(
+          '<row r="1"><x:c r="A1" t="inlineStr"><is><t>hi</t></is></x:c><c r="B1" t="inlineStr"><is><t>ho</t></is></c></row>',
+        ),
+      }),
+    );
   });
 
   it('rows and cells without a reference', async () => {
     await expectSameRows(handWritten({ sheet: sheetXml('<row><c r="A1" t="inlineStr"><is><t>hi</t></is></c></row>') }));
     await expectSameRows(handWritten({ sheet: sheetXml('<row r="1"><c t="inlineStr"><is><t>hi</t></is></c></row>') }));
-    await expectSameRows(handWritten({ sheet: sheetXml('<row r="1"><c r="A1" t="inlineStr"><is><t>hi</t></is></c></row><row/><row></row><row r="4"><c r="1"><v>1</v></c></row>') }));
-    await expectSameRows(handWritten({ sheet: sheetXml('<row r="1"><c r="A1"><v>1</v></c></row><row r="0"><c r="B0"><v>2</v></c></row><row r="-1"><c r="B1"><v>3</v></c></row>') }));
+    await expectSameRows(
+      handWritten({
+        sheet: sheetXml(
+          '<row r="1"><c r="A1" t="inlineStr"><is><t>hi</t></is></c></row><row/><row></row><row r="4"><c r="1"><v>1</v></c></row>',
+        ),
+      }),
+    );
+    await expectSameRows(
+      handWritten({
+        sheet: sheetXml(
+          '<row r="1"><c r="A1"><v>1</v></c></row><row r="0"><c r="B0"><v>2</v></c></row><row r="-1"><c r="B1"><v>3</v></c></row>',
+        ),
+      }),
+    );
   });
 
   it('no shared strings part, no styles part', async () => {
-    await expectSameRows(handWritten({ sheet: sheetXml('<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" s="1"><v>45000</v></c></row>'), strings: null }));
-    await expectSameRows(handWritten({ sheet: sheetXml('<row r="1"><c r="A1" t="inlineStr"><is><t>x</t></is></c><c r="B1" s="1"><v>45000</v></c></row>'), styles: null }));
+    await expectSameRows(
+      handWritten({ sheet: sheetXml('<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" s="1"><v>45000</v></c></row>'), strings: null }),
+    );
+    await expectSameRows(
+      handWritten({
+        sheet: sheetXml('<row r="1"><c r="A1" t="inlineStr"><is><t>x</t></is></c><c r="B1" s="1"><v>45000</v></c></row>'),
+        styles: null,
+      }),
+    );
     await expectSameRows(handWritten({ sheet: sheetXml('<row r="1" s="0"><c r="A1"><v>1</v></c></row>'), styles: null }));
-    await expectSameRows(handWritten({ sheet: sheetXml('<row r="1"><c r="A1" s="1"><v>1</v></c></row>'), styles: `<styleSheet ${NS}><numFmts count="0"/></styleSheet>` }));
+    await expectSameRows(
+      handWritten({
+        sheet: sheetXml('<row r="1"><c r="A1" s="1"><v>1</v></c></row>'),
+        styles: `<styleSheet ${NS}><numFmts count="0"/></styleSheet>`,
+      }),
+    );
   });
 
   it('XML that is not XML is a damaged workbook for both', async () => {
@@ -222,7 +281,10 @@ describe('hand-written sheets read as exceljs reads them', () => {
     ];
     for (const rows of broken) await expectSameRows(handWritten({ sheet: sheetXml(rows) }));
     await expectSameRows(handWritten({ strings: '<sst><si><t>a</si></sst>' }));
-    const workbook = readZip(readFileSync(join(FIXTURES, 'line-relation-exceljs.xlsx'))).find((part) => part.name === 'xl/workbook.xml')?.data.toString('utf8') ?? '';
+    const workbook =
+      readZip(readFileSync(join(FIXTURES, 'line-relation-exceljs.xlsx')))
+        .find((part) => part.name === 'xl/workbook.xml')
+        ?.data.toString('utf8') ?? '';
     await expectSameRows(handWritten({ workbook: workbook.replace('</sheets>', '</sheet>') }));
     await expectSameRows(handWritten({ workbook: workbook.replace('<workbookPr ', '<workbookPr date1904="1" ') }));
     await expectSameRows(handWritten({ styles: `<styleSheet ${NS}><cellXfs><xf numFmtId="1"></cellXfs></styleSheet>` }));
@@ -231,8 +293,12 @@ describe('hand-written sheets read as exceljs reads them', () => {
 
 describe('where our reader deliberately differs from exceljs', () => {
   it('refuses a bare & in a value, where exceljs silently lost the rest of the sheet', async () => {
-    const path = handWritten({ sheet: sheetXml('<row r="1"><c r="A1" t="str"><v>a & b</v></c></row><row r="2"><c r="A2"><v>2</v></c></row>') });
-    expect(await ownRows(path, 'book.xlsx')).toEqual({ fault: expect.stringContaining('400 bad-workbook: book.xlsx is not a readable .xlsx workbook (its XML could not be read)') as unknown });
+    const path = handWritten({
+      sheet: sheetXml('<row r="1"><c r="A1" t="str"><v>a & b</v></c></row><row r="2"><c r="A2"><v>2</v></c></row>'),
+    });
+    expect(await ownRows(path, 'book.xlsx')).toEqual({
+      fault: expect.stringContaining('400 bad-workbook: book.xlsx is not a readable .xlsx workbook (its XML could not be read)') as unknown,
+    });
     const theirs = await exceljsRows(path, 'book.xlsx');
     expect('sheets' in theirs && theirs.sheets[0][1]).toEqual([]);
   });
@@ -247,7 +313,11 @@ describe('where our reader deliberately differs from exceljs', () => {
   });
 
   it('takes inline text without its phonetic reading too', async () => {
-    const path = handWritten({ sheet: sheetXml('<row r="1"><c r="A1" t="inlineStr"><is><t>東京</t><rPh sb="0" eb="2"><t>トウキョウ</t></rPh></is></c><c r="B1" t="inlineStr"><is><r><t>東</t></r><r><t>京</t></r></is></c></row>') });
+    const path = handWritten({
+      sheet: sheetXml(
+        '<row r="1"><c r="A1" t="inlineStr"><is><t>東京</t><rPh sb="0" eb="2"><t>トウキョウ</t></rPh></is></c><c r="B1" t="inlineStr"><is><r><t>東</t></r><r><t>京</t></r></is></c></row>',
+      ),
+    });
     const ours = await ownRows(path, 'book.xlsx');
     expect('sheets' in ours && [...ours.sheets[0][1][0].cells.values()]).toEqual([
       { kind: 'text', text: '東京' },
@@ -259,7 +329,11 @@ describe('where our reader deliberately differs from exceljs', () => {
   });
 
   it('reads inline rich text whole, every run, where exceljs lost all but the last', async () => {
-    const path = handWritten({ sheet: sheetXml('<row r="7"><c r="B7" t="inlineStr"><is><r><t>rich</t></r><r><rPr><b/></rPr><t xml:space="preserve"> inline</t></r></is></c><c r="C7" t="inlineStr"><is><t>plain</t></is></c></row>') });
+    const path = handWritten({
+      sheet: sheetXml(
+        '<row r="7"><c r="B7" t="inlineStr"><is><r><t>rich</t></r><r><rPr><b/></rPr><t xml:space="preserve"> inline</t></r></is></c><c r="C7" t="inlineStr"><is><t>plain</t></is></c></row>',
+      ),
+    });
     const ours = await ownRows(path, 'book.xlsx');
     expect('sheets' in ours && [...ours.sheets[0][1][0].cells.values()]).toEqual([
       { kind: 'text', text: 'rich inline' },

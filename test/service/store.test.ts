@@ -63,12 +63,19 @@ describe('store', () => {
 
   it('keeps the step logs of a store written before logs were keyed by row (migration 10)', () => {
     const file = join(tempDir(), 'd.sqlite');
-    const before = openDatabase(file, MIGRATIONS.filter((migration) => migration.version < 10));
+    const before = openDatabase(
+      file,
+      MIGRATIONS.filter((migration) => migration.version < 10),
+    );
     const tx = (id: string): unknown[] => [id, 'Success', 'Execute', 'admin', '2026-11-24T10:00:00.000000'];
-    const insertTx = before.prepare('INSERT INTO transactions (transaction_id, status, action, username, submitted_time) VALUES (?, ?, ?, ?, ?)');
+    const insertTx = before.prepare(
+      'INSERT INTO transactions (transaction_id, status, action, username, submitted_time) VALUES (?, ?, ?, ?, ?)',
+    );
     insertTx.run(...tx('11111111-1111-4111-8111-111111111111'));
     insertTx.run(...tx('22222222-2222-4222-8222-222222222222'));
-    const insertLog = before.prepare("INSERT INTO transaction_logs (transaction_id, severity, time, message) VALUES (?, 'info', '2026-11-24T10:00:00.000000', ?)");
+    const insertLog = before.prepare(
+      "INSERT INTO transaction_logs (transaction_id, severity, time, message) VALUES (?, 'info', '2026-11-24T10:00:00.000000', ?)",
+    );
     insertLog.run('22222222-2222-4222-8222-222222222222', 'second: started');
     insertLog.run('11111111-1111-4111-8111-111111111111', 'first: only entry');
     insertLog.run('22222222-2222-4222-8222-222222222222', 'second: done');
@@ -88,7 +95,9 @@ describe('store', () => {
   it('keeps a step log written whole in one row as entries of their own, each with its id (migration 12)', () => {
     const db = openDatabase(join(tempDir(), 'e.sqlite'));
     const repo = new TransactionsRepo(db);
-    const insertTx = db.prepare("INSERT INTO transactions (transaction_id, status, action, username, submitted_time) VALUES (?, 'Success', 'Create', 'admin', '2026-11-25T10:00:00.000000')");
+    const insertTx = db.prepare(
+      "INSERT INTO transactions (transaction_id, status, action, username, submitted_time) VALUES (?, 'Success', 'Create', 'admin', '2026-11-25T10:00:00.000000')",
+    );
     const [row, other] = ['33333333-3333-4333-8333-333333333333', '44444444-4444-4444-8444-444444444444'];
     insertTx.run(row);
     insertTx.run(other);
@@ -125,7 +134,7 @@ describe('store', () => {
   });
 });
 
-describe('a bulk load\'s transaction ids', () => {
+describe("a bulk load's transaction ids", () => {
   const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
   it('are UUID v4, all different, ascending, and spread over the whole range', () => {

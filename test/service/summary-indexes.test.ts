@@ -22,12 +22,18 @@ describe('summary indexes', () => {
     (await openTestService({ dataDir })).close();
     const db = openDatabase(workspaceFile(dataDir));
     const names = (): string[] =>
-      (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'summary_%'").all() as { name: string }[]).map((row) => row.name);
+      (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'summary_%'").all() as { name: string }[]).map(
+        (row) => row.name,
+      );
     expect(names()).toContain('summary_relation_LineRelation_pattern');
     db.exec("CREATE INDEX summary_relation_LineRelation_gone ON instances (json_extract(data, '$.gone'))");
     db.close();
     const reopened = await openTestService({ dataDir });
-    const after = (reopened.service.store.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'summary_%'").all() as { name: string }[]).map((row) => row.name);
+    const after = (
+      reopened.service.store.db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'summary_%'").all() as {
+        name: string;
+      }[]
+    ).map((row) => row.name);
     expect(after).not.toContain('summary_relation_LineRelation_gone');
     expect(after).toContain('summary_relation_LineRelation_pattern');
     reopened.close();
@@ -38,14 +44,21 @@ describe('summary indexes', () => {
     const model = requireModel('relation/LineRelation');
     const node = t.service.store.nodes.getByPath('sys');
     if (!node) throw new Error('no root');
-    const params = parseListParams(model, new URLSearchParams('filter_field=pattern&filter_condition=startswith&filter_text=%2B44&order_by=pattern'), undefined);
+    const params = parseListParams(
+      model,
+      new URLSearchParams('filter_field=pattern&filter_condition=startswith&filter_text=%2B44&order_by=pattern'),
+      undefined,
+    );
     const sql = buildListSql(instanceSource(model, true), params, traversalScope('down', node), 'i.hierarchy_pkid');
     const planOf = (query: string, values: readonly unknown[]): string =>
-      (t.service.store.db.prepare(`EXPLAIN QUERY PLAN ${query}`).all(...values) as { detail: string }[]).map((row) => row.detail).join(' | ');
+      (t.service.store.db.prepare(`EXPLAIN QUERY PLAN ${query}`).all(...values) as { detail: string }[])
+        .map((row) => row.detail)
+        .join(' | ');
     expect(planOf(sql.page, sql.pageParams)).toMatch(/USING (COVERING )?INDEX summary_relation_LineRelation_pattern/);
     // The count needs nothing outside the index: no row of the table is read.
     expect(planOf(sql.count, sql.countParams)).toContain('USING COVERING INDEX summary_relation_LineRelation_pattern');
-    for (const plan of [planOf(sql.page, sql.pageParams), planOf(sql.count, sql.countParams)]) expect(plan).not.toMatch(/SCAN i\b|TEMP B-TREE/);
+    for (const plan of [planOf(sql.page, sql.pageParams), planOf(sql.count, sql.countParams)])
+      expect(plan).not.toMatch(/SCAN i\b|TEMP B-TREE/);
     t.close();
   });
   it('gives a rebuilt index planner statistics when the store has them', async () => {
@@ -59,7 +72,9 @@ describe('summary indexes', () => {
     db.exec("DELETE FROM sqlite_stat1 WHERE idx = 'summary_relation_LineRelation_pattern'");
     db.close();
     const reopened = await openTestService({ dataDir: dir });
-    const stats = reopened.service.store.db.prepare("SELECT stat FROM sqlite_stat1 WHERE idx = 'summary_relation_LineRelation_pattern'").get();
+    const stats = reopened.service.store.db
+      .prepare("SELECT stat FROM sqlite_stat1 WHERE idx = 'summary_relation_LineRelation_pattern'")
+      .get();
     expect(stats).toBeDefined();
     reopened.close();
     rmSync(dir, { recursive: true, force: true });
@@ -77,7 +92,9 @@ describe('summary indexes', () => {
     const db = openDatabase(workspaceFile(dir));
     db.exec("UPDATE instances SET summary = '{}'");
     db.exec('DROP INDEX summary_relation_LineRelation_pattern');
-    db.exec("CREATE INDEX summary_relation_LineRelation_pattern ON instances (lower(json_extract(data, '$.pattern')), id) WHERE model_type = 'relation/LineRelation'");
+    db.exec(
+      "CREATE INDEX summary_relation_LineRelation_pattern ON instances (lower(json_extract(data, '$.pattern')), id) WHERE model_type = 'relation/LineRelation'",
+    );
     db.close();
     const reopened = await openTestService({ dataDir: dir });
     expect(await listed(reopened)).toEqual(before);
@@ -98,9 +115,16 @@ describe('summary indexes', () => {
     expect((await phones('lobby')).body.resources).toHaveLength(0);
     expect((await phones('reception')).body.resources.map((row) => row.data.name)).toEqual(['SEP0000CAFE0001']);
     // A field outside the summary changes the document and leaves the summary as it was.
-    expect((await t.call('PUT', created.body.href, { data: { lines: [{ pattern: '+33100000001', routePartitionName: '' }] } })).status).toBeLessThan(300);
+    expect(
+      (await t.call('PUT', created.body.href, { data: { lines: [{ pattern: '+33100000001', routePartitionName: '' }] } })).status,
+    ).toBeLessThan(300);
     const stored = t.service.store.db.prepare('SELECT summary FROM instances WHERE pkid = ?').get(created.body.pkid) as { summary: string };
-    expect(JSON.parse(stored.summary)).toEqual({ name: 'SEP0000CAFE0001', product: 'Cisco 8845', protocol: 'SIP', description: 'reception' });
+    expect(JSON.parse(stored.summary)).toEqual({
+      name: 'SEP0000CAFE0001',
+      product: 'Cisco 8845',
+      protocol: 'SIP',
+      description: 'reception',
+    });
     t.close();
   });
 });

@@ -119,7 +119,9 @@ describe('device models: cached and device copies', () => {
     expect(first.body.meta.cached).toBe(true);
     // The call manager changed the phone behind the workstation's back.
     const other = openDatabase(workspaceFile(t.dataDir));
-    other.prepare("UPDATE instances SET device_data = json_set(device_data, '$.description', 'changed on the device') WHERE pkid = ?").run(pkid);
+    other
+      .prepare("UPDATE instances SET device_data = json_set(device_data, '$.description', 'changed on the device') WHERE pkid = ?")
+      .run(pkid);
     other.close();
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect((await t.get(href)).body.data.description).toBe(first.body.data.description);

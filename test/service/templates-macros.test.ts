@@ -40,7 +40,9 @@ describe('macro text', () => {
     expect(run('{{input.on}}', input)).toBe(true);
     expect(run('{{ input.none }}', input)).toBeNull();
     expect(run('{{ input.list }}', input)).toEqual(['a', 'b']);
-    expect(run('n={{ input.n }} on={{ input.on }} none={{ input.none }} list={{ input.list }}', input)).toBe('n=7 on=true none= list=["a","b"]');
+    expect(run('n={{ input.n }} on={{ input.on }} none={{ input.none }} list={{ input.list }}', input)).toBe(
+      'n=7 on=true none= list=["a","b"]',
+    );
     expect(run(' {{ input.n }}', input)).toBe(' 7');
     expect(run('no macros } here }}', input)).toBe('no macros } here }}');
   });
@@ -49,7 +51,9 @@ describe('macro text', () => {
     const input = { lines: [{ pattern: '+1' }, { pattern: '+2' }] };
     expect(run('{{ input.lines.1.pattern }}', input)).toBe('+2');
     expect(problem(() => run('{{ input.lines.2.pattern }}', input)).message).toMatch(/no value at input\.lines\.2\.pattern/);
-    expect(problem(() => run('{{ input.lines.first }}', input)).message).toMatch(/bad path: input\.lines is a list, so 'first' must be a 0-based index/);
+    expect(problem(() => run('{{ input.lines.first }}', input)).message).toMatch(
+      /bad path: input\.lines is a list, so 'first' must be a 0-based index/,
+    );
   });
 
   it('offers string functions, nested with ( ), with quoted literals', () => {
@@ -100,7 +104,13 @@ describe('fn.now', () => {
 });
 
 describe('template expansion', () => {
-  const options = (input: JsonObject, foreach: string | null = null) => ({ input, foreach, macro: () => undefined, where: 'sys', now: NOW });
+  const options = (input: JsonObject, foreach: string | null = null) => ({
+    input,
+    foreach,
+    macro: () => undefined,
+    where: 'sys',
+    now: NOW,
+  });
 
   it('resolves self references lazily in any order, through nested objects', () => {
     const values = expandTemplate(
@@ -115,9 +125,30 @@ describe('template expansion', () => {
   });
 
   it('builds lists and merged blocks per foreach element; a missing list builds nothing', () => {
-    const template = { 'lines[]': { pattern: '{{ item.dn }}', position: '{{ index }}' }, __foreach__: { 'cf{{ item.kind }}': { to: '{{ item.dn }}' } } };
-    const values = expandTemplate(template, options({ rows: [{ dn: '1', kind: 'A' }, { dn: '2', kind: 'B' }] }, 'rows'));
-    expect(values).toEqual({ lines: [{ pattern: '1', position: 0 }, { pattern: '2', position: 1 }], cfA: { to: '1' }, cfB: { to: '2' } });
+    const template = {
+      'lines[]': { pattern: '{{ item.dn }}', position: '{{ index }}' },
+      __foreach__: { 'cf{{ item.kind }}': { to: '{{ item.dn }}' } },
+    };
+    const values = expandTemplate(
+      template,
+      options(
+        {
+          rows: [
+            { dn: '1', kind: 'A' },
+            { dn: '2', kind: 'B' },
+          ],
+        },
+        'rows',
+      ),
+    );
+    expect(values).toEqual({
+      lines: [
+        { pattern: '1', position: 0 },
+        { pattern: '2', position: 1 },
+      ],
+      cfA: { to: '1' },
+      cfB: { to: '2' },
+    });
     expect(expandTemplate(template, options({}, 'rows'))).toEqual({ lines: [] });
   });
 
@@ -125,7 +156,11 @@ describe('template expansion', () => {
     expect(problem(() => expandTemplate({ 'x[]': 'a' }, options({}))).details).toEqual([
       { field: 'x[]', message: 'the template uses a foreach entry but names no foreach field' },
     ]);
-    expect(problem(() => expandTemplate({ 'x[]': { 'y[]': 'a' } }, options({ r: [1] }, 'r'))).message).toMatch(/foreach entries do not nest/);
-    expect(problem(() => expandTemplate({ '{{ input.n }}': 'a' }, options({ n: 3 }))).message).toMatch(/the key must give a field name, not 3/);
+    expect(problem(() => expandTemplate({ 'x[]': { 'y[]': 'a' } }, options({ r: [1] }, 'r'))).message).toMatch(
+      /foreach entries do not nest/,
+    );
+    expect(problem(() => expandTemplate({ '{{ input.n }}': 'a' }, options({ n: 3 }))).message).toMatch(
+      /the key must give a field name, not 3/,
+    );
   });
 });

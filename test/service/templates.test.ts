@@ -36,7 +36,10 @@ const DESK_LINE = template('Desk Line', {
   routePartitionName: 'Acme-PT',
   callForwardNoAnswer: { destination: '{{ macro.voicemail }}', forwardToVoiceMail: true, callingSearchSpaceName: 'Acme-CSS' },
   // A whole-value macro keeps its type: this stays a boolean.
-  callForwardBusy: { destination: '{{ self.callForwardNoAnswer.destination }}', forwardToVoiceMail: '{{ self.callForwardNoAnswer.forwardToVoiceMail }}' },
+  callForwardBusy: {
+    destination: '{{ self.callForwardNoAnswer.destination }}',
+    forwardToVoiceMail: '{{ self.callForwardNoAnswer.forwardToVoiceMail }}',
+  },
   directoryURIs: '{{ fn.lower (fn.replace input.alertingName " " ".") }}@acme.example',
   parkMonForwardNoRetrieveDn: '{{ fn.default input.callForwardAll.destination input.pattern }}',
   shareLineAppearanceCssName: '{{ macro.desk_label }}',
@@ -204,7 +207,11 @@ describe('template lookup', () => {
   });
 
   it('refuses a template made for another model with 400', async () => {
-    await post('data/ConfigurationTemplate', ACME, { name: 'Phone Defaults', target_model_type: 'device/cucm/Phone', template: { product: 'Cisco 7841' } });
+    await post('data/ConfigurationTemplate', ACME, {
+      name: 'Phone Defaults',
+      target_model_type: 'device/cucm/Phone',
+      template: { product: 'Cisco 7841' },
+    });
     const reply = await refused(PARIS, named('Phone Defaults'), { pattern: '+33199990009' }, 400);
     expect(reply.body.code).toBe('bad-parameter');
     expect(reply.body.message).toMatch(/'Phone Defaults' is for device\/cucm\/Phone, not relation\/LineRelation/);
@@ -243,9 +250,16 @@ describe('explicit values and merge strategies', () => {
     await post(
       'data/ConfigurationTemplate',
       ACME,
-      template('Replace Line', { usage: 'Template', callForwardNoAnswer: { destination: '{{ macro.voicemail }}', forwardToVoiceMail: true } }, { merge_strategy: 'replace' }),
+      template(
+        'Replace Line',
+        { usage: 'Template', callForwardNoAnswer: { destination: '{{ macro.voicemail }}', forwardToVoiceMail: true } },
+        { merge_strategy: 'replace' },
+      ),
     );
-    const given = await createLine(PARIS, named('Replace Line'), { pattern: '+33199990022', callForwardNoAnswer: { destination: '+33644444444' } });
+    const given = await createLine(PARIS, named('Replace Line'), {
+      pattern: '+33199990022',
+      callForwardNoAnswer: { destination: '+33644444444' },
+    });
     expect(given.callForwardNoAnswer).toEqual({ destination: '+33644444444' });
     expect(given.usage).toBe('Template');
     const omitted = await createLine(PARIS, named('Replace Line'), { pattern: '+33199990023' });
@@ -255,11 +269,41 @@ describe('explicit values and merge strategies', () => {
 
 describe('macro errors', () => {
   const cases: [string, Record<string, unknown>, Record<string, unknown>, string, RegExp][] = [
-    ['Unknown Macro', { callForwardAll: { destination: '{{ macro.nosuch }}' } }, {}, 'callForwardAll.destination', /\{\{ macro\.nosuch \}\}: no Macro named 'nosuch' was found at sys\.hcs\.Telco\.Acme\.Paris or above/],
-    ['Missing Input', { description: '{{ input.alertingName }} desk' }, {}, 'description', /input\.alertingName.*the payload has no value at input\.alertingName/],
-    ['Bad Input Path', { description: '{{ input.pattern.digits }}' }, {}, 'description', /bad path: input\.pattern is "\+33199990030", which has no 'digits'/],
-    ['Bad Index', { description: '{{ input.callForwardAll.first }}' }, { callForwardAll: { destination: '1' } }, 'description', /no value at input\.callForwardAll\.first/],
-    ['Self Cycle', { description: '{{ self.alertingName }}', alertingName: 'x {{ self.description }}' }, {}, 'alertingName', /cycle: description -> alertingName -> description/],
+    [
+      'Unknown Macro',
+      { callForwardAll: { destination: '{{ macro.nosuch }}' } },
+      {},
+      'callForwardAll.destination',
+      /\{\{ macro\.nosuch \}\}: no Macro named 'nosuch' was found at sys\.hcs\.Telco\.Acme\.Paris or above/,
+    ],
+    [
+      'Missing Input',
+      { description: '{{ input.alertingName }} desk' },
+      {},
+      'description',
+      /input\.alertingName.*the payload has no value at input\.alertingName/,
+    ],
+    [
+      'Bad Input Path',
+      { description: '{{ input.pattern.digits }}' },
+      {},
+      'description',
+      /bad path: input\.pattern is "\+33199990030", which has no 'digits'/,
+    ],
+    [
+      'Bad Index',
+      { description: '{{ input.callForwardAll.first }}' },
+      { callForwardAll: { destination: '1' } },
+      'description',
+      /no value at input\.callForwardAll\.first/,
+    ],
+    [
+      'Self Cycle',
+      { description: '{{ self.alertingName }}', alertingName: 'x {{ self.description }}' },
+      {},
+      'alertingName',
+      /cycle: description -> alertingName -> description/,
+    ],
     ['Unknown Function', { description: '{{ fn.shout input.pattern }}' }, {}, 'description', /fn\.shout is not a function/],
     ['Unclosed', { description: 'Line {{ input.pattern' }, {}, 'description', /has no closing '\}\}'/],
     ['Bad Format', { description: '{{ fn.now "%Q" }}' }, {}, 'description', /%Q is not a date code/],
@@ -304,7 +348,9 @@ describe('macro errors', () => {
 
 describe('Configuration Templates on PUT', () => {
   it('applies the template to the changes, reading stored values the caller did not send', async () => {
-    const created = await t.call('POST', `/api/relation/LineRelation/${q(PARIS)}`, { data: { pattern: '+33199990040', alertingName: 'Before' } });
+    const created = await t.call('POST', `/api/relation/LineRelation/${q(PARIS)}`, {
+      data: { pattern: '+33199990040', alertingName: 'Before' },
+    });
     expect(created.status).toBe(200);
     const reply = await t.call('PUT', `${created.body.href}?template_name=Desk%20Line`, { data: { alertingName: 'After Rename' } });
     expect(reply.status, reply.text).toBe(200);

@@ -19,11 +19,15 @@ describe('transaction list', () => {
     expect(all.body.resources[0].data).toMatchObject({ action: 'Create', status: 'Success' });
     const paris = await t.get(`/api/tool/Transaction/${q(PARIS, '&limit=2000')}`);
     expect(paris.body.resources.every((r: { meta: { hierarchy: string } }) => r.meta.hierarchy === PARIS)).toBe(true);
-    const phones = await t.get(`/api/tool/Transaction/${q(ACME, '&filter_field=model_type&filter_condition=equals&filter_text=device/cucm/Phone')}`);
+    const phones = await t.get(
+      `/api/tool/Transaction/${q(ACME, '&filter_field=model_type&filter_condition=equals&filter_text=device/cucm/Phone')}`,
+    );
     expect(phones.body.pagination.total).toBe(20);
     const failed = await t.call('POST', `/api/data/Countries/${q('sys')}`, { data: { country_name: 'France', iso_code: 'FR' } });
     const fails = await t.get(`/api/tool/Transaction/${q('sys', '&filter_field=status&filter_condition=equals&filter_text=Fail')}`);
-    expect(fails.body.resources.map((r: { data: { transaction_id: string } }) => r.data.transaction_id)).toEqual([failed.body.transaction_id]);
+    expect(fails.body.resources.map((r: { data: { transaction_id: string } }) => r.data.transaction_id)).toEqual([
+      failed.body.transaction_id,
+    ]);
     const newest = await t.get(`/api/tool/Transaction/${q('sys', '&order_by=submitted_time&direction=desc&limit=1')}`);
     expect(newest.body.resources[0].data.transaction_id).toBe(failed.body.transaction_id);
   });
@@ -32,7 +36,9 @@ describe('transaction list', () => {
     const created = await t.call('POST', `/api/data/Countries/${q('sys')}`, { data: { country_name: 'Malta', iso_code: 'MT' } });
     const id = created.body.transaction_id;
     const byParam = await t.get(`/api/tool/Transaction/${q('sys', `&transaction_id=${id}`)}`);
-    const byFilter = await t.get(`/api/tool/Transaction/${q('sys', `&filter_field=transaction_id&filter_condition=equals&filter_text=${id}`)}`);
+    const byFilter = await t.get(
+      `/api/tool/Transaction/${q('sys', `&filter_field=transaction_id&filter_condition=equals&filter_text=${id}`)}`,
+    );
     expect(byParam.body.resources.map((r: { meta: { pkid: string } }) => r.meta.pkid)).toEqual([id]);
     expect(byFilter.body.resources).toEqual(byParam.body.resources);
   });

@@ -12,7 +12,9 @@ const BOUNDARY = 'workstation-test-boundary';
 const multipart = (parts: { field: string; filename: string; bytes: Buffer }[]): Buffer =>
   Buffer.concat([
     ...parts.flatMap((part) => [
-      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${part.field}"; filename="${part.filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+      Buffer.from(
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${part.field}"; filename="${part.filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
       part.bytes,
       Buffer.from('\r\n'),
     ]),
@@ -34,7 +36,7 @@ describe('uploads', () => {
     expect(readFileSync(t.service.store.uploads.pathOf(id))).toEqual(bytes);
   });
 
-  it('keeps both files of the same name, and a look-up by name finds the sender\'s newest', async () => {
+  it("keeps both files of the same name, and a look-up by name finds the sender's newest", async () => {
     const first = await upload(multipart([{ field: 'uploadedfile', filename: 'same.xlsx', bytes: Buffer.from('first') }]));
     const second = await upload(multipart([{ field: 'uploadedfile', filename: 'same.xlsx', bytes: Buffer.from('second') }]));
     expect(first.body.uploadedfiles[0].id).not.toBe(second.body.uploadedfiles[0].id);
@@ -67,7 +69,9 @@ describe('uploads', () => {
   });
 
   it('needs the bulk load permission at a reachable node', async () => {
-    await t.call('POST', `/api/data/User/${q(PARIS)}`, { data: { username: 'upload.operator', role: 'operator', password: 'operator-pw-1' } });
+    await t.call('POST', `/api/data/User/${q(PARIS)}`, {
+      data: { username: 'upload.operator', role: 'operator', password: 'operator-pw-1' },
+    });
     const operator = { ...FORM, authorization: `Basic ${Buffer.from('upload.operator:operator-pw-1').toString('base64')}` };
     const denied = await upload(multipart([{ field: 'uploadedfile', filename: 'x.xlsx', bytes: Buffer.from('x') }]), operator);
     expect(denied.status).toBe(403);

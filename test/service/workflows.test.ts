@@ -23,11 +23,15 @@ async function logOf(transactionId: string): Promise<LogLine[]> {
 const messages = (log: LogLine[]) => [...log].reverse().map((entry) => entry.message);
 
 async function inventoryStatus(number: string): Promise<string> {
-  const reply = await t.get(`/api/data/InternalNumberInventory/${q(ACME, `&filter_field=internal_number&filter_condition=equals&filter_text=${encodeURIComponent(number)}`)}`);
+  const reply = await t.get(
+    `/api/data/InternalNumberInventory/${q(ACME, `&filter_field=internal_number&filter_condition=equals&filter_text=${encodeURIComponent(number)}`)}`,
+  );
   return reply.body.resources[0]?.data.status;
 }
 async function deviceLines(pattern: string): Promise<number> {
-  const reply = await t.get(`/api/device/cucm/Line/${q('sys', `&filter_field=pattern&filter_condition=equals&filter_text=${encodeURIComponent(pattern)}`)}`);
+  const reply = await t.get(
+    `/api/device/cucm/Line/${q('sys', `&filter_field=pattern&filter_condition=equals&filter_text=${encodeURIComponent(pattern)}`)}`,
+  );
   return reply.body.pagination.total;
 }
 
@@ -35,12 +39,19 @@ describe('LineRelation workflow', () => {
   it('adds the device line, marks the number Used and puts the line on the phone', async () => {
     expect(await inventoryStatus('+33140001050')).toBe('Available');
     const reply = await t.call('POST', `/api/relation/LineRelation/${q(PARIS)}`, {
-      data: { pattern: '+33140001050', alertingName: 'New Starter', summary_device: 'SEP00AA0000000' + '3', routePartitionName: 'Paris-PT' },
+      data: {
+        pattern: '+33140001050',
+        alertingName: 'New Starter',
+        summary_device: 'SEP00AA0000000' + '3',
+        routePartitionName: 'Paris-PT',
+      },
     });
     expect(reply.status).toBe(200);
     expect(await inventoryStatus('+33140001050')).toBe('Used');
     expect(await deviceLines('+33140001050')).toBe(1);
-    const phone = await t.get(`/api/device/cucm/Phone/${q(PARIS, '&filter_field=name&filter_condition=equals&filter_text=SEP00AA00000003&summary=false')}`);
+    const phone = await t.get(
+      `/api/device/cucm/Phone/${q(PARIS, '&filter_field=name&filter_condition=equals&filter_text=SEP00AA00000003&summary=false')}`,
+    );
     expect(phone.body.resources[0].data.lines).toContainEqual({ pattern: '+33140001050', routePartitionName: 'Paris-PT' });
     const relation = await t.get(reply.body.href);
     expect(relation.body.meta.references.device[0].href).toMatch(/^\/api\/device\/cucm\/Line\/[0-9a-f]{24}\/$/);
@@ -79,7 +90,9 @@ describe('LineRelation workflow', () => {
   it('rolls back the device line when a later step fails (a Reserved number), storing nothing', async () => {
     expect(await inventoryStatus('+33140001095')).toBe('Reserved');
     const before = t.snapshot();
-    const reply = await t.call('POST', `/api/relation/LineRelation/${q(PARIS)}`, { data: { pattern: '+33140001095', alertingName: 'Too Soon' } });
+    const reply = await t.call('POST', `/api/relation/LineRelation/${q(PARIS)}`, {
+      data: { pattern: '+33140001095', alertingName: 'Too Soon' },
+    });
     expect(reply.status).toBe(409);
     expect(reply.body.message).toBe(
       'Directory number +33140001095 is Reserved in the internal number inventory at sys.hcs.Telco.Acme; choose an Available number.',
@@ -98,7 +111,9 @@ describe('LineRelation workflow', () => {
 
   it('fails when the named device does not exist, rolling back the line and the number', async () => {
     const before = t.snapshot();
-    const reply = await t.call('POST', `/api/relation/LineRelation/${q(PARIS)}`, { data: { pattern: '+33140001060', summary_device: 'SEPDEADBEEF0000' } });
+    const reply = await t.call('POST', `/api/relation/LineRelation/${q(PARIS)}`, {
+      data: { pattern: '+33140001060', summary_device: 'SEPDEADBEEF0000' },
+    });
     expect(reply.status).toBe(404);
     expect(reply.body.message).toMatch(/Device SEPDEADBEEF0000 was not found/);
     expect(t.snapshot()).toBe(before);
@@ -107,7 +122,9 @@ describe('LineRelation workflow', () => {
 
   it('refuses a device that sits on another branch of the tree', async () => {
     const before = t.snapshot();
-    const reply = await t.call('POST', `/api/relation/LineRelation/${q(PARIS)}`, { data: { pattern: '+33140001061', summary_device: 'SEP00AA00001000' } });
+    const reply = await t.call('POST', `/api/relation/LineRelation/${q(PARIS)}`, {
+      data: { pattern: '+33140001061', summary_device: 'SEP00AA00001000' },
+    });
     expect(reply.status).toBe(404);
     expect(reply.body.message).toMatch(/Device SEP00AA00001000 was not found at sys.hcs.Telco.Acme.Paris, above or below it/);
     expect(t.snapshot()).toBe(before);
@@ -125,7 +142,9 @@ describe('LineRelation workflow', () => {
   });
 
   it('deletes: step 1 removes the device line, step 2 frees the number', async () => {
-    const list = await t.get(`/api/relation/LineRelation/${q(LONDON, '&filter_field=pattern&filter_condition=equals&filter_text=%2B44207941000')}`);
+    const list = await t.get(
+      `/api/relation/LineRelation/${q(LONDON, '&filter_field=pattern&filter_condition=equals&filter_text=%2B44207941000')}`,
+    );
     const target = list.body.resources[0];
     const reply = await t.call('DELETE', target.meta.href);
     expect(reply.status).toBe(200);
@@ -139,7 +158,9 @@ describe('LineRelation workflow', () => {
     ]);
     expect(await inventoryStatus('+44207941000')).toBe('Available');
     expect(await deviceLines('+44207941000')).toBe(0);
-    const phone = await t.get(`/api/device/cucm/Phone/${q(LONDON, '&filter_field=name&filter_condition=equals&filter_text=SEP00AA00001000&summary=false')}`);
+    const phone = await t.get(
+      `/api/device/cucm/Phone/${q(LONDON, '&filter_field=name&filter_condition=equals&filter_text=SEP00AA00001000&summary=false')}`,
+    );
     expect(phone.body.resources[0].data.lines.map((l: { pattern: string }) => l.pattern)).toEqual(['+44207941001']);
   });
 
@@ -148,17 +169,30 @@ describe('LineRelation workflow', () => {
     const reply = await t.call('DELETE', created.body.href);
     const log = messages(await logOf(reply.body.transaction_id));
     expect(log[1]).toBe('Step 1 - Start Remove device line 5550100 from sys.hcs.Telco.Acme.Paris');
-    expect(log[3]).toMatch(/^Step 2 - Condition unmet, skipping step\. Release 5550100 in the internal number inventory: number 5550100 is not in the internal number inventory/);
+    expect(log[3]).toMatch(
+      /^Step 2 - Condition unmet, skipping step\. Release 5550100 in the internal number inventory: number 5550100 is not in the internal number inventory/,
+    );
   });
 });
 
 describe('Bundle workflow', () => {
-  const bundle = { userid: 'new.hire', firstname: 'New', lastname: 'Hire', device_name: 'SEP0011223344AA', product: 'Cisco 8845', pattern: '+33140001080', alertingName: 'New Hire' };
+  const bundle = {
+    userid: 'new.hire',
+    firstname: 'New',
+    lastname: 'Hire',
+    device_name: 'SEP0011223344AA',
+    product: 'Cisco 8845',
+    pattern: '+33140001080',
+    alertingName: 'New Hire',
+  };
 
   it('creates subscriber, phone and line in one transaction', async () => {
     const reply = await t.call('POST', `/api/relation/Bundle/${q(PARIS)}`, { data: bundle });
     expect(reply.status).toBe(200);
-    expect((await t.get(`/api/relation/Subscriber/${q(PARIS, '&filter_field=userid&filter_condition=equals&filter_text=new.hire')}`)).body.pagination.total).toBe(1);
+    expect(
+      (await t.get(`/api/relation/Subscriber/${q(PARIS, '&filter_field=userid&filter_condition=equals&filter_text=new.hire')}`)).body
+        .pagination.total,
+    ).toBe(1);
     expect(await deviceLines('+33140001080')).toBe(1);
     expect(await inventoryStatus('+33140001080')).toBe('Used');
     const tx = await t.get(`/api/tool/Transaction/${reply.body.transaction_id}/`);
@@ -166,12 +200,17 @@ describe('Bundle workflow', () => {
     const deleted = await t.call('DELETE', reply.body.href);
     expect(deleted.status).toBe(200);
     expect(await inventoryStatus('+33140001080')).toBe('Available');
-    expect((await t.get(`/api/device/cucm/Phone/${q(PARIS, '&filter_field=name&filter_condition=equals&filter_text=SEP0011223344AA')}`)).body.pagination.total).toBe(0);
+    expect(
+      (await t.get(`/api/device/cucm/Phone/${q(PARIS, '&filter_field=name&filter_condition=equals&filter_text=SEP0011223344AA')}`)).body
+        .pagination.total,
+    ).toBe(0);
   });
 
   it('rolls back subscriber and phone when the line cannot be made', async () => {
     const before = t.snapshot();
-    const reply = await t.call('POST', `/api/relation/Bundle/${q(PARIS)}`, { data: { ...bundle, userid: 'late.hire', device_name: 'SEP0011223344BB', pattern: '+33140001001' } });
+    const reply = await t.call('POST', `/api/relation/Bundle/${q(PARIS)}`, {
+      data: { ...bundle, userid: 'late.hire', device_name: 'SEP0011223344BB', pattern: '+33140001001' },
+    });
     expect(reply.status).toBe(409);
     expect(t.snapshot()).toBe(before);
     const tx = await t.get(`/api/tool/Transaction/${reply.body.transaction_id}/`);

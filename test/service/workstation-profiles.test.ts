@@ -8,7 +8,9 @@ import { ACME, PARIS, openTestService, q, type TestService } from './helpers';
 let t: TestService;
 const SECRET = 'Remote-Pa55word-never-shown';
 const PASSWORD = 'profiles-user-password-1';
-const as = (username: string): Record<string, string> => ({ authorization: `Basic ${Buffer.from(`${username}:${PASSWORD}`).toString('base64')}` });
+const as = (username: string): Record<string, string> => ({
+  authorization: `Basic ${Buffer.from(`${username}:${PASSWORD}`).toString('base64')}`,
+});
 
 beforeAll(async () => {
   t = await openTestService({ demo: true });
@@ -34,7 +36,11 @@ const profile = (name: string, extra: Record<string, unknown> = {}) => ({
 
 describe('remote profiles', () => {
   it('lets an admin make, read, change and delete a profile; the answer never holds the password', async () => {
-    const made = await t.call('POST', '/workstation/remote-profiles/', profile('AcmeProd', { release: '20.1.1', timeouts: { connect_ms: 2000 } }));
+    const made = await t.call(
+      'POST',
+      '/workstation/remote-profiles/',
+      profile('AcmeProd', { release: '20.1.1', timeouts: { connect_ms: 2000 } }),
+    );
     expect(made.status).toBe(200);
     const answer = made.body as RemoteProfileAnswer;
     expect(answer.profile).toMatchObject({
@@ -76,7 +82,14 @@ describe('remote profiles', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('validation-failed');
-    expect(bad.body.details.map((d: { field: string }) => d.field).sort()).toEqual(['base_url', 'ca_pem', 'colour', 'name', 'timeouts.connect_ms', 'username']);
+    expect(bad.body.details.map((d: { field: string }) => d.field).sort()).toEqual([
+      'base_url',
+      'ca_pem',
+      'colour',
+      'name',
+      'timeouts.connect_ms',
+      'username',
+    ]);
     expect(bad.text).not.toContain(SECRET);
     const missing = await t.call('POST', '/workstation/remote-profiles/', { name: 'Half' });
     expect(missing.body.details.map((d: { field: string }) => d.field).sort()).toEqual(['base_url', 'username']);
@@ -94,7 +107,7 @@ describe('remote profiles', () => {
     expect(text).not.toContain(Buffer.from(SECRET).toString('base64'));
   });
 
-  it('is for admins: readonly and operator users can neither make, see nor use a profile; a site admin cannot use a sys admin\'s', async () => {
+  it("is for admins: readonly and operator users can neither make, see nor use a profile; a site admin cannot use a sys admin's", async () => {
     const made = await t.call('POST', '/workstation/remote-profiles/', profile('SysOnly'));
     expect(made.status).toBe(200);
     for (const user of ['reader', 'operator1']) {
@@ -118,9 +131,19 @@ describe('remote profiles', () => {
   });
 
   it('needs the CSRF token for session writes and answers unknown endpoints in the fault shape', async () => {
-    const login = await t.service.handle({ method: 'POST', url: '/noninteractivelogin/', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'test-admin-password' }) });
+    const login = await t.service.handle({
+      method: 'POST',
+      url: '/noninteractivelogin/',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: 'test-admin-password' }),
+    });
     const cookie = (login.headers['set-cookie'] as string[]).map((line) => line.split(';')[0]).join('; ');
-    const write = await t.service.handle({ method: 'POST', url: '/workstation/remote-profiles/', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(profile('NoToken')) });
+    const write = await t.service.handle({
+      method: 'POST',
+      url: '/workstation/remote-profiles/',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify(profile('NoToken')),
+    });
     expect(write.status).toBe(403);
     expect(JSON.parse(String(write.body))).toMatchObject({ success: false, http_code: 403, code: 'csrf-failed' });
     const unknown = await t.get('/workstation/nothing-here/');
@@ -134,7 +157,17 @@ describe('remote profiles', () => {
   it('refuses what a cross-site page could send: a foreign Origin, a form-encoded or text body', async () => {
     const before = (await t.get('/workstation/remote-profiles/')).body.profiles.length as number;
     const body = JSON.stringify(profile('CrossSite'));
-    const foreign = await t.service.handle({ method: 'POST', url: '/workstation/remote-profiles/', headers: { authorization: 'Basic ' + Buffer.from('admin:test-admin-password').toString('base64'), 'content-type': 'application/json', host: '127.0.0.1:7080', origin: 'http://evil.example' }, body });
+    const foreign = await t.service.handle({
+      method: 'POST',
+      url: '/workstation/remote-profiles/',
+      headers: {
+        authorization: 'Basic ' + Buffer.from('admin:test-admin-password').toString('base64'),
+        'content-type': 'application/json',
+        host: '127.0.0.1:7080',
+        origin: 'http://evil.example',
+      },
+      body,
+    });
     expect(JSON.parse(String(foreign.body))).toMatchObject({ http_code: 403, code: 'csrf-failed' });
     for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
       const refused = await t.call('POST', '/workstation/remote-profiles/', body, { 'content-type': type });
@@ -144,7 +177,11 @@ describe('remote profiles', () => {
   });
 
   it('answers a live request with remote-auth when no password is held, and never forwards /workstation/', async () => {
-    const made = await t.call('POST', '/workstation/remote-profiles/', { name: 'NoPassword', base_url: 'http://127.0.0.1:9', username: 'x' });
+    const made = await t.call('POST', '/workstation/remote-profiles/', {
+      name: 'NoPassword',
+      base_url: 'http://127.0.0.1:9',
+      username: 'x',
+    });
     expect(made.body.profile.password_stored).toBe(false);
     const live = await t.get(`/api/data/Countries/${q('sys')}`, { 'x-workstation-workspace': 'NoPassword' });
     expect(live.body).toMatchObject({ success: false, http_code: 502, code: 'remote-auth' });

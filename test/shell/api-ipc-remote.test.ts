@@ -20,7 +20,11 @@ beforeAll(async () => {
   const admin = t.service.store.instances.findByKey('data/User', JSON.stringify(['admin']))[0];
   const principal: Principal = { pkid: admin.pkid, username: 'admin', role: 'admin', hierarchyPkid: admin.hierarchyPkid };
   let listener: ((event: IpcEventLike, ...args: unknown[]) => unknown) | undefined;
-  registerApiHandler({ handle: (channel, l) => channel === API_CHANNEL && (listener = l) }, (request) => t.service.handleAs(principal, request), (url) => url === APP_PAGE);
+  registerApiHandler(
+    { handle: (channel, l) => channel === API_CHANNEL && (listener = l) },
+    (request) => t.service.handleAs(principal, request),
+    (url) => url === APP_PAGE,
+  );
   invoke = async (request) => (await listener?.({ senderFrame: { url: APP_PAGE } }, request)) as ApiResponse;
   const made = await invoke({
     method: 'POST',
@@ -44,11 +48,19 @@ describe('IPC and live workspaces', () => {
   });
 
   it('carries a live request to the remote, and gathers a streamed export into whole bytes', async () => {
-    const list = await invoke({ method: 'GET', url: `/api/relation/LineRelation/?hierarchy=${encodeURIComponent(PARIS)}&limit=2`, headers: { 'X-Workstation-Workspace': 'Desk' } });
+    const list = await invoke({
+      method: 'GET',
+      url: `/api/relation/LineRelation/?hierarchy=${encodeURIComponent(PARIS)}&limit=2`,
+      headers: { 'X-Workstation-Workspace': 'Desk' },
+    });
     const straight = await direct.get(`/api/relation/LineRelation/?hierarchy=${encodeURIComponent(PARIS)}&limit=2`);
     expect(JSON.parse(String(list.body))).toEqual(straight.body);
     const pkid = straight.body.resources[0].meta.pkid as string;
-    const exported = await invoke({ method: 'GET', url: `/api/relation/LineRelation/${pkid}/export/?export_format=xlsx`, headers: { 'x-workstation-workspace': 'Desk' } });
+    const exported = await invoke({
+      method: 'GET',
+      url: `/api/relation/LineRelation/${pkid}/export/?export_format=xlsx`,
+      headers: { 'x-workstation-workspace': 'Desk' },
+    });
     expect(exported.status).toBe(200);
     expect(exported.bodyStream).toBeUndefined();
     expect(exported.body).toBeInstanceOf(Uint8Array);

@@ -13,7 +13,10 @@ class FakeIpcMain implements IpcMainLike {
   handle(channel: string, listener: Listener): void {
     this.handlers.set(channel, listener);
   }
-  invoke(senderUrl: string | null, request: unknown): Promise<{ status: number; headers: Record<string, string | string[]>; body: string }> {
+  invoke(
+    senderUrl: string | null,
+    request: unknown,
+  ): Promise<{ status: number; headers: Record<string, string | string[]>; body: string }> {
     const listener = this.handlers.get(API_CHANNEL);
     if (!listener) throw new Error('no api:request handler registered');
     return Promise.resolve(listener({ senderFrame: senderUrl === null ? null : { url: senderUrl } }, request)) as Promise<{
@@ -74,7 +77,13 @@ describe('the api:request IPC handler', () => {
   it('refuses any other sender, and a frame-less one, with Permission Denied, and stores nothing', async () => {
     const before = t.snapshot({ withTransactions: true });
     const calls = seen.length;
-    for (const sender of ['https://evil.example/', 'file:///tmp/other.html', 'file:///app/dist/renderer/index.html.evil', 'not a url', null]) {
+    for (const sender of [
+      'https://evil.example/',
+      'file:///tmp/other.html',
+      'file:///app/dist/renderer/index.html.evil',
+      'not a url',
+      null,
+    ]) {
       const reply = await ipc.invoke(sender, CREATE_COUNTRY);
       expect(reply.status).toBe(403);
       expect(JSON.parse(reply.body)).toMatchObject({ success: false, http_code: 403, code: 'permission-denied' });
@@ -115,7 +124,10 @@ describe('the api:request IPC handler', () => {
       const direct = await t.service.handleAs(principal, { method: 'GET', url });
       const reply = await ipc.invoke(APP_PAGE, { method: 'GET', url });
       expect(reply.status).toBeGreaterThanOrEqual(400);
-      expect({ status: reply.status, body: JSON.parse(reply.body) }).toEqual({ status: direct.status, body: JSON.parse(String(direct.body)) });
+      expect({ status: reply.status, body: JSON.parse(reply.body) }).toEqual({
+        status: direct.status,
+        body: JSON.parse(String(direct.body)),
+      });
     }
     const missing = await ipc.invoke(APP_PAGE, { method: 'GET', url: faults[0] });
     expect(missing.status).toBe(404);
@@ -131,14 +143,21 @@ describe('the api:request IPC handler', () => {
   });
 
   it('sends writes through transactions', async () => {
-    const created = await ipc.invoke(APP_PAGE, { ...CREATE_COUNTRY, body: JSON.stringify({ data: { country_name: 'Estonia', iso_code: 'EE' } }) });
+    const created = await ipc.invoke(APP_PAGE, {
+      ...CREATE_COUNTRY,
+      body: JSON.stringify({ data: { country_name: 'Estonia', iso_code: 'EE' } }),
+    });
     expect(created.status).toBe(200);
     expect(JSON.parse(created.body).transaction_id).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('turns a crash in handle() into a 500 fault rather than a rejected invoke', async () => {
     const crashing = new FakeIpcMain();
-    registerApiHandler(crashing, () => Promise.reject(new Error('boom')), () => true);
+    registerApiHandler(
+      crashing,
+      () => Promise.reject(new Error('boom')),
+      () => true,
+    );
     const reply = await crashing.invoke(APP_PAGE, { method: 'GET', url: '/api/whoami/' });
     expect(reply.status).toBe(500);
     expect(JSON.parse(reply.body)).toMatchObject({ success: false, http_code: 500, code: 'internal-error' });

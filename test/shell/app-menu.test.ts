@@ -13,7 +13,14 @@ describe('the application menu', () => {
   it('has File, Edit, View, Window and Help, and on macOS the app menu first', () => {
     const noop = { showAbout: () => undefined };
     expect(buildAppMenu(linux, noop).map((menu) => menu.label)).toEqual(['File', 'Edit', 'View', 'Window', 'Help']);
-    expect(buildAppMenu(mac, noop).map((menu) => menu.label)).toEqual(['Provisioning Workstation', 'File', 'Edit', 'View', 'Window', 'Help']);
+    expect(buildAppMenu(mac, noop).map((menu) => menu.label)).toEqual([
+      'Provisioning Workstation',
+      'File',
+      'Edit',
+      'View',
+      'Window',
+      'Help',
+    ]);
   });
 
   it('quits with CmdOrCtrl+Q from File, or from the app menu on macOS', () => {
@@ -27,7 +34,14 @@ describe('the application menu', () => {
 
   it('edits with the standard roles', () => {
     for (const context of [linux, mac]) {
-      expect(roles(menuNamed(buildAppMenu(context, { showAbout: () => undefined }), 'Edit'))).toEqual(['undo', 'redo', 'cut', 'copy', 'paste', 'selectAll']);
+      expect(roles(menuNamed(buildAppMenu(context, { showAbout: () => undefined }), 'Edit'))).toEqual([
+        'undo',
+        'redo',
+        'cut',
+        'copy',
+        'paste',
+        'selectAll',
+      ]);
     }
   });
 
@@ -35,7 +49,12 @@ describe('the application menu', () => {
     const noop = { showAbout: () => undefined };
     const zoomAndScreen = ['resetZoom', 'zoomIn', 'zoomOut', 'togglefullscreen'];
     expect(roles(menuNamed(buildAppMenu(linux, noop), 'View'))).toEqual(['reload', 'forceReload', ...zoomAndScreen]);
-    expect(roles(menuNamed(buildAppMenu({ ...linux, isPackaged: false }, noop), 'View'))).toEqual(['reload', 'forceReload', 'toggleDevTools', ...zoomAndScreen]);
+    expect(roles(menuNamed(buildAppMenu({ ...linux, isPackaged: false }, noop), 'View'))).toEqual([
+      'reload',
+      'forceReload',
+      'toggleDevTools',
+      ...zoomAndScreen,
+    ]);
   });
 
   it('minimizes and closes windows, and zooms them on macOS', () => {
@@ -53,7 +72,7 @@ describe('the application menu', () => {
     items(template[0])[0].click?.({} as never, undefined, {} as never);
     expect(showAbout).toHaveBeenCalledTimes(2);
     // Every item is a standard role, a separator or About: nothing that could open a URL.
-    const all = template.flatMap((menu) => (menu.submenu as MenuItem[]));
+    const all = template.flatMap((menu) => menu.submenu as MenuItem[]);
     expect(all.filter((item) => !item.role && item.type !== 'separator').map((item) => item.label)).toEqual([
       'About Provisioning Workstation',
       'About Provisioning Workstation',

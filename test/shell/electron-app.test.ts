@@ -34,7 +34,8 @@ function sqliteBuiltForNode(): boolean {
 function blocker(): string | undefined {
   const electron = findElectron();
   if (electron.binary === undefined) return electron.reason;
-  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return 'there is no display (run under xvfb-run)';
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)
+    return 'there is no display (run under xvfb-run)';
   for (const built of ['dist/main/shell/main.js', 'dist/preload/index.js', 'dist/renderer/index.html']) {
     if (!existsSync(join(projectDir, built))) return `${built} is missing (run npm run build)`;
   }
@@ -59,7 +60,9 @@ describe.skipIf(skipReason !== undefined)('the desktop shell in Electron', () =>
     // Chromium refuses to start as root with its OS sandbox on (CI containers).
     const rootArgs = process.getuid?.() === 0 ? ['--no-sandbox'] : [];
     // Set, ELECTRON_RUN_AS_NODE would start a bare Node instead of the app.
-    const inherited = Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[0] !== 'ELECTRON_RUN_AS_NODE');
+    const inherited = Object.entries(process.env).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && entry[0] !== 'ELECTRON_RUN_AS_NODE',
+    );
     const env = { ...Object.fromEntries(inherited), WORKSTATION_DATA: dataDir };
     app = await _electron.launch({ executablePath: binary, args: [...rootArgs, projectDir], env });
     page = await app.firstWindow();
@@ -73,15 +76,21 @@ describe.skipIf(skipReason !== undefined)('the desktop shell in Electron', () =>
 
   it('opens one window titled Provisioning Workstation, on the data folder it was given', async () => {
     expect(await page.title()).toBe('Provisioning Workstation');
-    expect(await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().map((window) => window.getTitle()))).toEqual(['Provisioning Workstation']);
+    expect(await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().map((window) => window.getTitle()))).toEqual([
+      'Provisioning Workstation',
+    ]);
     expect(existsSync(join(dataDir, 'workspaces', 'Local.sqlite'))).toBe(true);
   });
 
   it('answers the API through window.workstation.request', async () => {
-    const whoami = await page.evaluate(() => (globalThis as unknown as PageGlobals).workstation.request({ method: 'GET', url: '/api/whoami/' }));
+    const whoami = await page.evaluate(() =>
+      (globalThis as unknown as PageGlobals).workstation.request({ method: 'GET', url: '/api/whoami/' }),
+    );
     let answered: BridgeResponse = whoami;
     if (whoami.status === 404) {
-      answered = await page.evaluate(() => (globalThis as unknown as PageGlobals).workstation.request({ method: 'GET', url: '/api/data/HierarchyNode/?hierarchy=sys' }));
+      answered = await page.evaluate(() =>
+        (globalThis as unknown as PageGlobals).workstation.request({ method: 'GET', url: '/api/data/HierarchyNode/?hierarchy=sys' }),
+      );
     }
     expect(answered.status).toBe(200);
   });

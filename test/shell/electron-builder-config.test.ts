@@ -41,7 +41,8 @@ describe('electron-builder.yml', () => {
   });
 
   it('ships main, preload and renderer, with better-sqlite3 outside the asar archive', () => {
-    for (const folder of ['dist/main/', 'dist/preload/', 'dist/renderer/']) expect(config.files.some((pattern) => pattern.startsWith(folder))).toBe(true);
+    for (const folder of ['dist/main/', 'dist/preload/', 'dist/renderer/'])
+      expect(config.files.some((pattern) => pattern.startsWith(folder))).toBe(true);
     expect(config.asarUnpack).toContain('node_modules/better-sqlite3/**');
   });
 
@@ -50,7 +51,9 @@ describe('electron-builder.yml', () => {
     // stop every search in a packaged app, and nothing else here would notice.
     const worker = 'dist/main/service/search/search-worker.js';
     const source = readFileSync(join(__dirname, '..', '..', worker), 'utf8');
-    const ours = [...source.matchAll(/require\("(\.\.?\/[^"]+)"\)/g)].map((match) => posix.join('dist/main/service/search', `${match[1]}.js`));
+    const ours = [...source.matchAll(/require\("(\.\.?\/[^"]+)"\)/g)].map((match) =>
+      posix.join('dist/main/service/search', `${match[1]}.js`),
+    );
     expect(ours.length).toBeGreaterThan(0);
     expect(config.asarUnpack).toEqual(expect.arrayContaining([worker, ...ours]));
   });

@@ -11,7 +11,9 @@ const fake = vi.hoisted(() => ({ exposed: new Map<string, unknown>(), ipcRendere
 vi.mock('electron', async () => {
   const { EventEmitter: Emitter } = await import('node:events');
   // A plain emitter stands in for ipcRenderer's events; invoke answers with what it was asked.
-  const ipcRenderer = Object.assign(new Emitter(), { invoke: (channel: string, request: unknown) => Promise.resolve({ channel, request }) });
+  const ipcRenderer = Object.assign(new Emitter(), {
+    invoke: (channel: string, request: unknown) => Promise.resolve({ channel, request }),
+  });
   fake.ipcRenderer = ipcRenderer;
   return { contextBridge: { exposeInMainWorld: (key: string, api: unknown) => fake.exposed.set(key, api) }, ipcRenderer };
 });
@@ -24,7 +26,13 @@ beforeAll(async () => {
   bridge = exposed.get('workstation') as WorkstationBridge;
 });
 
-const update: TransactionEvent = { transaction_id: 't-1', status: 'Success', parent_id: null, model_type: 'data/Countries', resource_pkid: 'p-1' };
+const update: TransactionEvent = {
+  transaction_id: 't-1',
+  status: 'Success',
+  parent_id: null,
+  model_type: 'data/Countries',
+  resource_pkid: 'p-1',
+};
 
 describe('the preload bridge', () => {
   it('exposes named functions only, as window.workstation', () => {
@@ -77,10 +85,20 @@ describe('service events to the window', () => {
     const stop = forwardServiceEvents(events, { send: (_channel, event) => sent.push(event), isDestroyed: () => false });
     const parent = { ...update, transaction_id: 'parent-1', parent_id: null, model_type: 'tool/BulkLoad' };
     for (let row = 0; row < 1000; row += 1) events.emit('transaction', { ...update, transaction_id: `row-${row}`, parent_id: 'parent-1' });
-    const progress = { transaction_id: 'parent-1', done: 1000, succeeded: 999, failed: 1, total: 1000, detail: '[ 999/1000 ] succeeded from [ 1 ] sheet in lines.xlsx' };
+    const progress = {
+      transaction_id: 'parent-1',
+      done: 1000,
+      succeeded: 999,
+      failed: 1,
+      total: 1000,
+      detail: '[ 999/1000 ] succeeded from [ 1 ] sheet in lines.xlsx',
+    };
     events.emit('progress', progress);
     events.emit('transaction', parent);
-    expect(sent).toEqual([{ type: 'progress', ...progress }, { type: 'transaction', ...parent }]);
+    expect(sent).toEqual([
+      { type: 'progress', ...progress },
+      { type: 'transaction', ...parent },
+    ]);
     stop();
     expect(events.listenerCount('progress')).toBe(0);
   });

@@ -51,7 +51,14 @@ describe('window security', () => {
   it('knows the app page, whatever its route, and nothing else', () => {
     expect(isAppPage(APP_PAGE, APP_PAGE)).toBe(true);
     expect(isAppPage(APP_PAGE, `${APP_PAGE}#/transactions`)).toBe(true);
-    for (const url of ['https://example.com/', 'file:///etc/passwd', `${APP_PAGE}/../../secret.html`, 'about:blank', '', 'javascript:alert(1)']) {
+    for (const url of [
+      'https://example.com/',
+      'file:///etc/passwd',
+      `${APP_PAGE}/../../secret.html`,
+      'about:blank',
+      '',
+      'javascript:alert(1)',
+    ]) {
       expect(isAppPage(APP_PAGE, url)).toBe(false);
     }
   });

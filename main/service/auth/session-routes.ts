@@ -10,7 +10,8 @@ export const SESSION_PATHS = ['/noninteractivelogin/', '/logout/'];
 
 /** The login body: JSON only (the pipeline refused any other type before the body was read). */
 function credentialsOf(request: ApiRequest): { username: string; password: string } {
-  const raw = request.body === undefined ? '' : typeof request.body === 'string' ? request.body : Buffer.from(request.body).toString('utf8');
+  const raw =
+    request.body === undefined ? '' : typeof request.body === 'string' ? request.body : Buffer.from(request.body).toString('utf8');
   let fields: Record<string, unknown> = {};
   assertJsonDepth(raw);
   try {
@@ -62,7 +63,11 @@ function logout(request: ApiRequest, sessions: Sessions): ApiResponse {
     }
     sessions.end(sessionId);
   }
-  return json(200, { success: true }, {
-    'set-cookie': [`sessionid=; Max-Age=0; ${COOKIE_ATTRIBUTES}`, `csrftoken=; Max-Age=0; ${COOKIE_ATTRIBUTES}`],
-  });
+  return json(
+    200,
+    { success: true },
+    {
+      'set-cookie': [`sessionid=; Max-Age=0; ${COOKIE_ATTRIBUTES}`, `csrftoken=; Max-Age=0; ${COOKIE_ATTRIBUTES}`],
+    },
+  );
 }

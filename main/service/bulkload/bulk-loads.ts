@@ -35,10 +35,20 @@ export class BulkLoads {
   async read(caller: Caller, upload: UploadRow, node: NodeRow, path: string): Promise<BulkLoadRow> {
     const { store, pool } = this.deps;
     const loadId = newTransactionId();
-    store.bulkLoads.begin({ load_id: loadId, upload_id: upload.id, file_name: upload.name, hierarchy_pkid: node.pkid, username: caller.principal.username });
+    store.bulkLoads.begin({
+      load_id: loadId,
+      upload_id: upload.id,
+      file_name: upload.name,
+      hierarchy_pkid: node.pkid,
+      username: caller.principal.username,
+    });
     const spool = store.db.transaction((chunk: ReadLoadChunk) => store.bulkLoads.spool(loadId, chunk.rows));
     try {
-      const read = await pool.run('read-load', { path, fileName: upload.name }, { owner: caller.principal.username, onChunk: (chunk) => spool(chunk as ReadLoadChunk) });
+      const read = await pool.run(
+        'read-load',
+        { path, fileName: upload.name },
+        { owner: caller.principal.username, onChunk: (chunk) => spool(chunk as ReadLoadChunk) },
+      );
       store.bulkLoads.ready(loadId, JSON.stringify(read.sheets), read.total);
     } catch (error) {
       store.db.transaction(() => store.bulkLoads.remove(loadId))();
@@ -60,7 +70,10 @@ export class BulkLoads {
       store.bulkLoads.begin({ load_id: loadId, upload_id: uploadId, file_name: workbook.fileName, hierarchy_pkid: node.pkid, username });
       let seq = 0;
       workbook.sheets.forEach((sheet, index) => {
-        store.bulkLoads.spool(loadId, sheet.rows.map((row) => ({ seq: seq++, sheet: index, row: JSON.stringify(row) })));
+        store.bulkLoads.spool(
+          loadId,
+          sheet.rows.map((row) => ({ seq: seq++, sheet: index, row: JSON.stringify(row) })),
+        );
       });
       const sheets = workbook.sheets.map((sheet) => ({ ...sheet, rows: [] }));
       store.bulkLoads.ready(loadId, JSON.stringify(sheets), seq);

@@ -213,7 +213,14 @@ export class LoadRun implements SlicedWork {
   }
 
   private runRow(sheet: ParsedSheet, row: ParsedRow, guard: RowGuard, transactionId: string): ReturnType<typeof runRowInBatch> {
-    const spec = rowTransaction({ store: this.deps.store, caller: this.caller, sheet, row, defaultPath: this.defaultPath, findTemplate: this.findTemplate });
+    const spec = rowTransaction({
+      store: this.deps.store,
+      caller: this.caller,
+      sheet,
+      row,
+      defaultPath: this.defaultPath,
+      findTemplate: this.findTemplate,
+    });
     const outcome = runRowInBatch(this.deps, this.load.load_id, spec, guard, transactionId);
     // A row that writes a template or a macro changes what the next rows' templates make.
     if (TEMPLATE_MODELS.has(sheet.modelType)) this.findTemplate = templateCache();
@@ -263,7 +270,13 @@ export class LoadRun implements SlicedWork {
       this.deps.store.bulkLoads.remove(this.load.load_id);
     })();
     this.emitProgress();
-    this.deps.events.emit('transaction', { transaction_id: this.load.load_id, status, parent_id: null, model_type: 'tool/BulkLoad', resource_pkid: null });
+    this.deps.events.emit('transaction', {
+      transaction_id: this.load.load_id,
+      status,
+      parent_id: null,
+      model_type: 'tool/BulkLoad',
+      resource_pkid: null,
+    });
     const error = failed === 0 ? undefined : new ApiError(409, 'sub-transactions-failed', message);
     this.resolve({ transactionId: this.load.load_id, status, resourcePkid: null, error });
   }
@@ -283,8 +296,19 @@ export class LoadRun implements SlicedWork {
       completed_time: this.deps.now(),
       detail: countedDetail(this.detail(), ok, children.length),
     });
-    this.deps.events.emit('transaction', { transaction_id: this.load.load_id, status: 'Fail', parent_id: null, model_type: 'tool/BulkLoad', resource_pkid: null });
-    this.resolve({ transactionId: this.load.load_id, status: 'Fail', resourcePkid: null, error: new ApiError(500, 'internal-error', message) });
+    this.deps.events.emit('transaction', {
+      transaction_id: this.load.load_id,
+      status: 'Fail',
+      parent_id: null,
+      model_type: 'tool/BulkLoad',
+      resource_pkid: null,
+    });
+    this.resolve({
+      transactionId: this.load.load_id,
+      status: 'Fail',
+      resourcePkid: null,
+      error: new ApiError(500, 'internal-error', message),
+    });
   }
 }
 
@@ -301,12 +325,21 @@ export function stopLoad(deps: BatchRowDeps & { store: Store }, load: BulkLoadRo
   let stopped = 0;
   deps.db.transaction(() => {
     const done = bulkLoads.get(load.load_id)?.done ?? load.done;
-    for (let entries = bulkLoads.next(load.load_id, -1, 10), after = -1; entries.length > 0; entries = bulkLoads.next(load.load_id, after, 10)) {
+    for (
+      let entries = bulkLoads.next(load.load_id, -1, 10), after = -1;
+      entries.length > 0;
+      entries = bulkLoads.next(load.load_id, after, 10)
+    ) {
       for (const entry of entries) {
         for (const queued of rowsOf(entry)) {
           if (queued.seq < done) continue;
           // Never run, so recorded within the load's own node: the caller's reach is not kept.
-          const head = recordedWithin(deps.store, rowHead(deps.store, load.username, sheets[queued.sheet], queued.row, defaultPath), defaultPath, defaultPath);
+          const head = recordedWithin(
+            deps.store,
+            rowHead(deps.store, load.username, sheets[queued.sheet], queued.row, defaultPath),
+            defaultPath,
+            defaultPath,
+          );
           recordRowNotRun(deps, load.load_id, head, message);
           stopped += 1;
         }

@@ -52,7 +52,8 @@ export function rowTransaction(source: RowSource): TxSpec {
  */
 export function recordedWithin(store: Store, head: Omit<TxSpec, 'run'>, reach: string, loadPath: string): Omit<TxSpec, 'run'> {
   const named = head.hierarchyPath;
-  const path = store.nodes.getByPath(named)?.path ?? store.nodes.get(named)?.path ?? (named.includes('.') || named === 'sys' ? named : undefined);
+  const path =
+    store.nodes.getByPath(named)?.path ?? store.nodes.get(named)?.path ?? (named.includes('.') || named === 'sys' ? named : undefined);
   if (path !== undefined && isWithin(path, reach)) return head;
   return { ...head, hierarchyPkid: store.nodes.getByPath(loadPath)?.pkid ?? null, hierarchyPath: loadPath };
 }
@@ -65,7 +66,8 @@ export function rowHead(store: Store, username: string, sheet: ParsedSheet, row:
   return {
     username,
     action: ACTION_WORD[row.action],
-    detail: `Row ${row.rowNumber} of sheet '${sheet.name}': ${ACTION_WORD[row.action]} ${model.modelType} ${labelOf(model, row.data)}`.trim(),
+    detail:
+      `Row ${row.rowNumber} of sheet '${sheet.name}': ${ACTION_WORD[row.action]} ${model.modelType} ${labelOf(model, row.data)}`.trim(),
     modelType: model.modelType,
     hierarchyPkid: store.nodes.getByPath(path)?.pkid ?? null,
     hierarchyPath: path,
@@ -76,10 +78,18 @@ export function rowHead(store: Store, username: string, sheet: ParsedSheet, row:
 function runRow(steps: StepContext, source: RowSource, model: ModelDef, path: string, pkid: string | null): TxResult {
   const { store, caller, sheet, row } = source;
   if (row.badAction !== undefined) {
-    throw new ApiError(400, 'bad-action', `Row ${row.rowNumber}: Action '${row.badAction}' is not add, modify or delete; the row was not run.`);
+    throw new ApiError(
+      400,
+      'bad-action',
+      `Row ${row.rowNumber}: Action '${row.badAction}' is not add, modify or delete; the row was not run.`,
+    );
   }
   if (row.readErrors) {
-    throw new ApiError(400, 'validation-failed', `Row ${row.rowNumber}: ${row.readErrors} cell(s) could not be read (see the validation of this workbook); the row was not run.`);
+    throw new ApiError(
+      400,
+      'validation-failed',
+      `Row ${row.rowNumber}: ${row.readErrors} cell(s) could not be read (see the validation of this workbook); the row was not run.`,
+    );
   }
   const node = resolveForCaller(caller, store.nodes, path);
   const template = row.template ?? sheet.directive.template;
@@ -108,7 +118,11 @@ function targetOf(store: Store, model: ModelDef, node: NodeRow, row: ParsedRow):
   // A key field left out falls back to its default (an empty route partition is a real key).
   const missing = keyFields.filter((field) => row.data[field] === undefined && model.fields[field]?.default === undefined);
   if (missing.length > 0) {
-    throw new ApiError(400, 'validation-failed', `Row ${row.rowNumber}: a ${row.action} needs the pkid column or ${keyFields.join(' and ')} to find the instance.`);
+    throw new ApiError(
+      400,
+      'validation-failed',
+      `Row ${row.rowNumber}: a ${row.action} needs the pkid column or ${keyFields.join(' and ')} to find the instance.`,
+    );
   }
   const found = store.instances.findByKey(model.modelType, businessKeyOf(model, row.data, node.pkid))[0];
   if (!found) {

@@ -35,13 +35,17 @@ export class BulkLoadScheduler {
   ) {}
 
   isWaiting(transactionId: string): boolean {
-    return this.store.db.prepare("SELECT 1 FROM scheduled_loads WHERE transaction_id = ? AND state = 'waiting'").get(transactionId) !== undefined;
+    return (
+      this.store.db.prepare("SELECT 1 FROM scheduled_loads WHERE transaction_id = ? AND state = 'waiting'").get(transactionId) !== undefined
+    );
   }
 
   schedule(caller: Caller, load: BulkLoadRow, node: NodeRow, runAt: Date): string {
     const transactionId = this.loads.schedule(caller, load, node, (id) => {
       this.store.db
-        .prepare("INSERT INTO scheduled_loads (transaction_id, upload_id, hierarchy_pkid, user_pkid, run_at, state) VALUES (?, ?, ?, ?, ?, 'waiting')")
+        .prepare(
+          "INSERT INTO scheduled_loads (transaction_id, upload_id, hierarchy_pkid, user_pkid, run_at, state) VALUES (?, ?, ?, ?, ?, 'waiting')",
+        )
         .run(id, load.upload_id, node.pkid, caller.principal.pkid, runAt.toISOString());
     });
     this.armAll();

@@ -37,7 +37,8 @@ const JSON_FORMAT = { format: 'json' };
 export function homeHierarchyProblem(value: string): string | undefined {
   if (value.length > 1024) return 'must be at most 1024 characters';
   if (PKID.test(value)) return undefined;
-  if (value.split('.').some((name) => name.trim() === '' || name !== name.trim())) return 'must be a dot path such as sys.hcs.Telco.Acme, or a hierarchy node\'s pkid';
+  if (value.split('.').some((name) => name.trim() === '' || name !== name.trim()))
+    return "must be a dot path such as sys.hcs.Telco.Acme, or a hierarchy node's pkid";
   return undefined;
 }
 
@@ -86,7 +87,16 @@ async function byPath(get: HomeGet, home: string): Promise<HomeNode | undefined>
   const last = names[names.length - 1];
   if (names.length > 1) {
     const parent = names.slice(0, -1).join('.');
-    const listed = await get(NODES, { ...JSON_FORMAT, hierarchy: parent, traversal: 'local', filter_field: 'name', filter_condition: 'equals', filter_text: last, ignore_case: 'false', limit: '50' });
+    const listed = await get(NODES, {
+      ...JSON_FORMAT,
+      hierarchy: parent,
+      traversal: 'local',
+      filter_field: 'name',
+      filter_condition: 'equals',
+      filter_text: last,
+      ignore_case: 'false',
+      limit: '50',
+    });
     const match = resourcesOf(listed).find((instance) => stringOf(objectOf(instance, 'data'), 'name') === last);
     const pkid = pkidOf(objectOf(match, 'meta'), 'pkid');
     if (pkid) return { pkid, hierarchy: home, source: 'profile' };

@@ -107,7 +107,8 @@ export interface RemoteProfileDeleted {
 }
 
 /** `no-home`: signed in, but the deployment does not say where the user sits and no home hierarchy is entered (or it is not found there). */
-export type ConnectionVerdict = 'ok' | 'no-password' | 'unreachable' | 'timeout' | 'tls' | 'wrong-credentials' | 'forbidden' | 'no-home' | 'unexpected';
+export type ConnectionVerdict =
+  'ok' | 'no-password' | 'unreachable' | 'timeout' | 'tls' | 'wrong-credentials' | 'forbidden' | 'no-home' | 'unexpected';
 
 /** POST /workstation/remote-profiles/<id>/test/: each part in words a field engineer can act on. */
 export interface ConnectionTestResult {

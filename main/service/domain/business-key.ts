@@ -19,13 +19,7 @@ export function businessKeyOf(model: ModelDef, data: JsonObject, hierarchyPkid: 
  * Refuses a second instance with the same business key, within the node (per-node keys), on
  * the node's line up and down the tree (inventory numbers), or anywhere (global keys).
  */
-export function assertUniqueKey(
-  store: Store,
-  model: ModelDef,
-  data: JsonObject,
-  node: NodeRow,
-  selfPkid: string | null,
-): string {
+export function assertUniqueKey(store: Store, model: ModelDef, data: JsonObject, node: NodeRow, selfPkid: string | null): string {
   const key = businessKeyOf(model, data, node.pkid);
   const clash = store.instances
     .findByKey(model.modelType, key)
@@ -36,7 +30,9 @@ export function assertUniqueKey(
     );
   if (clash) {
     const described = model.businessKey.fields.map((field) => `${field} '${String(data[field] ?? '')}'`).join(' and ');
-    const place = clashInSight(node.path, clash.hierarchyPath) ? `at ${clash.hierarchyPath} (pkid ${clash.pkid})` : 'elsewhere in the hierarchy';
+    const place = clashInSight(node.path, clash.hierarchyPath)
+      ? `at ${clash.hierarchyPath} (pkid ${clash.pkid})`
+      : 'elsewhere in the hierarchy';
     throw conflict(`${model.title} with ${described} already exists ${place}.`);
   }
   return key;

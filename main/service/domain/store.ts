@@ -54,4 +54,3 @@ export function createStore(db: Db, now: () => string, uploadsFolder: string | n
     now,
   };
 }
-

@@ -96,7 +96,9 @@ export interface ValidateResult {
 async function validate(ctx: JobContext, input: ValidateInput): Promise<ValidateResult> {
   const node = ctx.store.nodes.get(input.nodePkid);
   if (!node) throw notFound('The hierarchy node of this validation no longer exists.');
-  const answer: WorkbookValidation = await inOneSnapshot(ctx, () => validateWorkbookFile(ctx.store, input.caller, node, input.path, input.fileName));
+  const answer: WorkbookValidation = await inOneSnapshot(ctx, () =>
+    validateWorkbookFile(ctx.store, input.caller, node, input.path, input.fileName),
+  );
   // Serialised here: copying 100,000 row predictions between threads as objects took 0.7 s of
   // a 5 s validation, and the service's thread would then have stringified them again.
   return { bytes: Buffer.from(JSON.stringify(answer)) };

@@ -46,7 +46,6 @@ interface Slot {
 const IDLE_WORKER_MS = 2000;
 const YOUNG_GENERATION_MB = 8;
 
-
 /** What a refused job's Retry-After says: a few jobs' time, long enough for the queue to move. */
 const RETRY_AFTER_SECONDS = 5;
 
@@ -72,10 +71,17 @@ export class JobPool {
   run<K extends JobKind>(kind: K, input: JobInput<K>, options: JobOptions): Promise<JobOutput<K>> {
     if (this.closed) return Promise.reject(new Error('job pool closed'));
     if (this.queue.length >= this.maxQueued) {
-      return Promise.reject(new TooBusy('The workstation is busy with other exports and validations: try again in a few seconds.', RETRY_AFTER_SECONDS));
+      return Promise.reject(
+        new TooBusy('The workstation is busy with other exports and validations: try again in a few seconds.', RETRY_AFTER_SECONDS),
+      );
     }
     if (this.queue.filter((job) => job.options.owner === options.owner).length >= this.maxQueuedPerOwner) {
-      return Promise.reject(new TooBusy(`${this.maxQueuedPerOwner} of your exports and validations are already waiting: try again when they are done.`, RETRY_AFTER_SECONDS));
+      return Promise.reject(
+        new TooBusy(
+          `${this.maxQueuedPerOwner} of your exports and validations are already waiting: try again when they are done.`,
+          RETRY_AFTER_SECONDS,
+        ),
+      );
     }
     return new Promise<JobOutput<K>>((resolve, reject) => {
       this.queue.push({ id: (this.nextId += 1), kind, input, options, resolve: resolve as (result: unknown) => void, reject });
@@ -142,7 +148,10 @@ export class JobPool {
     // A small young generation: a job makes garbage at a steady pace (rows parsed, checked,
     // written), and V8's default nursery for it held about 60 MB more of the service's memory
     // at each bench job's peak, for no speed measured.
-    const worker = new Worker(this.script, { workerData: { file: this.file }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+    const worker = new Worker(this.script, {
+      workerData: { file: this.file },
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    });
     // An idle worker must not keep a finished process (a test, the CLI) alive.
     worker.unref();
     const slot: Slot = { worker };

@@ -37,7 +37,11 @@ export function transferablesOf(result: unknown): ArrayBuffer[] {
 
 /** An error as it crosses to another thread: an ApiError as its fault, anything else as its stack. */
 export function failureOf(error: unknown): { fault?: SerializedFault; message: string } {
-  if (error instanceof ApiError) return { fault: { httpCode: error.httpCode, code: error.code, message: error.message, details: error.details }, message: error.message };
+  if (error instanceof ApiError)
+    return {
+      fault: { httpCode: error.httpCode, code: error.code, message: error.message, details: error.details },
+      message: error.message,
+    };
   return { message: error instanceof Error ? (error.stack ?? error.message) : String(error) };
 }
 

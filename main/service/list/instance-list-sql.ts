@@ -13,7 +13,14 @@ const choicesByStore = new WeakMap<Store, PlanChoices>();
 export function narrowHere(store: Store, probe: BoundSql): boolean {
   let choices = choicesByStore.get(store);
   if (!choices) choicesByStore.set(store, (choices = new PlanChoices()));
-  return choices.narrow(probe, (sql) => store.statement(sql.sql).raw(true).get(...sql.params) as ProbeCounts);
+  return choices.narrow(
+    probe,
+    (sql) =>
+      store
+        .statement(sql.sql)
+        .raw(true)
+        .get(...sql.params) as ProbeCounts,
+  );
 }
 
 /**

@@ -28,7 +28,6 @@ export interface ListParams {
 export const MAX_LIMIT = 2000;
 const CONDITIONS: readonly FilterCondition[] = ['startswith', 'endswith', 'equals', 'contains'];
 
-
 export function parseBoolean(query: URLSearchParams, name: string, fallback: boolean): boolean {
   const value = query.get(name);
   if (value === null || value === '') return fallback;
@@ -111,7 +110,10 @@ export function parseListParams(model: ModelDef, query: URLSearchParams, rangeHe
   const range = parseRange(rangeHeader);
   const orderBy = query.get('order_by') || model.summaryAttrs[0];
   if (!model.summaryAttrs.includes(orderBy)) {
-    throw badParameter(`order_by '${orderBy}' is not a summary attribute of ${model.modelType}; use one of ${model.summaryAttrs.join(', ')}.`, 'order_by');
+    throw badParameter(
+      `order_by '${orderBy}' is not a summary attribute of ${model.modelType}; use one of ${model.summaryAttrs.join(', ')}.`,
+      'order_by',
+    );
   }
   const traversal = oneOfParam<Traversal>(query, 'traversal', ['down', 'up', 'local'], 'down');
   const summary = parseBoolean(query, 'summary', true);

@@ -29,8 +29,16 @@ export const bulkLoad: ModelDef = {
       description: 'Name of a file uploaded through /api/uploadfiles/.',
     }),
     execute_immediately: flag('Execute Immediately', { default: true }),
-    execute_date: text('Execute Date', { format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD; needed when not executing immediately.' }),
-    execute_time: text('Execute Time', { format: 'time', pattern: '^\\d{2}:\\d{2}:\\d{2}$', description: 'HH:MM:SS; needed when not executing immediately.' }),
+    execute_date: text('Execute Date', {
+      format: 'date',
+      pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+      description: 'YYYY-MM-DD; needed when not executing immediately.',
+    }),
+    execute_time: text('Execute Time', {
+      format: 'time',
+      pattern: '^\\d{2}:\\d{2}:\\d{2}$',
+      description: 'HH:MM:SS; needed when not executing immediately.',
+    }),
     execute_timezone: text('Execute Time Zone', { description: 'Offset from UTC in minutes, e.g. 60 or -300.' }),
   },
   summaryAttrs: ['bulkload_file'],

@@ -8,4 +8,3 @@ export const callForward = (title: string): FieldDef =>
     forwardToVoiceMail: flag('Forward to Voice Mail', { default: false }),
     callingSearchSpaceName: nullableText('Calling Search Space'),
   });
-

@@ -11,7 +11,8 @@ export const configurationTemplate: ModelDef = {
     ...targetedModelFields('The model the template fills in, e.g. relation/LineRelation.'),
     merge_strategy: oneOf('Merge Strategy', ['merge', 'replace'], {
       default: 'merge',
-      description: 'The caller always wins. merge: template values are deep-merged under the payload; replace: per top-level field, no nested merge.',
+      description:
+        'The caller always wins. merge: template values are deep-merged under the payload; replace: per top-level field, no nested merge.',
     }),
     template: {
       type: 'object',
@@ -21,7 +22,8 @@ export const configurationTemplate: ModelDef = {
     },
     foreach: nullableText('For Each', {
       maxLength: 100,
-      description: 'Name of an input list: entries ending in [] and __foreach__ blocks are built once per element ({{ item }}, {{ index }}).',
+      description:
+        'Name of an input list: entries ending in [] and __foreach__ blocks are built once per element ({{ item }}, {{ index }}).',
     }),
   },
   summaryAttrs: ['name', 'target_model_type', 'description'],

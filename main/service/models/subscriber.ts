@@ -25,7 +25,7 @@ export const subscriber: ModelDef = {
     lastname: text('Last Name', { maxLength: 64 }),
     mailid: text('Email', { format: 'email', maxLength: 254 }),
     hierarchy_friendly_name: text('Hierarchy Friendly Name', { maxLength: 200 }),
-    device: text('Device', { maxLength: 100, description: 'Name of the subscriber\'s phone, e.g. SEP001122334455.' }),
+    device: text('Device', { maxLength: 100, description: "Name of the subscriber's phone, e.g. SEP001122334455." }),
     extension_mobility: text('Extension Mobility', { maxLength: 100 }),
     phone: text('Phone Number', { maxLength: 50 }),
   },

@@ -26,15 +26,24 @@ function scheduledMoment(fields: Record<string, unknown>): Date {
   const problems = [
     !date ? { field: 'execute_date', message: 'must be YYYY-MM-DD' } : undefined,
     !time ? { field: 'execute_time', message: 'must be HH:MM:SS' } : undefined,
-    Number.isNaN(zone) || Math.abs(zone) > 14 * 60 ? { field: 'execute_timezone', message: 'must be minutes from UTC, e.g. 60 or -300' } : undefined,
+    Number.isNaN(zone) || Math.abs(zone) > 14 * 60
+      ? { field: 'execute_timezone', message: 'must be minutes from UTC, e.g. 60 or -300' }
+      : undefined,
   ].filter((problem): problem is { field: string; message: string } => problem !== undefined);
   if (!date || !time || problems.length > 0) {
-    throw new ApiError(400, 'validation-failed', 'A scheduled load (execute_immediately false) needs execute_date, execute_time and execute_timezone.', problems);
+    throw new ApiError(
+      400,
+      'validation-failed',
+      'A scheduled load (execute_immediately false) needs execute_date, execute_time and execute_timezone.',
+      problems,
+    );
   }
   const local = Date.UTC(Number(date[1]), Number(date[2]) - 1, Number(date[3]), Number(time[1]), Number(time[2]), Number(time[3]));
   const moment = new Date(local - zone * 60_000);
   if (Number.isNaN(moment.getTime()) || moment.toISOString().slice(0, 10) === 'Invalid Date') {
-    throw new ApiError(400, 'validation-failed', 'execute_date and execute_time do not name a real moment.', [{ field: 'execute_date', message: 'not a date' }]);
+    throw new ApiError(400, 'validation-failed', 'execute_date and execute_time do not name a real moment.', [
+      { field: 'execute_date', message: 'not a date' },
+    ]);
   }
   return moment;
 }
@@ -56,7 +65,12 @@ export async function startBulkLoad(
   const load = await deps.loads.read(ctx, upload, node, deps.store.uploads.pathOf(upload.id));
   if (runAt) {
     const transactionId = deps.scheduler.schedule(ctx, load, node, runAt);
-    return json(202, { href: transactionHref(transactionId), success: true, transaction_id: transactionId, execute_at: runAt.toISOString() });
+    return json(202, {
+      href: transactionHref(transactionId),
+      success: true,
+      transaction_id: transactionId,
+      execute_at: runAt.toISOString(),
+    });
   }
   const submitted = deps.loads.start(ctx, load, node);
   const href = transactionHref(submitted.transactionId);

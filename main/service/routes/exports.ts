@@ -59,7 +59,13 @@ function checkExportQuery(ctx: RequestContext): void {
 }
 
 /** The instances of `source` in one workbook, written by a job worker. */
-async function instancesFile(deps: RouteDeps, ctx: RequestContext, model: ModelDef, node: NodeRow, source: ExportSource): Promise<ApiResponse> {
+async function instancesFile(
+  deps: RouteDeps,
+  ctx: RequestContext,
+  model: ModelDef,
+  node: NodeRow,
+  source: ExportSource,
+): Promise<ApiResponse> {
   const template = templateNameOf(deps.store, model, node, ctx.query);
   const job = {
     source,
@@ -82,7 +88,12 @@ export async function exportInstance(deps: RouteDeps, ctx: RequestContext, model
   const given = ctx.query.get('hierarchy');
   const node = given ? resolveHierarchy(deps.store.nodes, given) : requireNode(deps.store, record.hierarchyPkid);
   if (given) guardNode(ctx, node, 'export', readsUp(ctx));
-  return instancesFile(deps, ctx, model, node, { kind: 'hrefs', hrefs: [instanceHref(model.modelType, record.pkid)], caller: callerOf(ctx), readUp: readsUp(ctx) });
+  return instancesFile(deps, ctx, model, node, {
+    kind: 'hrefs',
+    hrefs: [instanceHref(model.modelType, record.pkid)],
+    caller: callerOf(ctx),
+    readUp: readsUp(ctx),
+  });
 }
 
 /** `POST /api/<type>/<name>/export/`: the body's `hrefs`, else what the list parameters select. */
@@ -105,7 +116,10 @@ export function routeExportDataView(ctx: RequestContext, rest: string[]): ApiRes
   onlyMethod(ctx, 'GET');
   const data: JsonObject = {};
   for (const [name, field] of Object.entries(exportData.fields)) if (field.default !== undefined) data[name] = field.default;
-  const meta = { ...schemaMeta(exportData, ctx.deviceSchemaVersion), ...(ctx.query.get('hierarchy') ? { hierarchy: ctx.query.get('hierarchy') } : {}) };
+  const meta = {
+    ...schemaMeta(exportData, ctx.deviceSchemaVersion),
+    ...(ctx.query.get('hierarchy') ? { hierarchy: ctx.query.get('hierarchy') } : {}),
+  };
   return json(200, { data, schema: draft03Schema(exportData), meta });
 }
 
@@ -125,12 +139,18 @@ export async function routeExportPath(deps: RouteDeps, ctx: RequestContext): Pro
 async function exportSearch(deps: RouteDeps, ctx: RequestContext): Promise<ApiResponse> {
   onlyMethod(ctx, 'POST');
   const url = ctx.query.get('url') ?? '';
-  if (!/^\/api\/tool\/Search\/?$/.test(url)) throw new ApiError(400, 'bad-parameter', `url must be /api/tool/Search/, not '${url}'.`, [{ field: 'url', message: 'must be /api/tool/Search/' }]);
+  if (!/^\/api\/tool\/Search\/?$/.test(url))
+    throw new ApiError(400, 'bad-parameter', `url must be /api/tool/Search/, not '${url}'.`, [
+      { field: 'url', message: 'must be /api/tool/Search/' },
+    ]);
   assertRole(ctx.principal, 'search');
   assertRole(ctx.principal, 'export');
   const type = exportDataTypeOf(jsonBody(ctx));
   const request = readSearchRequest(ctx);
-  const node = request.hierarchy === null ? requireNode(deps.store, ctx.principal.hierarchyPkid) : resolveHierarchy(deps.store.nodes, request.hierarchy);
+  const node =
+    request.hierarchy === null
+      ? requireNode(deps.store, ctx.principal.hierarchyPkid)
+      : resolveHierarchy(deps.store.nodes, request.hierarchy);
   // Reach is settled before the job is queued: a node out of reach is refused at once, as one
   // that does not exist is, never after a wait in the queue or with a 429 that only it could get.
   callerScope(ctx.principal, ctx.callerPath, node, request.direction);

@@ -33,7 +33,8 @@ export function resolveForCaller(ctx: Caller, nodes: NodesRepo, value: string): 
   try {
     return resolveHierarchy(nodes, value);
   } catch (error) {
-    if (error instanceof HierarchyNotFound && !wouldBeWithin(error.requested, ctx.callerPath)) throw unreachable(ctx.principal, ctx.callerPath);
+    if (error instanceof HierarchyNotFound && !wouldBeWithin(error.requested, ctx.callerPath))
+      throw unreachable(ctx.principal, ctx.callerPath);
     throw error;
   }
 }

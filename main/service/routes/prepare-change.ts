@@ -15,7 +15,15 @@ import { guardUserData, type Caller } from './guards';
  * every field, defaults (create) or the stored instance (modify) complete it, required fields
  * are checked, and nobody gives a user more than they have.
  */
-function templated(store: Store, model: ModelDef, node: NodeRow, raw: unknown, query: URLSearchParams, find: TemplateFinder, existing?: JsonObject): JsonObject {
+function templated(
+  store: Store,
+  model: ModelDef,
+  node: NodeRow,
+  raw: unknown,
+  query: URLSearchParams,
+  find: TemplateFinder,
+  existing?: JsonObject,
+): JsonObject {
   // A payload that is not even an object fails validation before a template is looked up.
   if (!isJsonObject(raw)) return validateData(model, raw);
   return applyTemplateRecord(store, model, node, find(store, model, node, query), raw, existing);

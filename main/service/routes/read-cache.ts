@@ -11,7 +11,8 @@ import type { Db } from '../store/db';
 const CHECK_INTERVAL_MS = 100;
 
 /** What an instance answer depends on: the caller, the whole URL, and the version header. */
-export const readKey = (principalPkid: string, xVersion: string | undefined, url: string): string => `${principalPkid} ${xVersion ?? ''} ${url}`;
+export const readKey = (principalPkid: string, xVersion: string | undefined, url: string): string =>
+  `${principalPkid} ${xVersion ?? ''} ${url}`;
 
 export class ReadCache {
   private readonly entries = new Map<string, string>();

@@ -37,14 +37,18 @@ export function listInstances(deps: RouteDeps, ctx: RequestContext, model: Model
     return {
       rows: store.statement(sql.page).all(...sql.pageParams) as InstanceRow[],
       total: params.count
-        ? deps.readCache.total(`${sql.count} ${JSON.stringify(sql.countParams)}`, () => (store.statement(sql.count).get(...sql.countParams) as { total: number }).total)
+        ? deps.readCache.total(
+            `${sql.count} ${JSON.stringify(sql.countParams)}`,
+            () => (store.statement(sql.count).get(...sql.countParams) as { total: number }).total,
+          )
         : 0,
     };
   })();
   const resources = rows.map((row) => {
     const hierarchy = store.nodes.get(row.hierarchy_pkid)?.path ?? '';
     return {
-      data: row.summary === undefined ? visibleData(model, JSON.parse(row.data ?? '{}') as JsonObject, hierarchy) : summaryData(row.summary),
+      data:
+        row.summary === undefined ? visibleData(model, JSON.parse(row.data ?? '{}') as JsonObject, hierarchy) : summaryData(row.summary),
       meta: {
         model_type: model.modelType,
         pkid: row.pkid,
@@ -109,8 +113,7 @@ export function listResponse(
   const headers: Record<string, string> = {};
   if (params.range) {
     const count = page.resources.length;
-    headers['content-range'] =
-      count === 0 ? `items */${page.total}` : `items ${params.skip}-${params.skip + count - 1}/${page.total}`;
+    headers['content-range'] = count === 0 ? `items */${page.total}` : `items ${params.skip}-${params.skip + count - 1}/${page.total}`;
   }
   return json(200, body, headers);
 }

@@ -30,7 +30,11 @@ export function getInstance(deps: RouteDeps, ctx: RequestContext, model: ModelDe
   if (isDeviceModel(model)) (envelope.meta as JsonObject).cached = fromCache;
   if (parseBoolean(ctx.query, 'schema', false)) {
     envelope.schema = draft03Schema(model);
-    Object.assign(envelope.meta as JsonObject, { ...schemaMeta(model, ctx.deviceSchemaVersion), pkid: record.pkid, hierarchy: record.hierarchyPath });
+    Object.assign(envelope.meta as JsonObject, {
+      ...schemaMeta(model, ctx.deviceSchemaVersion),
+      pkid: record.pkid,
+      hierarchy: record.hierarchyPath,
+    });
   }
   const response = json(200, envelope);
   // A cached=false read must reach the device every time: never remembered.
@@ -88,7 +92,10 @@ function fieldRows(fields: Record<string, FieldDef>, prefix = ''): string[] {
 /** `help/`: a page built from the schema, so it can never disagree with what is validated. */
 export function helpPage(model: ModelDef): ApiResponse {
   const actions = model.actions
-    .map((action) => `<li><code>${action.method} ${escapeHtml(action.path || '/')}</code> ${escapeHtml(action.title)}${action.supportAsync ? ' (supports nowait=true)' : ''}</li>`)
+    .map(
+      (action) =>
+        `<li><code>${action.method} ${escapeHtml(action.path || '/')}</code> ${escapeHtml(action.title)}${action.supportAsync ? ' (supports nowait=true)' : ''}</li>`,
+    )
     .join('');
   const page = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(model.title)}: help</title>

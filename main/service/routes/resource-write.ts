@@ -54,12 +54,7 @@ export async function createResource(deps: RouteDeps, ctx: RequestContext, model
   return answerTransaction(deps, ctx, model, submitted, 'create');
 }
 
-export async function updateResource(
-  deps: RouteDeps,
-  ctx: RequestContext,
-  model: ModelDef,
-  pkid: string,
-): Promise<ApiResponse> {
+export async function updateResource(deps: RouteDeps, ctx: RequestContext, model: ModelDef, pkid: string): Promise<ApiResponse> {
   requireWritable(model, 'update');
   const { store } = deps;
   const existing = requireInstance(store, pkid, model.modelType);
@@ -109,8 +104,7 @@ function deleteSpec(deps: RouteDeps, ctx: RequestContext, model: ModelDef, pkid:
     hierarchyPath,
     resourcePkid: pkid,
     // Looked up again when it runs: an earlier transaction in the queue may have removed it.
-    run: (steps) =>
-      WORKFLOWS[model.workflow].remove(steps, { store, model, existing: requireInstance(store, pkid, model.modelType) }),
+    run: (steps) => WORKFLOWS[model.workflow].remove(steps, { store, model, existing: requireInstance(store, pkid, model.modelType) }),
   };
 }
 
@@ -145,7 +139,14 @@ export async function deleteMany(deps: RouteDeps, ctx: RequestContext, model: Mo
     const existing = deps.store.instances.get(route.rest[0]);
     // Every target is checked before anything runs: one out of reach refuses the whole call.
     if (existing) guardInstance(ctx, deps.store, existing, 'delete');
-    return deleteSpec(deps, ctx, model, route.rest[0], existing?.hierarchyPath ?? node.path, existing ? labelOf(model, existing.data) : route.rest[0]);
+    return deleteSpec(
+      deps,
+      ctx,
+      model,
+      route.rest[0],
+      existing?.hierarchyPath ?? node.path,
+      existing ? labelOf(model, existing.data) : route.rest[0],
+    );
   });
   const submitted = deps.engine.submitGroup(
     {

@@ -10,7 +10,8 @@ import { guardInstance } from './guards';
 const CLEAR_ALL = '__CLEAR_ALL_TAGS__';
 const CLEAR_ONE = '__CLEAR_TAG__';
 /** 1 to 64 printable characters; a comma would split the tag in exports. */
-const isTag = (text: string): boolean => text.length >= 1 && text.length <= 64 && !text.includes(',') && ![...text].some((c) => c.charCodeAt(0) < 32);
+const isTag = (text: string): boolean =>
+  text.length >= 1 && text.length <= 64 && !text.includes(',') && ![...text].some((c) => c.charCodeAt(0) < 32);
 
 /** Applies the `tag` parameters in order: add a name, `__CLEAR_TAG__<name>`, `__CLEAR_ALL_TAGS__`. */
 export function applyTagOperations(current: string[], operations: string[]): string[] {
@@ -41,7 +42,8 @@ export function routeTags(deps: RouteDeps, ctx: RequestContext, model: ModelDef,
     return json(200, { success: true, pkid, version_tag: versionTag === '' ? null : versionTag });
   }
   const operations = ctx.query.getAll('tag');
-  if (operations.length === 0) throw badParameter('Give at least one tag parameter: a name, __CLEAR_TAG__<name> or __CLEAR_ALL_TAGS__.', 'tag');
+  if (operations.length === 0)
+    throw badParameter('Give at least one tag parameter: a name, __CLEAR_TAG__<name> or __CLEAR_ALL_TAGS__.', 'tag');
   const bad = operations.find((operation) => !isTag(operation));
   if (bad !== undefined) throw badParameter(`Tag '${bad}' must be 1 to 64 characters, without commas or control characters.`, 'tag');
   const tags = applyTagOperations(record.tags, operations);

@@ -32,7 +32,11 @@ async function* bodyChunks(ctx: RequestContext): AsyncIterable<Uint8Array> {
 async function storeParts(deps: RouteDeps, ctx: RequestContext, node: NodeRow): Promise<UploadRow[]> {
   const type = ctx.request.headers?.['content-type'] ?? '';
   if (!type.toLowerCase().startsWith('multipart/form-data')) {
-    throw new ApiError(415, 'unsupported-media-type', 'An upload is a multipart/form-data body with the file in a part named uploadedfile.');
+    throw new ApiError(
+      415,
+      'unsupported-media-type',
+      'An upload is a multipart/form-data body with the file in a part named uploadedfile.',
+    );
   }
   const files: { name: string; writer: UploadWriter }[] = [];
   try {
@@ -47,7 +51,9 @@ async function storeParts(deps: RouteDeps, ctx: RequestContext, node: NodeRow): 
     throw error;
   }
   if (files.length === 0) {
-    throw new ApiError(400, 'bad-upload', 'The upload has no file part named uploadedfile.', [{ field: 'uploadedfile', message: 'is required' }]);
+    throw new ApiError(400, 'bad-upload', 'The upload has no file part named uploadedfile.', [
+      { field: 'uploadedfile', message: 'is required' },
+    ]);
   }
   return files.map((file) => file.writer.commit(file.name, node.pkid, ctx.principal));
 }

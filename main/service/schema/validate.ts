@@ -65,7 +65,9 @@ const defaultsByModel = new WeakMap<ModelDef, [string, Json][]>();
 function defaultsOf(model: ModelDef): [string, Json][] {
   let list = defaultsByModel.get(model);
   if (!list) {
-    list = Object.entries(model.fields).flatMap(([name, field]) => (field.default !== undefined && !field.readonly ? [[name, field.default] as [string, Json]] : []));
+    list = Object.entries(model.fields).flatMap(([name, field]) =>
+      field.default !== undefined && !field.readonly ? [[name, field.default] as [string, Json]] : [],
+    );
     defaultsByModel.set(model, list);
   }
   return list;

@@ -33,9 +33,12 @@ export function deviceSchemaVersionFor(release: string, apiVersion: string | nul
   const asked = apiVersion ?? headerVersion ?? null;
   if (isModern(release)) {
     if (asked !== null) {
-      throw new ApiError(400, 'api-version-not-supported', `Release ${release} does not take api_version or X-Version: send requests without them.`, [
-        { field: apiVersion !== null ? 'api_version' : 'X-Version', message: 'not supported from release 21.1' },
-      ]);
+      throw new ApiError(
+        400,
+        'api-version-not-supported',
+        `Release ${release} does not take api_version or X-Version: send requests without them.`,
+        [{ field: apiVersion !== null ? 'api_version' : 'X-Version', message: 'not supported from release 21.1' }],
+      );
     }
     return LATEST_DEVICE_SCHEMA_VERSION;
   }

@@ -18,7 +18,10 @@ export function searchRows(store: Store, principal: Principal, request: SearchRe
   const plans = compiledSearch(store, principal, request);
   const chosen = pickHere(store, { answer: plans, narrow: plans.narrow && { answer: plans.narrow.search, probe: plans.narrow.probe } });
   // Rows as arrays: better-sqlite3 makes them faster than objects, which 1,000 hits notice.
-  return store.statement(chosen.sql).raw(true).all(...chosen.params) as SearchRow[];
+  return store
+    .statement(chosen.sql)
+    .raw(true)
+    .all(...chosen.params) as SearchRow[];
 }
 
 /** The plan of a search run on this thread (exports, and searches without a worker). */
@@ -49,6 +52,9 @@ export async function runSearch(store: Store, principal: Principal, request: Sea
   // A worker runs it: a million-row scan never holds the event loop.
   if (pool?.available) return pool.run(statements);
   const answer = pickHere(store, statements);
-  const [bytes] = store.statement(answer.sql).raw(true).get(...answer.params) as [Uint8Array];
+  const [bytes] = store
+    .statement(answer.sql)
+    .raw(true)
+    .get(...answer.params) as [Uint8Array];
   return bytes;
 }

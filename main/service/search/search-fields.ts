@@ -38,7 +38,8 @@ export function resolveField(model: ModelDef, clause: Clause): SearchField {
     if (!field || field.writeOnly) unknownField(clause, segment, owner, fields);
     path.push(segment);
     if (path.length < segments.length) {
-      if (!field.properties) throw searchError(clause.position, `${path.join('.')} of ${model.modelType} has no fields below it.`, 'unknown-field');
+      if (!field.properties)
+        throw searchError(clause.position, `${path.join('.')} of ${model.modelType} has no fields below it.`, 'unknown-field');
       fields = field.properties;
       owner = `${model.modelType} ${path.join('.')}`;
     }
@@ -46,7 +47,12 @@ export function resolveField(model: ModelDef, clause: Clause): SearchField {
   if (!field) unknownField(clause, clause.field, owner, fields);
   const types = typesOf(field);
   if (types.includes('object') && field.properties) {
-    throw searchError(clause.position, `${clause.field} is an object; search one of its fields: ${Object.keys(field.properties).map((name) => `${clause.field}.${name}`).join(', ')}.`);
+    throw searchError(
+      clause.position,
+      `${clause.field} is an object; search one of its fields: ${Object.keys(field.properties)
+        .map((name) => `${clause.field}.${name}`)
+        .join(', ')}.`,
+    );
   }
   if (types.includes('array') || types.includes('object')) {
     throw searchError(clause.position, `${clause.field} is a list; search can match only single values.`);

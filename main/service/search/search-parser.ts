@@ -31,9 +31,7 @@ export interface Junction {
 
 export type Condition = Clause | Junction;
 
-export type SearchQuery =
-  | { kind: 'model'; modelType: string; position: number; where: Condition | null }
-  | { kind: 'text'; text: string };
+export type SearchQuery = { kind: 'model'; modelType: string; position: number; where: Condition | null } | { kind: 'text'; text: string };
 
 /** Only these words start a model path; anything else is bare text (a number, a name). */
 const MODEL_PATH = /^(data|relation|device|tool|view)\//;
@@ -77,7 +75,10 @@ class Parser {
     const model = this.next();
     if (this.peek().kind === 'end') return { kind: 'model', modelType: model.text, position: model.position, where: null };
     if (!isKeyword(this.peek(), 'with')) {
-      throw searchError(this.peek().position, `expected 'with' or the end of the query after '${model.text}', found ${describe(this.peek())}.`);
+      throw searchError(
+        this.peek().position,
+        `expected 'with' or the end of the query after '${model.text}', found ${describe(this.peek())}.`,
+      );
     }
     this.next();
     const where = this.parseOr();
@@ -137,7 +138,10 @@ class Parser {
     const first = this.peek();
     if (first.kind === 'string') return this.next().text;
     if (first.kind !== 'word' || isJoiner(first)) {
-      throw searchError(first.position, `expected a text to search for after ${this.previous()}, found ${describe(first)}; quote a text that is a keyword.`);
+      throw searchError(
+        first.position,
+        `expected a text to search for after ${this.previous()}, found ${describe(first)}; quote a text that is a keyword.`,
+      );
     }
     let last = this.next();
     while (this.peek().kind === 'word' && !isJoiner(this.peek())) last = this.next();
@@ -153,7 +157,10 @@ function bareText(query: string, tokens: Token[]): SearchQuery {
   const first = tokens[0];
   if (first.kind !== 'string') return { kind: 'text', text: query.trim() };
   if (tokens[1].kind !== 'end') {
-    throw searchError(tokens[1].position, `expected the end of the query after the quoted text at position ${first.position}, found ${describe(tokens[1])}.`);
+    throw searchError(
+      tokens[1].position,
+      `expected the end of the query after the quoted text at position ${first.position}, found ${describe(tokens[1])}.`,
+    );
   }
   if (first.text === '') throw searchError(first.position, 'the quoted text is empty; give a text to search for.');
   return { kind: 'text', text: first.text };

@@ -27,7 +27,8 @@ const invalid = (field: string, message: string): ApiError => new ApiError(400, 
 function postBody(ctx: RequestContext): JsonObject {
   const body: Json | undefined = jsonBody(ctx);
   if (body === undefined) return {};
-  if (!isJsonObject(body)) throw invalid('query', 'The search body must be a JSON object such as {"query": "relation/LineRelation with pattern startswith +44"}.');
+  if (!isJsonObject(body))
+    throw invalid('query', 'The search body must be a JSON object such as {"query": "relation/LineRelation with pattern startswith +44"}.');
   return isJsonObject(body.data) && body.query === undefined ? body.data : body;
 }
 

@@ -62,8 +62,17 @@ export async function seedDemo(service: Service, admin: Principal): Promise<bool
     const hierarchy = `${CUSTOMER}.${site.name}`;
     for (let i = 0; i < 10; i += 1) {
       const phone = `SEP00AA0000${siteIndex}${String(i).padStart(3, '0')}`;
-      await post('device/cucm/Phone', hierarchy, { name: phone, product: i % 2 ? 'Cisco 8845' : 'Cisco 7841', protocol: 'SIP', description: `${site.name} desk ${i + 1}`, lines: [] });
-      const userid = `${site.name.toLowerCase()}.${FIRST_NAMES[i].toLowerCase().normalize('NFD').replace(/[^a-z]/g, '')}`;
+      await post('device/cucm/Phone', hierarchy, {
+        name: phone,
+        product: i % 2 ? 'Cisco 8845' : 'Cisco 7841',
+        protocol: 'SIP',
+        description: `${site.name} desk ${i + 1}`,
+        lines: [],
+      });
+      const userid = `${site.name.toLowerCase()}.${FIRST_NAMES[i]
+        .toLowerCase()
+        .normalize('NFD')
+        .replace(/[^a-z]/g, '')}`;
       await post('relation/Subscriber', hierarchy, {
         userid,
         firstname: FIRST_NAMES[i],
@@ -81,7 +90,11 @@ export async function seedDemo(service: Service, admin: Principal): Promise<bool
           alertingName: `${FIRST_NAMES[i]} ${LAST_NAMES[i]}${line ? ' (2)' : ''}`,
           description: `${site.name} line ${index + 1}`,
           summary_device: phone,
-          callForwardNoAnswer: { destination: '+4420794' === site.prefix ? '+442079460999' : '+33140009999', forwardToVoiceMail: true, callingSearchSpaceName: `${site.name}-CSS` },
+          callForwardNoAnswer: {
+            destination: '+4420794' === site.prefix ? '+442079460999' : '+33140009999',
+            forwardToVoiceMail: true,
+            callingSearchSpaceName: `${site.name}-CSS`,
+          },
         });
       }
     }

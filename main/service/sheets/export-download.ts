@@ -20,7 +20,13 @@ export const exportDownloadHref = (id: string): string => `/api/export/download/
 /** Only files an export wrote are served here, never a spreadsheet someone uploaded. */
 const EXPORT_NAME = /_exported(sheet)?_[a-z]+_\d{8}_\d{6}\.(xlsx|json)$/;
 
-export function keepForDownload(store: Store, engine: TransactionEngine, principal: Principal, node: NodeRow, file: ExportFile): Submitted & { id: string } {
+export function keepForDownload(
+  store: Store,
+  engine: TransactionEngine,
+  principal: Principal,
+  node: NodeRow,
+  file: ExportFile,
+): Submitted & { id: string } {
   const row = store.uploads.save(file.fileName, file.bytes, node.pkid, principal);
   const href = exportDownloadHref(row.id);
   const submitted = engine.submit({

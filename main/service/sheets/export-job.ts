@@ -22,7 +22,8 @@ import { writeWorkbook } from './write-workbook';
  * instances from its own connection in one pass (two when the model has arrays, whose widths
  * set the columns) and streams them into exceljs's streaming writer, never holding them all.
  */
-export type ExportSource = { kind: 'list'; sql: string; params: unknown[] } | { kind: 'hrefs'; hrefs: string[]; caller: Caller; readUp: boolean };
+export type ExportSource =
+  { kind: 'list'; sql: string; params: unknown[] } | { kind: 'hrefs'; hrefs: string[]; caller: Caller; readUp: boolean };
 
 export interface InstancesExport {
   source: ExportSource;
@@ -64,14 +65,16 @@ function* recordsOf(store: Store, cursor: Db, source: ExportSource, model: Model
 /** Each href must be an instance of the model the caller may export; one refusal refuses all. */
 function recordOfHref(store: Store, source: { caller: Caller; readUp: boolean }, model: ModelDef, href: string): ExportRecord {
   const route = parseRoutePath(new URL(href, 'http://local').pathname);
-  if (!route || route.modelType !== model.modelType || route.rest.length !== 1) throw badHrefs(`${href} is not an instance path of ${model.modelType}.`);
+  if (!route || route.modelType !== model.modelType || route.rest.length !== 1)
+    throw badHrefs(`${href} is not an instance path of ${model.modelType}.`);
   const record = store.instances.get(route.rest[0]);
   if (!record || record.modelType !== model.modelType) throw notFound(`${model.modelType} ${route.rest[0]} was not found.`);
   guardInstance(source.caller, store, record, 'export', source.readUp);
   return record;
 }
 
-const hasArrays = (model: ModelDef): boolean => Object.values(model.fields).some((field) => field.type === 'array' || field.type === 'object');
+const hasArrays = (model: ModelDef): boolean =>
+  Object.values(model.fields).some((field) => field.type === 'array' || field.type === 'object');
 
 export async function writeExport(store: Store, cursor: Db, job: ExportJob): Promise<WrittenExport> {
   if ('search' in job) {
@@ -88,7 +91,13 @@ export async function writeExport(store: Store, cursor: Db, job: ExportJob): Pro
   const directive =
     job.place.layout === 'compact'
       ? undefined
-      : directiveText({ entity: model.modelType, hierarchy: job.place.hierarchy, parallel: false, evaluateMacros: false, template: job.place.template });
+      : directiveText({
+          entity: model.modelType,
+          hierarchy: job.place.hierarchy,
+          parallel: false,
+          evaluateMacros: false,
+          template: job.place.template,
+        });
   const sheet = { name: sheetNameOf(model.modelType), directive, columns, rows: rowsOf(columns, recordsOf(store, cursor, source, model)) };
   return xlsxFile(job.fileName, await writeWorkbook([sheet]));
 }

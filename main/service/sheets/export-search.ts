@@ -25,7 +25,9 @@ export type ExportDataType = 'formatted' | 'raw' | 'json';
 const TYPES = (exportData.fields.export_data_type.choices ?? []).map((choice) => choice.value);
 
 export function exportDataTypeOf(body: Json | undefined): ExportDataType {
-  const value = isJsonObject(body) ? (body.export_data_type ?? (isJsonObject(body.data) ? body.data.export_data_type : undefined)) : undefined;
+  const value = isJsonObject(body)
+    ? (body.export_data_type ?? (isJsonObject(body.data) ? body.data.export_data_type : undefined))
+    : undefined;
   if (value === undefined || value === null) return 'formatted';
   if (typeof value !== 'string' || !TYPES.includes(value)) {
     const message = `export_data_type must be one of ${TYPES.join(', ')}, not ${JSON.stringify(value)}.`;
@@ -62,13 +64,24 @@ function byModel(hits: Found[]): { model: ModelDef; records: InstanceRecord[] }[
 function jsonFile(query: string, hits: Found[], now: string): ExportFile {
   const resources: JsonObject[] = hits.map(({ model, record }) => ({
     data: visibleData(model, record.data, record.hierarchyPath),
-    meta: { model_type: model.modelType, pkid: record.pkid, hierarchy: record.hierarchyPath, href: instanceHref(model.modelType, record.pkid) },
+    meta: {
+      model_type: model.modelType,
+      pkid: record.pkid,
+      hierarchy: record.hierarchyPath,
+      href: instanceHref(model.modelType, record.pkid),
+    },
   }));
   const bytes = new TextEncoder().encode(JSON.stringify({ query, total: resources.length, resources }, null, 2));
   return { fileName: exportFileName('tool/Search', 'exported_json', now, 'json'), contentType: 'application/json; charset=utf-8', bytes };
 }
 
-export async function searchExportFile(store: Store, principal: Principal, request: SearchRequest, type: ExportDataType, node: NodeRow): Promise<ExportFile> {
+export async function searchExportFile(
+  store: Store,
+  principal: Principal,
+  request: SearchRequest,
+  type: ExportDataType,
+  node: NodeRow,
+): Promise<ExportFile> {
   const hits = searchHits(store, principal, request);
   const now = store.now();
   if (type === 'json') return jsonFile(request.query, hits, now);
@@ -77,6 +90,7 @@ export async function searchExportFile(store: Store, principal: Principal, reque
     instancesSheet(model, lookOf(store, model, node, new URLSearchParams()), records, { hierarchy: node.path, layout }),
   );
   // A workbook needs a sheet; a `#` sheet is one the reader skips.
-  if (sheets.length === 0) sheets.push({ name: '#no results', columns: [{ name: 'Query', group: '', title: 'Query', text: true }], rows: [[request.query]] });
+  if (sheets.length === 0)
+    sheets.push({ name: '#no results', columns: [{ name: 'Query', group: '', title: 'Query', text: true }], rows: [[request.query]] });
   return xlsxFile(exportFileName('tool/Search', `exportedsheet_${type}`, now), await writeWorkbook(sheets));
 }

@@ -19,7 +19,11 @@ import { SHEET_LIMITS } from './limits';
 export const MAX_EXPORT_ROWS = SHEET_LIMITS.dataRows;
 
 export const tooMany = (): ApiError =>
-  new ApiError(413, 'too-large', `An export holds at most ${MAX_EXPORT_ROWS} instances (the bulk load limit): narrow it with filters or limit.`);
+  new ApiError(
+    413,
+    'too-large',
+    `An export holds at most ${MAX_EXPORT_ROWS} instances (the bulk load limit): narrow it with filters or limit.`,
+  );
 
 export const badHrefs = (message: string): ApiError => new ApiError(400, 'validation-failed', message, [{ field: 'hrefs', message }]);
 

@@ -41,7 +41,13 @@ export interface SheetPlace {
 
 function directiveOf(model: ModelDef, place: SheetPlace): string | undefined {
   if (place.layout === 'compact') return undefined;
-  return directiveText({ entity: model.modelType, hierarchy: place.hierarchy, parallel: false, evaluateMacros: false, template: place.template });
+  return directiveText({
+    entity: model.modelType,
+    hierarchy: place.hierarchy,
+    parallel: false,
+    evaluateMacros: false,
+    template: place.template,
+  });
 }
 
 /** The bulk load template: the directive and header rows, no data; hidden fields left out. */
@@ -52,7 +58,10 @@ export function templateSheet(model: ModelDef, look: ColumnLook, place: SheetPla
 
 /** One sheet holding instances of a model, every field a column (arrays as wide as the widest). */
 export function instancesSheet(model: ModelDef, look: ColumnLook, records: ExportRecord[], place: SheetPlace): SheetSpec {
-  const widths = arrayWidths(model, records.map((record) => record.data));
+  const widths = arrayWidths(
+    model,
+    records.map((record) => record.data),
+  );
   const columns = sheetColumns(model, look, { dropHidden: false, writeOnly: false, widths });
   return { name: sheetNameOf(model.modelType), directive: directiveOf(model, place), columns, rows: rowsOf(columns, records) };
 }

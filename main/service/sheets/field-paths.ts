@@ -38,7 +38,9 @@ function arrayIndex(segment: string, field: FieldDef): number | undefined {
 
 /** `callForwardAll.destination`, `lines.0.pattern`, `lines[0].pattern`: undefined when it is no field. */
 export function fieldByName(model: ModelDef, header: string): FieldPath | undefined {
-  const parts = squash(header).replace(/\[(\d+)\]/g, '.$1').split('.');
+  const parts = squash(header)
+    .replace(/\[(\d+)\]/g, '.$1')
+    .split('.');
   const segments: PathSegment[] = [];
   let fields: Record<string, FieldDef> | undefined = model.fields;
   let current: FieldDef | undefined;
@@ -76,10 +78,16 @@ function titleIndexOf(model: ModelDef): { top: TitleIndex; nested: TitleIndex } 
   const nested: TitleIndex = new Map();
   const walk = (fields: Record<string, FieldDef>, segments: string[], titles: string, readonly: boolean): void => {
     for (const [name, field] of Object.entries(fields)) {
-      const path: FieldPath = { segments: [...segments, name], text: [...segments, name].join('.'), field, readonly: readonly || field.readonly === true };
+      const path: FieldPath = {
+        segments: [...segments, name],
+        text: [...segments, name].join('.'),
+        field,
+        readonly: readonly || field.readonly === true,
+      };
       if (segments.length === 0) remember(top, squashTitle(field.title), path);
       else remember(nested, titles + squashTitle(field.title), path);
-      if (field.type === 'object' && field.properties) walk(field.properties, path.segments as string[], titles + squashTitle(field.title), path.readonly);
+      if (field.type === 'object' && field.properties)
+        walk(field.properties, path.segments as string[], titles + squashTitle(field.title), path.readonly);
     }
   };
   walk(model.fields, [], '', false);

@@ -42,7 +42,9 @@ function fromText(text: string, types: FieldType[]): FieldCell {
   if (text.trim() === '') {
     // A cell holding only spaces sends an empty string (decisions.md); where text is not allowed, null.
     if (has('string')) return { value: '' };
-    return has('null') ? { value: null } : error('wrong-type', `an empty value is not allowed here: write ${expected(types)} or leave the cell empty`);
+    return has('null')
+      ? { value: null }
+      : error('wrong-type', `an empty value is not allowed here: write ${expected(types)} or leave the cell empty`);
   }
   if (has('string')) return { value: text };
   const word = text.trim().toLowerCase();
@@ -56,7 +58,9 @@ function fromText(text: string, types: FieldType[]): FieldCell {
 function fromJsonText(text: string, types: FieldType[]): FieldCell {
   try {
     const value = JSON.parse(text) as Json;
-    const fits = (types.includes('object') && typeof value === 'object' && value !== null && !Array.isArray(value)) || (types.includes('array') && Array.isArray(value));
+    const fits =
+      (types.includes('object') && typeof value === 'object' && value !== null && !Array.isArray(value)) ||
+      (types.includes('array') && Array.isArray(value));
     if (fits) return { value };
   } catch {
     // Reported below, like any other text that is not what the field takes.
@@ -69,9 +73,16 @@ function fromNumber(value: number, numFmt: string | undefined, types: FieldType[
   if (types.includes('string')) {
     const { text, lostDigits } = numberText(value, numFmt);
     if (lostDigits) {
-      return error('number-lost-digits', `the number ${text} has more than the 15 digits Excel keeps, so its last digits were lost: format the column as Text and type the number again (store directory numbers as text)`);
+      return error(
+        'number-lost-digits',
+        `the number ${text} has more than the 15 digits Excel keeps, so its last digits were lost: format the column as Text and type the number again (store directory numbers as text)`,
+      );
     }
-    return warned(text, 'numeric-in-text-column', `numeric cell read as the text '${text}': format the column as Text so numbers keep a leading + or 0 (store directory numbers as text)`);
+    return warned(
+      text,
+      'numeric-in-text-column',
+      `numeric cell read as the text '${text}': format the column as Text so numbers keep a leading + or 0 (store directory numbers as text)`,
+    );
   }
   if (types.includes('boolean') && (value === 0 || value === 1)) return { value: value === 1 };
   return error('wrong-type', `${value} is not ${expected(types)}`);
@@ -87,15 +98,28 @@ export function fieldCell(raw: RawCell, field: FieldDef): FieldCell {
       return fromNumber(raw.value, raw.numFmt, types);
     case 'boolean':
       if (types.includes('boolean')) return { value: raw.value };
-      if (types.includes('string')) return warned(raw.value ? 'TRUE' : 'FALSE', 'boolean-in-text-column', `a TRUE/FALSE cell in a text column is read as the text '${raw.value ? 'TRUE' : 'FALSE'}'`);
+      if (types.includes('string'))
+        return warned(
+          raw.value ? 'TRUE' : 'FALSE',
+          'boolean-in-text-column',
+          `a TRUE/FALSE cell in a text column is read as the text '${raw.value ? 'TRUE' : 'FALSE'}'`,
+        );
       return error('wrong-type', `${raw.value ? 'TRUE' : 'FALSE'} is not ${expected(types)}`);
     case 'date':
-      if (types.includes('string')) return warned(isoDateText(raw.value), 'date-in-text-column', `date cell read as the text '${isoDateText(raw.value)}': format the column as Text if another form is meant`);
+      if (types.includes('string'))
+        return warned(
+          isoDateText(raw.value),
+          'date-in-text-column',
+          `date cell read as the text '${isoDateText(raw.value)}': format the column as Text if another form is meant`,
+        );
       return error('wrong-type', `a date is not ${expected(types)}`);
     case 'error':
       return error('cell-error', `the cell holds the error ${raw.text}: correct the formula or type the value`);
     case 'no-value':
-      return error('formula-without-value', 'the formula has no saved result (or its result is an error): open the workbook in Excel or LibreOffice, let it calculate, save it and upload it again');
+      return error(
+        'formula-without-value',
+        'the formula has no saved result (or its result is an error): open the workbook in Excel or LibreOffice, let it calculate, save it and upload it again',
+      );
   }
 }
 

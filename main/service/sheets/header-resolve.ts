@@ -61,7 +61,8 @@ function resolveOne(model: ModelDef, raw: string, column: number, row: number): 
   const byName = fieldByName(model, label);
   if (byName) return { binding: { ...base, kind: 'field', path: byName } };
   const byTitle = fieldByTitle(model, label);
-  if (byTitle === 'ambiguous') return { problem: `column '${label}' is the title of more than one field of ${model.modelType}: use the field name instead` };
+  if (byTitle === 'ambiguous')
+    return { problem: `column '${label}' is the title of more than one field of ${model.modelType}: use the field name instead` };
   if (byTitle) return { binding: { ...base, kind: 'field', path: byTitle } };
   return { problem: `column '${label}' is not a field or meta column of ${model.modelType}` };
 }
@@ -93,12 +94,21 @@ export function resolveHeaders(sheet: string, model: ModelDef, headers: Map<numb
   if (problems.length > 0) {
     const first = `Sheet '${sheet}', cell ${problems[0].cell}: ${problems[0].problem}`;
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more column${problems.length > 2 ? 's' : ''}: see details)` : '';
-    throw new ApiError(400, 'unknown-column', `${first}${more}.`, problems.slice(0, 20).map((p) => ({ field: p.cell, message: p.problem })));
+    throw new ApiError(
+      400,
+      'unknown-column',
+      `${first}${more}.`,
+      problems.slice(0, 20).map((p) => ({ field: p.cell, message: p.problem })),
+    );
   }
   const clash = clashOf(bindings);
   if (clash) {
     const [a, b] = clash;
-    throw new ApiError(400, 'duplicate-column', `Sheet '${sheet}', cells ${a.letters}${a.row} and ${b.letters}${b.row}: columns '${a.label}' and '${b.label}' both give ${keyOf(a).replace(/^meta:/, '')}; keep one of them.`);
+    throw new ApiError(
+      400,
+      'duplicate-column',
+      `Sheet '${sheet}', cells ${a.letters}${a.row} and ${b.letters}${b.row}: columns '${a.label}' and '${b.label}' both give ${keyOf(a).replace(/^meta:/, '')}; keep one of them.`,
+    );
   }
   return bindings;
 }

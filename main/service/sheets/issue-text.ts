@@ -23,7 +23,15 @@ export function placeText(place: IssuePlace): string {
 
 /** `what` is the rest of the sentence: what is wrong, then what to do. */
 export function issueAt(place: IssuePlace, severity: SheetIssue['severity'], code: string, what: string): SheetIssue {
-  return { sheet: place.sheet, row: place.row, column: place.column, field: place.field, severity, code, message: `${placeText(place)}: ${what}.` };
+  return {
+    sheet: place.sheet,
+    row: place.row,
+    column: place.column,
+    field: place.field,
+    severity,
+    code,
+    message: `${placeText(place)}: ${what}.`,
+  };
 }
 
 /** Quotes a cell value in a message, shortened so a message stays one readable line. */

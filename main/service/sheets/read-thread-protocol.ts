@@ -34,9 +34,7 @@ export type FromReader =
    * A batch of SheetEvent[] as JSON: cheaper for the consumer to parse than a cloned message. A
    * row whose columns are those of the row before it (nearly every row) comes without them.
    */
-  | { type: 'events'; json: string }
-  | { type: 'end' }
-  | { type: 'fail'; fault?: SerializedFault; message: string };
+  { type: 'events'; json: string } | { type: 'end' } | { type: 'fail'; fault?: SerializedFault; message: string };
 
 /** Events per message: large enough that posting costs little per row, small enough to start at once. */
 export const EVENTS_PER_BATCH = 256;

@@ -44,7 +44,12 @@ async function releaseReader(reader: Worker, clean: boolean): Promise<void> {
   await reader.terminate();
 }
 
-export async function* streamWorkbookAhead(path: string, fileName: string, options: ReadOptions = {}, precheck?: PrecheckInput): AsyncGenerator<SheetEvent[]> {
+export async function* streamWorkbookAhead(
+  path: string,
+  fileName: string,
+  options: ReadOptions = {},
+  precheck?: PrecheckInput,
+): AsyncGenerator<SheetEvent[]> {
   const script = compiledWorker(__dirname, 'sheets', 'read-thread-worker.js');
   if (!script || statSync(path).size < THREAD_FROM_BYTES) {
     yield* streamWorkbookBatches(path, fileName, options);
@@ -63,7 +68,10 @@ export async function* streamWorkbookAhead(path: string, fileName: string, optio
   const failed = (error: Error): void => deliver({ type: 'fail', message: error.stack ?? error.message });
   const exited = (code: number): void => deliver({ type: 'fail', message: `the workbook reader thread stopped (exit code ${code})` });
   worker.on('message', deliver).on('error', failed).on('exit', exited);
-  worker.postMessage({ type: 'read', input: { path, fileName, options, taken: taken.buffer as SharedArrayBuffer, precheck } } satisfies ToReader);
+  worker.postMessage({
+    type: 'read',
+    input: { path, fileName, options, taken: taken.buffer as SharedArrayBuffer, precheck },
+  } satisfies ToReader);
   let received = false;
   let ended = false;
   let lastColumns: Record<string, string> = {};

@@ -42,7 +42,11 @@ function countRow(counter: Counter, isData: boolean, fileName: string): void {
   counter.rowsRead += 1;
   if (isData) counter.dataRows += 1;
   if (counter.dataRows > counter.maxDataRows || counter.rowsRead > counter.maxDataRows + OTHER_ROWS) {
-    throw new ApiError(413, 'too-large', `${fileName} has more than ${counter.maxDataRows.toLocaleString('en-US')} data rows, the limit of one bulk load: split it into several workbooks.`);
+    throw new ApiError(
+      413,
+      'too-large',
+      `${fileName} has more than ${counter.maxDataRows.toLocaleString('en-US')} data rows, the limit of one bulk load: split it into several workbooks.`,
+    );
   }
 }
 
@@ -57,7 +61,12 @@ export function worksheetEntry(pkg: WorkbookPackage, part: SheetPart, fileName: 
  * The events of one batch of a sheet's rows; a `#` sheet (no reader) is only counted. A fault
  * (a limit, a bad header) comes after the events of the rows before it, as if row by row.
  */
-function eventsOf(rows: SheetRow[], reader: SheetReader | undefined, counter: Counter, fileName: string): { events: SheetEvent[]; fault?: unknown } {
+function eventsOf(
+  rows: SheetRow[],
+  reader: SheetReader | undefined,
+  counter: Counter,
+  fileName: string,
+): { events: SheetEvent[]; fault?: unknown } {
   const events: SheetEvent[] = [];
   try {
     for (const row of rows) {
@@ -66,7 +75,11 @@ function eventsOf(rows: SheetRow[], reader: SheetReader | undefined, counter: Co
         continue;
       }
       const fed = row.cells.size > 0 ? reader.feed(row) : [];
-      countRow(counter, fed.some((event) => event.type === 'row'), fileName);
+      countRow(
+        counter,
+        fed.some((event) => event.type === 'row'),
+        fileName,
+      );
       events.push(...fed);
     }
   } catch (fault) {

@@ -130,7 +130,14 @@ export function rowValueProblems(model: ModelDef, payload: JsonObject, complete:
 }
 
 /** The precheck of an added row at `node`; undefined when its template cannot be applied. */
-export function precheckAdd(store: Store, model: ModelDef, node: NodeRow, sheet: ParsedSheet, row: ParsedRow, lookups: TemplateLookups): RowPrecheck | undefined {
+export function precheckAdd(
+  store: Store,
+  model: ModelDef,
+  node: NodeRow,
+  sheet: ParsedSheet,
+  row: ParsedRow,
+  lookups: TemplateLookups,
+): RowPrecheck | undefined {
   let payload: JsonObject;
   try {
     payload = withTemplate(store, model, node, templateName(sheet, row), row.data, lookups);

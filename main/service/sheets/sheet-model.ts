@@ -23,7 +23,11 @@ function modelNamed(text: string): ModelDef | undefined {
 /** Only models with instances and a create action take rows. */
 function loadable(model: ModelDef, sheet: string, cell: string): ModelDef {
   if (model.storage !== 'instances' || !hasAction(model.actions, 'create')) {
-    throw new ApiError(400, 'bad-sheet', `Sheet '${sheet}'${cell}: ${model.modelType} cannot be bulk loaded; load data, device or relation models.`);
+    throw new ApiError(
+      400,
+      'bad-sheet',
+      `Sheet '${sheet}'${cell}: ${model.modelType} cannot be bulk loaded; load data, device or relation models.`,
+    );
   }
   return model;
 }
@@ -59,13 +63,22 @@ export function parseDirective(sheet: string, a1: string): { directive: SheetDir
     const colon = part.indexOf(':');
     const key = (colon < 0 ? part : part.slice(0, colon)).trim().toLowerCase().replace(/\s+/g, '_');
     if (colon < 0 || !DIRECTIVE_KEYS.includes(key)) {
-      throw new ApiError(400, 'bad-directive', `Sheet '${sheet}', cell A1: '${part.trim()}' is not a directive; write key: value pairs with the keys ${DIRECTIVE_KEYS.join(', ')}, separated by ';'.`);
+      throw new ApiError(
+        400,
+        'bad-directive',
+        `Sheet '${sheet}', cell A1: '${part.trim()}' is not a directive; write key: value pairs with the keys ${DIRECTIVE_KEYS.join(', ')}, separated by ';'.`,
+      );
     }
     values.set(key, part.slice(colon + 1).trim());
   }
   const entity = values.get('entity') ?? '';
   const model = modelNamed(entity);
-  if (!model) throw new ApiError(400, 'bad-directive', `Sheet '${sheet}', cell A1: entity '${entity}' is not a model type served here (e.g. relation/LineRelation).`);
+  if (!model)
+    throw new ApiError(
+      400,
+      'bad-directive',
+      `Sheet '${sheet}', cell A1: entity '${entity}' is not a model type served here (e.g. relation/LineRelation).`,
+    );
   const directive: SheetDirective = {
     entity: model.modelType,
     parallel: flagOf(sheet, 'parallel', values.get('parallel') ?? ''),

@@ -53,7 +53,11 @@ export class SheetReader {
       return [];
     }
     if (row.number !== 1) {
-      throw new ApiError(400, 'bad-sheet', `Sheet '${this.name}': row 1 is empty; put the column headers in row 1, or a directive (entity: <model type>) in cell A1.`);
+      throw new ApiError(
+        400,
+        'bad-sheet',
+        `Sheet '${this.name}': row 1 is empty; put the column headers in row 1, or a directive (entity: <model type>) in cell A1.`,
+      );
     }
     const model = modelOfSheetName(this.name);
     const directive: SheetDirective = { entity: model.modelType, parallel: false, evaluateMacros: false };
@@ -91,11 +95,21 @@ export class SheetReader {
     const bindings = resolveHeaders(this.name, model, headers);
     const columns: Record<string, string> = {};
     for (const binding of bindings) columns[binding.kind === 'meta' ? META_NAMES[binding.meta] : binding.path.text] = binding.letters;
-    this.context = { sheet: this.name, bindings: new Map(bindings.map((binding) => [binding.column, binding])), columns, unlabelled: new Map() };
+    this.context = {
+      sheet: this.name,
+      bindings: new Map(bindings.map((binding) => [binding.column, binding])),
+      columns,
+      unlabelled: new Map(),
+    };
     const firstDataRow = layout === 'directive' ? 5 : 2;
     const sheet: ParsedSheet = { name: this.name, modelType: model.modelType, layout, directive, rows: [], firstDataRow };
     const issues = [...this.readonlyIssues(bindings), ...this.mergeIssues(firstDataRow)];
-    return issues.length > 0 ? [{ type: 'sheet', sheet }, { type: 'issues', issues }] : [{ type: 'sheet', sheet }];
+    return issues.length > 0
+      ? [
+          { type: 'sheet', sheet },
+          { type: 'issues', issues },
+        ]
+      : [{ type: 'sheet', sheet }];
   }
 
   private readonlyIssues(bindings: ColumnBinding[]): SheetIssue[] {
@@ -103,7 +117,13 @@ export class SheetReader {
       .filter((binding) => binding.kind === 'field' && binding.path.readonly)
       .map((binding) =>
         issueAt(
-          { sheet: this.name, row: binding.row, column: binding.letters, field: binding.kind === 'field' ? binding.path.text : '', label: binding.label },
+          {
+            sheet: this.name,
+            row: binding.row,
+            column: binding.letters,
+            field: binding.kind === 'field' ? binding.path.text : '',
+            label: binding.label,
+          },
           'warning',
           'read-only-column',
           'this field is computed by the service: the values in this column are ignored',
@@ -119,9 +139,20 @@ export class SheetReader {
         const letters = columnLetters(merge.left);
         const binding = this.context?.bindings.get(merge.left);
         const label = binding?.label ?? `column ${letters}`;
-        const place = { sheet: this.name, row: Math.max(merge.top, firstDataRow), column: letters, field: binding?.kind === 'field' ? binding.path.text : '', label };
+        const place = {
+          sheet: this.name,
+          row: Math.max(merge.top, firstDataRow),
+          column: letters,
+          field: binding?.kind === 'field' ? binding.path.text : '',
+          label,
+        };
         const topLeft = `${letters}${merge.top}`;
-        return issueAt(place, 'warning', 'merged-cells', `cells ${merge.ref} are merged: only ${topLeft} is read and the other cells count as empty; unmerge them and fill in each cell`);
+        return issueAt(
+          place,
+          'warning',
+          'merged-cells',
+          `cells ${merge.ref} are merged: only ${topLeft} is read and the other cells count as empty; unmerge them and fill in each cell`,
+        );
       });
   }
 

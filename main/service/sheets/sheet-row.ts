@@ -69,7 +69,9 @@ function applyMeta(row: ParsedRow, binding: ColumnBinding & { kind: 'meta' }, ra
     if ((ACTIONS as readonly string[]).includes(action)) row.action = action as RowAction;
     else {
       row.badAction = text;
-      issues.push(issueAt(place, 'error', 'bad-action', `${quoted(text)} is not an action: write add, modify or delete (an empty cell adds)`));
+      issues.push(
+        issueAt(place, 'error', 'bad-action', `${quoted(text)} is not an action: write add, modify or delete (an empty cell adds)`),
+      );
     }
   } else if (text !== '') {
     row[binding.meta as Exclude<MetaColumn, 'action'>] = text;
@@ -97,7 +99,14 @@ export function readDataRow(context: RowContext, rowNumber: number, cells: Map<n
   }
   closeGaps(row.data, '', (path) => {
     const place = { sheet: context.sheet, row: rowNumber, column: '', field: path, label: '' };
-    issues.push(issueAt(place, 'error', 'array-gap', `${path} is empty while a later item of that list is given: fill the list from its first item (index 0) without gaps`));
+    issues.push(
+      issueAt(
+        place,
+        'error',
+        'array-gap',
+        `${path} is empty while a later item of that list is given: fill the list from its first item (index 0) without gaps`,
+      ),
+    );
   });
   const errors = issues.filter((issue) => issue.severity === 'error').length;
   if (errors > 0) row.readErrors = errors;

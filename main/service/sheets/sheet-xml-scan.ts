@@ -65,7 +65,13 @@ export class SheetXmlScan {
       const ref = `${match[1]}${match[2]}:${match[3]}${match[4]}`;
       if (this.seen.has(ref) || this.merges.length >= MAX_MERGES) continue;
       this.seen.add(ref);
-      this.merges.push({ ref, left: columnNumber(match[1]), top: Number(match[2]), right: columnNumber(match[3]), bottom: Number(match[4]) });
+      this.merges.push({
+        ref,
+        left: columnNumber(match[1]),
+        top: Number(match[2]),
+        right: columnNumber(match[3]),
+        bottom: Number(match[4]),
+      });
     }
   }
 

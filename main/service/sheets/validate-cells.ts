@@ -40,14 +40,26 @@ const TYPE_WORDS: Record<FieldType, string> = {
 function checkText(field: FieldDef, value: string, path: string, out: ValueProblem[]): void {
   if (value === '') return;
   if (field.choices && !field.choices.some((choice) => choice.value === value)) {
-    out.push({ path, code: 'not-a-choice', what: `${quoted(value)} is not one of the allowed values: ${field.choices.map((choice) => choice.value).join(', ')}` });
+    out.push({
+      path,
+      code: 'not-a-choice',
+      what: `${quoted(value)} is not one of the allowed values: ${field.choices.map((choice) => choice.value).join(', ')}`,
+    });
     return;
   }
   if (field.maxLength !== undefined && value.length > field.maxLength) {
-    out.push({ path, code: 'too-long', what: `${quoted(value)} is ${value.length} characters long; at most ${field.maxLength} are allowed` });
+    out.push({
+      path,
+      code: 'too-long',
+      what: `${quoted(value)} is ${value.length} characters long; at most ${field.maxLength} are allowed`,
+    });
   }
   if (field.minLength !== undefined && value.length < field.minLength) {
-    out.push({ path, code: 'too-short', what: `${quoted(value)} is ${value.length} characters long; at least ${field.minLength} are needed` });
+    out.push({
+      path,
+      code: 'too-short',
+      what: `${quoted(value)} is ${value.length} characters long; at least ${field.minLength} are needed`,
+    });
   }
   if (field.pattern && patternOf(field)?.test(value) === false) {
     const what =
@@ -67,8 +79,10 @@ function checkValue(field: FieldDef, value: Json, path: string, out: ValueProble
   if (typeof value === 'string') checkText(field, value, path, out);
   if (isJsonObject(value) && field.properties) checkObject(field.properties, value, `${path}.`, out);
   if (Array.isArray(value)) {
-    if (field.minItems !== undefined && value.length < field.minItems) out.push({ path, code: 'too-few-items', what: `needs at least ${field.minItems} items, not ${value.length}` });
-    if (field.maxItems !== undefined && value.length > field.maxItems) out.push({ path, code: 'too-many-items', what: `takes at most ${field.maxItems} items, not ${value.length}` });
+    if (field.minItems !== undefined && value.length < field.minItems)
+      out.push({ path, code: 'too-few-items', what: `needs at least ${field.minItems} items, not ${value.length}` });
+    if (field.maxItems !== undefined && value.length > field.maxItems)
+      out.push({ path, code: 'too-many-items', what: `takes at most ${field.maxItems} items, not ${value.length}` });
     const items = field.items;
     if (items) value.forEach((item, index) => checkValue(items, item, `${path}.${index}`, out));
   }
@@ -103,7 +117,9 @@ function checkRequiredIn(fields: Record<string, FieldDef>, data: JsonObject, pre
     if (isJsonObject(value) && field.properties) checkRequiredIn(field.properties, value, `${path}.`, out);
     const items = field.items;
     if (Array.isArray(value) && items?.properties) {
-      value.forEach((item, index) => isJsonObject(item) && items.properties && checkRequiredIn(items.properties, item, `${path}.${index}.`, out));
+      value.forEach(
+        (item, index) => isJsonObject(item) && items.properties && checkRequiredIn(items.properties, item, `${path}.${index}.`, out),
+      );
     }
   }
 }

@@ -53,10 +53,19 @@ export function keyTaken(check: RowCheck, node: NodeRow, use: KeyUse): boolean {
   const branch = use.scope === 'up' ? (path: string): boolean => onBranch(node.path, path) : undefined;
   const earlier = check.overlay.findAdded(use.modelType, use.key, branch);
   if (earlier) {
-    report(check, use.at, 'error', 'duplicate-in-workbook', `${use.subject} is already added by ${refText(earlier.ref, check.sheet.name)}: each can be added once`);
+    report(
+      check,
+      use.at,
+      'error',
+      'duplicate-in-workbook',
+      `${use.subject} is already added by ${refText(earlier.ref, check.sheet.name)}: each can be added once`,
+    );
     return true;
   }
-  const stored = keyHolders(check.store, use.modelType, use.key).find((record) => record.pkid !== use.selfPkid && check.overlay.goneBy(record.pkid) === undefined && (!branch || branch(record.hierarchyPath)));
+  const stored = keyHolders(check.store, use.modelType, use.key).find(
+    (record) =>
+      record.pkid !== use.selfPkid && check.overlay.goneBy(record.pkid) === undefined && (!branch || branch(record.hierarchyPath)),
+  );
   if (stored) {
     // A global key can be held at a sibling site: its path is named only to a caller who may see it.
     const place = clashInSight(check.caller.callerPath, stored.hierarchyPath) ? `at ${stored.hierarchyPath}` : 'elsewhere in the hierarchy';

@@ -50,9 +50,21 @@ export function takeNumber(plan: RowPlan, pattern: string, at: string): void {
   if (status === 'Available') {
     plan.commits.push(() => check.overlay.setInventory(entry.pkid, 'Used', check.ref));
   } else if (earlier) {
-    report(check, at, 'error', 'duplicate-number', `${pattern} is already given to a line by ${refText(earlier.ref, check.sheet.name)}: use each number once`);
+    report(
+      check,
+      at,
+      'error',
+      'duplicate-number',
+      `${pattern} is already given to a line by ${refText(earlier.ref, check.sheet.name)}: use each number once`,
+    );
   } else {
-    report(check, at, 'error', 'number-not-available', `${pattern} is ${status} in the number inventory at ${entry.hierarchyPath}; pick an Available number`);
+    report(
+      check,
+      at,
+      'error',
+      'number-not-available',
+      `${pattern} is ${status} in the number inventory at ${entry.hierarchyPath}; pick an Available number`,
+    );
   }
 }
 
@@ -78,12 +90,24 @@ export function usePhone(plan: RowPlan, name: string, at: string): void {
   const present = stored && check.overlay.goneBy(stored.pkid) === undefined && onBranch(node.path, stored.path);
   const added = !present && check.overlay.findAdded(PHONE, JSON.stringify([name]), (path) => onBranch(node.path, path));
   if (!present && !added) {
-    report(check, at, 'error', 'device-not-found', `no phone named ${quoted(name)} at ${node.path}, above or below it: add the phone first (in an earlier row or sheet) or correct the device name`);
+    report(
+      check,
+      at,
+      'error',
+      'device-not-found',
+      `no phone named ${quoted(name)} at ${node.path}, above or below it: add the phone first (in an earlier row or sheet) or correct the device name`,
+    );
     return;
   }
   const lines = (present ? stored.lines : 0) + check.overlay.linesAdded(name);
   if (lines >= MAX_LINES) {
-    report(check, at, 'error', 'device-full', `phone ${name} already has ${MAX_LINES} lines, the most a phone takes: put this line on another phone`);
+    report(
+      check,
+      at,
+      'error',
+      'device-full',
+      `phone ${name} already has ${MAX_LINES} lines, the most a phone takes: put this line on another phone`,
+    );
     return;
   }
   plan.commits.push(() => check.overlay.addLines(name, 1));
@@ -128,8 +152,22 @@ export function bundleAdd(plan: RowPlan, data: JsonObject): void {
   const [userid, device, pattern] = [text(data, 'userid'), text(data, 'device_name'), text(data, 'pattern')];
   const relation = ownKey(requireModel('relation/LineRelation'), { pattern, routePartitionName: '' }, plan.node);
   const uses: KeyUse[] = [
-    { modelType: 'relation/Subscriber', key: JSON.stringify([userid]), scope: 'global', at: 'userid', subject: `A subscriber with userid ${quoted(userid)}`, advice: 'pick another userid' },
-    { modelType: PHONE, key: JSON.stringify([device]), scope: 'global', at: 'device_name', subject: `A phone named ${quoted(device)}`, advice: 'pick another device name' },
+    {
+      modelType: 'relation/Subscriber',
+      key: JSON.stringify([userid]),
+      scope: 'global',
+      at: 'userid',
+      subject: `A subscriber with userid ${quoted(userid)}`,
+      advice: 'pick another userid',
+    },
+    {
+      modelType: PHONE,
+      key: JSON.stringify([device]),
+      scope: 'global',
+      at: 'device_name',
+      subject: `A phone named ${quoted(device)}`,
+      advice: 'pick another device name',
+    },
     { ...relation, at: 'pattern' },
     deviceLineKey(pattern, ''),
   ];

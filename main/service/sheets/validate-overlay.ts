@@ -91,4 +91,5 @@ export class WorkbookOverlay {
   }
 }
 
-export const refText = (ref: RowRef, sheet: string): string => (ref.sheet === sheet ? `row ${ref.row}` : `row ${ref.row} of sheet '${ref.sheet}'`);
+export const refText = (ref: RowRef, sheet: string): string =>
+  ref.sheet === sheet ? `row ${ref.row}` : `row ${ref.row} of sheet '${ref.sheet}'`;

@@ -30,16 +30,33 @@ function templated(plan: RowPlan, payload: JsonObject, existing?: JsonObject): J
     const at = check.row.template !== undefined ? META_NAMES.template : '';
     const where = at ? '' : ' (from the directive in cell A1)';
     if (error.httpCode === 404) {
-      report(check, at, 'error', 'template-not-found', `CFT template ${quoted(name)}${where} was not found at ${plan.node.path} or above: check its name, or create it first`);
+      report(
+        check,
+        at,
+        'error',
+        'template-not-found',
+        `CFT template ${quoted(name)}${where} was not found at ${plan.node.path} or above: check its name, or create it first`,
+      );
     } else {
-      report(check, at, 'error', 'template-failed', `CFT template ${quoted(name)}${where} cannot be applied: ${error.message.replace(/\.$/, '')}`);
+      report(
+        check,
+        at,
+        'error',
+        'template-failed',
+        `CFT template ${quoted(name)}${where} cannot be applied: ${error.message.replace(/\.$/, '')}`,
+      );
     }
     return payload;
   }
 }
 
 const valueAt = (data: JsonObject, path: string): unknown =>
-  path.split('.').reduce<unknown>((value, segment) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[segment] : undefined), data);
+  path
+    .split('.')
+    .reduce<unknown>(
+      (value, segment) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[segment] : undefined),
+      data,
+    );
 
 function reportProblems(plan: RowPlan, problems: ValueProblem[]): void {
   if (problems.length === 0) return;
@@ -51,7 +68,8 @@ function reportProblems(plan: RowPlan, problems: ValueProblem[]): void {
     if (known.has(problem.path)) continue;
     const inSheet = check.row.columns[problem.path] !== undefined && valueAt(check.row.data, problem.path) !== undefined;
     let what = problem.what;
-    if (problem.code === 'required') what += check.row.columns[problem.path] ? ' for this row' : ': add a column for it, or a CFT template that fills it in';
+    if (problem.code === 'required')
+      what += check.row.columns[problem.path] ? ' for this row' : ': add a column for it, or a CFT template that fills it in';
     else if (!inSheet && template !== undefined) what += ` (the value comes from CFT template ${quoted(template)})`;
     report(check, problem.path, 'error', problem.code, what);
     plan.bad.add(problem.path).add(problem.path.split('.')[0]);

@@ -40,7 +40,13 @@ export function rowNode(check: RowCheck): NodeRow | undefined {
     return undefined;
   }
   const where = check.row.hierarchy === undefined ? ' (from the directive in cell A1)' : '';
-  report(check, at, 'error', 'hierarchy-not-found', `hierarchy ${quoted(text)}${where} was not found: give a dot path such as sys.hcs.Telco.Acme.Paris, or a node pkid`);
+  report(
+    check,
+    at,
+    'error',
+    'hierarchy-not-found',
+    `hierarchy ${quoted(text)}${where} was not found: give a dot path such as sys.hcs.Telco.Acme.Paris, or a node pkid`,
+  );
   return undefined;
 }
 
@@ -50,7 +56,13 @@ export function rowNode(check: RowCheck): NodeRow | undefined {
  */
 function reportOutOfReach(check: RowCheck, at: string): void {
   const { principal, callerPath } = check.caller;
-  report(check, at, 'error', 'out-of-reach', `${principal.username} works at ${callerPath} and cannot change anything outside it: have this row loaded by a user whose node holds its hierarchy`);
+  report(
+    check,
+    at,
+    'error',
+    'out-of-reach',
+    `${principal.username} works at ${callerPath} and cannot change anything outside it: have this row loaded by a user whose node holds its hierarchy`,
+  );
 }
 
 /** The node is the caller's or below it, and the caller's role may make this row's change. */
@@ -62,7 +74,13 @@ export function mayChangeAt(check: RowCheck, path: string, at: string): boolean 
   }
   const operation = OPERATIONS[check.row.action];
   if (!roleAllows(principal.role, operation) || !roleAllows(principal.role, 'bulkload')) {
-    report(check, '', 'error', 'permission-denied', `Permission Denied: the ${principal.role} role of ${principal.username} does not allow ${operation} by bulk load`);
+    report(
+      check,
+      '',
+      'error',
+      'permission-denied',
+      `Permission Denied: the ${principal.role} role of ${principal.username} does not allow ${operation} by bulk load`,
+    );
     return false;
   }
   return true;
@@ -72,7 +90,13 @@ const scopeOf = (model: ModelDef): 'node' | 'up' | 'global' => model.businessKey
 export const onBranch = (a: string, b: string): boolean => isWithin(a, b) || isWithin(b, a);
 
 /** The stored instance a modify or delete row names by its business key; the nearest one for keys scoped up the tree. */
-export function storedByKey(store: Store, model: ModelDef, node: NodeRow, data: JsonObject, isGone: (pkid: string) => boolean): InstanceRecord | undefined {
+export function storedByKey(
+  store: Store,
+  model: ModelDef,
+  node: NodeRow,
+  data: JsonObject,
+  isGone: (pkid: string) => boolean,
+): InstanceRecord | undefined {
   const candidates = store.instances
     .findByKey(model.modelType, businessKeyOf(model, data, node.pkid))
     .filter((record) => !isGone(record.pkid) && (scopeOf(model) !== 'up' || onBranch(node.path, record.hierarchyPath)));
@@ -88,7 +112,13 @@ function byPkid(check: RowCheck, pkid: string): Target | undefined {
   const gone = record && check.overlay.goneBy(pkid);
   if (record && record.modelType === check.model.modelType && !gone) return { kind: 'stored', record };
   const why = gone ? `was deleted by ${refText(gone, check.sheet.name)}` : `is not the pkid of any ${check.model.modelType}`;
-  report(check, META_NAMES.pkid, 'error', 'target-not-found', `${quoted(pkid)} ${why}: copy the pkid from an export, or leave the cell empty to find the instance by its key`);
+  report(
+    check,
+    META_NAMES.pkid,
+    'error',
+    'target-not-found',
+    `${quoted(pkid)} ${why}: copy the pkid from an export, or leave the cell empty to find the instance by its key`,
+  );
   return undefined;
 }
 
@@ -98,7 +128,13 @@ export function findTarget(check: RowCheck, node: NodeRow): Target | undefined {
   if (row.pkid !== undefined) return byPkid(check, row.pkid);
   const keyGiven = model.businessKey.fields.some((field) => row.data[field] !== undefined && row.data[field] !== '');
   if (!keyGiven) {
-    report(check, '', 'error', 'target-not-found', `a ${row.action} row needs the Unique Identifier (pkid) column or the key fields ${model.businessKey.fields.join(', ')} to find the instance`);
+    report(
+      check,
+      '',
+      'error',
+      'target-not-found',
+      `a ${row.action} row needs the Unique Identifier (pkid) column or the key fields ${model.businessKey.fields.join(', ')} to find the instance`,
+    );
     return undefined;
   }
   const record = storedByKey(check.store, model, node, row.data, (pkid) => overlay.goneBy(pkid) !== undefined);
@@ -106,7 +142,13 @@ export function findTarget(check: RowCheck, node: NodeRow): Target | undefined {
   const key = businessKeyOf(model, row.data, node.pkid);
   const pending = overlay.findAdded(model.modelType, key, scopeOf(model) === 'up' ? (path) => onBranch(node.path, path) : undefined);
   if (pending) return { kind: 'pending', ref: pending.ref };
-  report(check, model.businessKey.fields[0], 'error', 'target-not-found', `no ${model.title} with ${keyDescription(model, row.data)} exists at ${node.path}: check the key values, or give the pkid`);
+  report(
+    check,
+    model.businessKey.fields[0],
+    'error',
+    'target-not-found',
+    `no ${model.title} with ${keyDescription(model, row.data)} exists at ${node.path}: check the key values, or give the pkid`,
+  );
   return undefined;
 }
 

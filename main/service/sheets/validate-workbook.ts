@@ -46,7 +46,12 @@ export class WorkbookValidator {
   private readonly overlay = new WorkbookOverlay();
   /** The reader thread's precheck bases (row-precheck.ts). */
   private readonly bases = new DataBases();
-  private readonly cache: ValidationCache = { nodes: new Map(), phones: new Map(), findTemplate: templateCache(), templateQueries: new Map() };
+  private readonly cache: ValidationCache = {
+    nodes: new Map(),
+    phones: new Map(),
+    findTemplate: templateCache(),
+    templateQueries: new Map(),
+  };
   private readonly sheets: SheetValidation[] = [];
   private current?: { sheet: ParsedSheet; model: ModelDef; out: SheetValidation };
   private listed = 0;
@@ -121,7 +126,13 @@ export class WorkbookValidator {
 }
 
 /** Validates an uploaded workbook, streaming it: the route's entry point. */
-export async function validateWorkbookFile(store: Store, caller: ValidationCaller, defaultNode: NodeRow, path: string, fileName: string): Promise<WorkbookValidation> {
+export async function validateWorkbookFile(
+  store: Store,
+  caller: ValidationCaller,
+  defaultNode: NodeRow,
+  path: string,
+  fileName: string,
+): Promise<WorkbookValidation> {
   const validator = new WorkbookValidator(store, caller, defaultNode);
   // A reader thread, if the file is big enough for one, prechecks added rows from the same file.
   const precheck = store.db.memory ? undefined : { dbFile: store.db.name, defaultNodePkid: defaultNode.pkid };
@@ -130,7 +141,12 @@ export async function validateWorkbookFile(store: Store, caller: ValidationCalle
 }
 
 /** Validates a workbook already read whole (readWorkbook()): the same answer as from the file. */
-export function validateWorkbook(store: Store, caller: ValidationCaller, defaultNode: NodeRow, workbook: ParsedWorkbook): WorkbookValidation {
+export function validateWorkbook(
+  store: Store,
+  caller: ValidationCaller,
+  defaultNode: NodeRow,
+  workbook: ParsedWorkbook,
+): WorkbookValidation {
   const validator = new WorkbookValidator(store, caller, defaultNode);
   const byRow = new Map<string, SheetIssue[]>();
   const place = (sheet: string, row: number): string => `${sheet}\u0000${row}`;

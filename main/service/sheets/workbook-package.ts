@@ -30,7 +30,11 @@ const WORKBOOK_RELS = 'xl/_rels/workbook.xml.rels';
 const WORKSHEET = /^xl\/worksheets\/[^/]+\.xml$/;
 
 const notXlsx = (fileName: string, what: string): ApiError =>
-  new ApiError(415, 'unsupported-media-type', `${fileName} is not an .xlsx workbook (${what}): save it from Excel or LibreOffice as "Excel Workbook (.xlsx)" and upload it again.`);
+  new ApiError(
+    415,
+    'unsupported-media-type',
+    `${fileName} is not an .xlsx workbook (${what}): save it from Excel or LibreOffice as "Excel Workbook (.xlsx)" and upload it again.`,
+  );
 
 async function checkSignature(path: string, fileName: string): Promise<number> {
   const { size } = await stat(path);
@@ -45,7 +49,11 @@ async function checkSignature(path: string, fileName: string): Promise<number> {
     await file.close();
   }
   if (head.equals(OLE_SIGNATURE)) {
-    throw new ApiError(400, 'encrypted-workbook', `${fileName} is encrypted or an old .xls workbook: save it as an unprotected .xlsx and upload it again.`);
+    throw new ApiError(
+      400,
+      'encrypted-workbook',
+      `${fileName} is encrypted or an old .xls workbook: save it as an unprotected .xlsx and upload it again.`,
+    );
   }
   if (!head.subarray(0, 4).equals(ZIP_SIGNATURE)) throw notXlsx(fileName, size === 0 ? 'the file is empty' : 'it is not a ZIP package');
   return size;
@@ -63,9 +71,18 @@ function checkParts(entries: ZipEntry[], fileName: string): void {
     throw notXlsx(fileName, 'it has no xl/workbook.xml');
   }
   for (const entry of entries) {
-    const limit = entry.name === 'xl/sharedStrings.xml' ? SHEET_LIMITS.sharedStringsBytes : WORKSHEET.test(entry.name) ? Infinity : SHEET_LIMITS.otherHeldPartBytes;
+    const limit =
+      entry.name === 'xl/sharedStrings.xml'
+        ? SHEET_LIMITS.sharedStringsBytes
+        : WORKSHEET.test(entry.name)
+          ? Infinity
+          : SHEET_LIMITS.otherHeldPartBytes;
     if (entry.uncompressedSize > limit) {
-      throw new ApiError(413, 'too-large', `${fileName} is too large to read: its part ${entry.name} inflates to ${Math.round(entry.uncompressedSize / MB)} MB, more than the ${limit / MB} MB this workstation reads.`);
+      throw new ApiError(
+        413,
+        'too-large',
+        `${fileName} is too large to read: its part ${entry.name} inflates to ${Math.round(entry.uncompressedSize / MB)} MB, more than the ${limit / MB} MB this workstation reads.`,
+      );
     }
   }
 }
@@ -111,7 +128,11 @@ export async function inspectWorkbookFile(path: string, fileName: string): Promi
   for (const sheet of sheets) {
     const scan = scans.get(sheet.path);
     if (scan?.tooWide) {
-      throw new ApiError(413, 'too-large', `Sheet '${sheet.name}' of ${fileName} has a cell in column ${scan.tooWide} (column ${columnNumber(scan.tooWide)}), beyond the limit of ${SHEET_LIMITS.columns.toLocaleString('en-US')} columns (XFD).`);
+      throw new ApiError(
+        413,
+        'too-large',
+        `Sheet '${sheet.name}' of ${fileName} has a cell in column ${scan.tooWide} (column ${columnNumber(scan.tooWide)}), beyond the limit of ${SHEET_LIMITS.columns.toLocaleString('en-US')} columns (XFD).`,
+      );
     }
     if (scan && !scan.complete) throw damaged(fileName, `its sheet '${sheet.name}' is cut short`);
     if (scan) merges.set(sheet.path, scan.merges);

@@ -45,7 +45,13 @@ interface Walk extends ColumnOptions {
 }
 
 export function metaColumns(): SheetColumn[] {
-  const meta = (name: string, choices?: string[]): SheetColumn => ({ name, group: '', title: name, text: true, ...(choices ? { choices } : {}) });
+  const meta = (name: string, choices?: string[]): SheetColumn => ({
+    name,
+    group: '',
+    title: name,
+    text: true,
+    ...(choices ? { choices } : {}),
+  });
   return [meta(META.hierarchy), meta(META.action, ROW_ACTIONS), meta(META.pkid)];
 }
 
@@ -87,7 +93,13 @@ function leafColumn(field: FieldDef, path: string, titles: string[], look: Colum
   const types = typesOf(field);
   // Text only when the field can hold nothing but text: a number stays a number elsewhere.
   const text = types.includes('string') && !types.some((type) => type === 'integer' || type === 'number' || type === 'boolean');
-  const column: SheetColumn = { name: path, group: groupOf(path, look), title: `${titles.join(' / ')}${field.required ? ' *' : ''}`, path, text };
+  const column: SheetColumn = {
+    name: path,
+    group: groupOf(path, look),
+    title: `${titles.join(' / ')}${field.required ? ' *' : ''}`,
+    path,
+    text,
+  };
   if (field.choices) column.choices = field.choices.map((choice) => choice.value);
   return column;
 }

@@ -65,7 +65,11 @@ export async function writeWorkbook(sheets: SheetSpec[]): Promise<Uint8Array> {
 
 async function writeSheet(workbook: ExcelJS.Workbook, sheet: SheetSpec, lists: ChoiceLists): Promise<void> {
   if (sheet.columns.length > SHEET_LIMITS.columns) {
-    throw new ApiError(413, 'too-large', `Sheet ${sheet.name} would need ${sheet.columns.length} columns; a sheet holds at most ${SHEET_LIMITS.columns}.`);
+    throw new ApiError(
+      413,
+      'too-large',
+      `Sheet ${sheet.name} would need ${sheet.columns.length} columns; a sheet holds at most ${SHEET_LIMITS.columns}.`,
+    );
   }
   const headerRows = sheet.directive === undefined ? 1 : 4;
   const worksheet = workbook.addWorksheet(sheet.name, { views: [{ state: 'frozen', ySplit: headerRows }] });
@@ -73,11 +77,29 @@ async function writeSheet(workbook: ExcelJS.Workbook, sheet: SheetSpec, lists: C
   worksheet.columns = sheet.columns.map((column) => ({ width: widthOf(column), style: column.text ? { numFmt: '@' } : {} }));
   if (sheet.directive !== undefined) {
     writeRow(worksheet, 1, [sheet.directive]);
-    writeRow(worksheet, 2, sheet.columns.map((column) => column.name));
-    writeRow(worksheet, 3, sheet.columns.map((column) => column.group || null));
-    writeRow(worksheet, 4, sheet.columns.map((column) => column.title), true);
+    writeRow(
+      worksheet,
+      2,
+      sheet.columns.map((column) => column.name),
+    );
+    writeRow(
+      worksheet,
+      3,
+      sheet.columns.map((column) => column.group || null),
+    );
+    writeRow(
+      worksheet,
+      4,
+      sheet.columns.map((column) => column.title),
+      true,
+    );
   } else {
-    writeRow(worksheet, 1, sheet.columns.map((column) => column.name), true);
+    writeRow(
+      worksheet,
+      1,
+      sheet.columns.map((column) => column.name),
+      true,
+    );
   }
   let rowNumber = headerRows;
   for (const cells of sheet.rows) {
@@ -145,7 +167,12 @@ function writeRow(worksheet: Worksheet, rowNumber: number, cells: CellValue[], b
 
 const widthOf = (column: SheetColumn): number => Math.min(60, Math.max(12, column.name.length + 2, column.title.length + 2));
 
-function addValidations(worksheet: WithValidations, columns: SheetColumn[], rows: { first: number; last: number }, lists: ChoiceLists): void {
+function addValidations(
+  worksheet: WithValidations,
+  columns: SheetColumn[],
+  rows: { first: number; last: number },
+  lists: ChoiceLists,
+): void {
   columns.forEach((column, index) => {
     if (!column.choices || column.choices.length === 0) return;
     const letter = columnLetter(index + 1);
@@ -177,7 +204,12 @@ class ChoiceLists {
     const worksheet = workbook.addWorksheet(CHOICES_SHEET, { state: 'hidden' });
     worksheet.columns = this.columns.map(() => ({ width: 30, style: { numFmt: '@' } }));
     const height = Math.max(...this.columns.map((values) => values.length));
-    for (let index = 0; index < height; index += 1) writeRow(worksheet, index + 1, this.columns.map((values) => values[index] ?? null));
+    for (let index = 0; index < height; index += 1)
+      writeRow(
+        worksheet,
+        index + 1,
+        this.columns.map((values) => values[index] ?? null),
+      );
     worksheet.commit();
   }
 }

@@ -27,7 +27,13 @@ function wellFormedOnly(): PartParser<true> {
   return partParser({ wantsText: false, open: () => undefined, close: () => undefined, text: () => undefined }, () => true as const);
 }
 
-async function parsePart<T>(path: string, pkg: WorkbookPackage, name: string, fileName: string, parser: PartParser<T>): Promise<T | undefined> {
+async function parsePart<T>(
+  path: string,
+  pkg: WorkbookPackage,
+  name: string,
+  fileName: string,
+  parser: PartParser<T>,
+): Promise<T | undefined> {
   const entry = pkg.entries.get(name);
   if (!entry) return undefined;
   try {

@@ -29,8 +29,9 @@ const MAX_COLUMN = 16_384;
  * The cells Excel, LibreOffice and exceljs write most, taken whole: a plain value or inline text
  * with no entity, no line end and no control character (those are left to the tokenizer).
  */
-// eslint-disable-next-line no-control-regex -- values holding characters XML forbids are left to the tokenizer
-const COMMON_CELL = /<c r="([A-Z]{1,3})\d{1,7}"(?: s="(\d{1,9})")?(?: t="([a-zA-Z]{1,9})")?(?:\/>|>(?:<v>([^<&\x00-\x08\x0B-\x1F\uFFFE\uFFFF]*)<\/v>|<is><t(?: xml:space="preserve")?>([^<&\x00-\x08\x0B-\x1F\uFFFE\uFFFF]*)<\/t><\/is>)?<\/c>)/y;
+const COMMON_CELL =
+  // eslint-disable-next-line no-control-regex -- values holding characters XML forbids are left to the tokenizer
+  /<c r="([A-Z]{1,3})\d{1,7}"(?: s="(\d{1,9})")?(?: t="([a-zA-Z]{1,9})")?(?:\/>|>(?:<v>([^<&\x00-\x08\x0B-\x1F\uFFFE\uFFFF]*)<\/v>|<is><t(?: xml:space="preserve")?>([^<&\x00-\x08\x0B-\x1F\uFFFE\uFFFF]*)<\/t><\/is>)?<\/c>)/y;
 
 /** The column of a cell reference, read the way exceljs reads it (`$` ignored, letters then digits). */
 function columnOf(ref: string | undefined): number {
@@ -53,7 +54,8 @@ function columnOf(ref: string | undefined): number {
 /** exceljs unescapes `t="str"` and inline text once more after the XML parser did. */
 const AGAIN = /&([a-z]*);/g;
 const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', apos: "'", quot: '"' };
-const unescapeAgain = (text: string): string => (text.includes('&') ? text.replace(AGAIN, (match, name: string) => NAMED[name] ?? match) : text);
+const unescapeAgain = (text: string): string =>
+  text.includes('&') ? text.replace(AGAIN, (match, name: string) => NAMED[name] ?? match) : text;
 
 class SheetRowsHandler implements XmlHandler {
   wantsText = false;

@@ -117,5 +117,8 @@ class StylesHandler implements XmlHandler {
 }
 
 export function stylesParser(): PartParser<StyleTable> {
-  return partParser(new StylesHandler(), (handler) => new StyleTable(handler.closed ? handler.cellFormats : undefined, handler.customFormats));
+  return partParser(
+    new StylesHandler(),
+    (handler) => new StyleTable(handler.closed ? handler.cellFormats : undefined, handler.customFormats),
+  );
 }

@@ -49,7 +49,14 @@ const SPECIAL = /[\x00-\x08\x0B-\x1F\uFFFE\uFFFF&]/;
 const NOT_SPACE = /[^ \t\r\n]/;
 
 function isXmlChar(code: number): boolean {
-  return code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff);
+  return (
+    code === 0x9 ||
+    code === 0xa ||
+    code === 0xd ||
+    (code >= 0x20 && code <= 0xd7ff) ||
+    (code >= 0xe000 && code <= 0xfffd) ||
+    (code >= 0x10000 && code <= 0x10ffff)
+  );
 }
 
 function entityText(match: string, body: string): string {
@@ -238,7 +245,8 @@ export class XmlTokenizer {
     if (gt < 0) return -1;
     const open = this.stack[this.stack.length - 1];
     // The common case, `</name>` closing the open tag, compares without cutting the name out.
-    const name = open !== undefined && gt === lt + 2 + open.length && text.startsWith(open, lt + 2) ? open : text.slice(lt + 2, gt).trimEnd();
+    const name =
+      open !== undefined && gt === lt + 2 + open.length && text.startsWith(open, lt + 2) ? open : text.slice(lt + 2, gt).trimEnd();
     if (this.stack.pop() !== name) throw new MalformedXml(`a closing tag </${name}> that closes nothing open`);
     this.handler.close(name);
     if (this.stack.length === 0) this.rootClosed = true;

@@ -29,7 +29,11 @@ const EOCD_SIZE = 22;
 const ZIP64_MARK = 0xffffffff;
 
 export const damaged = (fileName: string, why: string): ApiError =>
-  new ApiError(400, 'bad-workbook', `${fileName} is not a readable .xlsx workbook (${why}): save it again from Excel or LibreOffice and upload it again.`);
+  new ApiError(
+    400,
+    'bad-workbook',
+    `${fileName} is not a readable .xlsx workbook (${why}): save it again from Excel or LibreOffice and upload it again.`,
+  );
 
 async function readAt(file: FileHandle, position: number, length: number): Promise<Buffer> {
   const buffer = Buffer.alloc(length);
@@ -62,12 +66,17 @@ async function endRecord(file: FileHandle, size: number, fileName: string): Prom
 
 function parseDirectory(directory: Buffer, count: number, fileName: string): Omit<ZipEntry, 'dataOffset'>[] {
   if (count > SHEET_LIMITS.zipEntries) {
-    throw new ApiError(413, 'too-large', `${fileName} holds ${count} ZIP entries; a workbook this workstation reads has at most ${SHEET_LIMITS.zipEntries}.`);
+    throw new ApiError(
+      413,
+      'too-large',
+      `${fileName} holds ${count} ZIP entries; a workbook this workstation reads has at most ${SHEET_LIMITS.zipEntries}.`,
+    );
   }
   const entries: Omit<ZipEntry, 'dataOffset'>[] = [];
   let at = 0;
   for (let index = 0; index < count; index += 1) {
-    if (at + 46 > directory.length || directory.readUInt32LE(at) !== CENTRAL_SIGNATURE) throw damaged(fileName, 'its ZIP directory is damaged');
+    if (at + 46 > directory.length || directory.readUInt32LE(at) !== CENTRAL_SIGNATURE)
+      throw damaged(fileName, 'its ZIP directory is damaged');
     const nameLength = directory.readUInt16LE(at + 28);
     const skip = nameLength + directory.readUInt16LE(at + 30) + directory.readUInt16LE(at + 32);
     entries.push({
@@ -85,7 +94,11 @@ function parseDirectory(directory: Buffer, count: number, fileName: string): Omi
 
 function checkEntry(entry: Omit<ZipEntry, 'dataOffset'>, fileName: string): void {
   if (entry.flags & 0x1) {
-    throw new ApiError(400, 'encrypted-workbook', `${fileName} is encrypted (password protected): save it as an unprotected .xlsx and upload it again.`);
+    throw new ApiError(
+      400,
+      'encrypted-workbook',
+      `${fileName} is encrypted (password protected): save it as an unprotected .xlsx and upload it again.`,
+    );
   }
   if (entry.compressedSize === ZIP64_MARK || entry.uncompressedSize === ZIP64_MARK || entry.localOffset === ZIP64_MARK) {
     throw damaged(fileName, 'it uses ZIP64, which no workbook within the 50 MB limit needs');
@@ -115,7 +128,9 @@ async function locate(file: FileHandle, entries: Omit<ZipEntry, 'dataOffset'>[],
     const header = await readAt(file, entry.localOffset, 30);
     if (header.length < 30 || header.readUInt32LE(0) !== LOCAL_SIGNATURE) throw damaged(fileName, `entry ${entry.name} is damaged`);
     const sizesKnown = (entry.flags & 0x8) === 0;
-    const agrees = header.readUInt16LE(8) === entry.method && (!sizesKnown || (header.readUInt32LE(18) === entry.compressedSize && header.readUInt32LE(22) === entry.uncompressedSize));
+    const agrees =
+      header.readUInt16LE(8) === entry.method &&
+      (!sizesKnown || (header.readUInt32LE(18) === entry.compressedSize && header.readUInt32LE(22) === entry.uncompressedSize));
     if (!agrees) throw damaged(fileName, `entry ${entry.name} disagrees with the ZIP directory`);
     const dataOffset = entry.localOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
     let next = dataOffset + entry.compressedSize;

@@ -30,7 +30,11 @@ export async function* inflatedChunks(path: string, entry: ZipEntry, fileName: s
       for await (const chunk of chunks) {
         produced += chunk.length;
         if (produced > entry.uncompressedSize) {
-          throw new ApiError(413, 'too-large', `${fileName} is unsafe: its part ${entry.name} inflates to more than its declared ${entry.uncompressedSize} bytes (a zip bomb).`);
+          throw new ApiError(
+            413,
+            'too-large',
+            `${fileName} is unsafe: its part ${entry.name} inflates to more than its declared ${entry.uncompressedSize} bytes (a zip bomb).`,
+          );
         }
         yield chunk;
       }

@@ -73,7 +73,9 @@ export class BulkLoadsRepo {
        VALUES (@load_id, @upload_id, @file_name, @hierarchy_pkid, @username, 'reading')`,
     );
     this.insertRow = db.prepare('INSERT INTO bulk_load_rows (load_id, seq, sheet, row) VALUES (?, ?, ?, ?)');
-    this.nextRows = db.prepare<[string, number, number], SpoolEntry>('SELECT seq, sheet, row AS rows FROM bulk_load_rows WHERE load_id = ? AND seq > ? ORDER BY seq LIMIT ?');
+    this.nextRows = db.prepare<[string, number, number], SpoolEntry>(
+      'SELECT seq, sheet, row AS rows FROM bulk_load_rows WHERE load_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+    );
     this.dropThrough = db.prepare('DELETE FROM bulk_load_rows WHERE load_id = ? AND seq <= ?');
     this.progressRow = db.prepare('UPDATE bulk_loads SET done = ?, ok = ? WHERE load_id = ?');
     this.readyRow = db.prepare('UPDATE bulk_loads SET sheets = ?, total = ?, state = ? WHERE load_id = ?');
@@ -93,7 +95,7 @@ export class BulkLoadsRepo {
 
   /** Rows as the reader hands them over, in load order: runs of one sheet, an entry each. */
   spool(loadId: string, rows: readonly SpooledRow[]): void {
-    for (let start = 0; start < rows.length; ) {
+    for (let start = 0; start < rows.length;) {
       let end = start + 1;
       while (end < rows.length && end - start < ROWS_PER_ENTRY && rows[end].sheet === rows[start].sheet) end += 1;
       const run = rows.slice(start, end);

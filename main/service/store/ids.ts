@@ -44,7 +44,9 @@ export function ascendingTransactionIds(count: number): () => string {
     const draw = (bytes.readUIntBE(0, 6) + 1) / TOP_BITS;
     last += (1 - last) * -Math.expm1(Math.log(draw) / left);
     left -= 1;
-    const top = Math.min(TOP_BITS - 1, Math.floor(last * TOP_BITS)).toString(16).padStart(12, '0');
+    const top = Math.min(TOP_BITS - 1, Math.floor(last * TOP_BITS))
+      .toString(16)
+      .padStart(12, '0');
     const rest = bytes.toString('hex', 6, 16);
     const variant = (8 | (Number.parseInt(rest.charAt(3), 16) & 3)).toString(16);
     return `${top.slice(0, 8)}-${top.slice(8)}-4${rest.slice(0, 3)}-${variant}${rest.slice(4, 7)}-${rest.slice(7, 19)}`;

@@ -145,7 +145,10 @@ export class InstancesRepo {
     this.insertRow.run(pkid, modelType, hierarchyPkid, data, summary, bkey, JSON.stringify(instance.links ?? {}), now, now, deviceData);
   }
 
-  update(existing: Pick<InstanceRecord, 'pkid' | 'modelType'>, changes: { data: JsonObject; bkey: string | null; links: Links; hierarchyPkid: string }): void {
+  update(
+    existing: Pick<InstanceRecord, 'pkid' | 'modelType'>,
+    changes: { data: JsonObject; bkey: string | null; links: Links; hierarchyPkid: string },
+  ): void {
     this.updateRow.run({
       pkid: existing.pkid,
       data: JSON.stringify(changes.data),

@@ -103,9 +103,7 @@ export class NodesRepo {
   /** Renames or moves a node: its own path and every descendant's path follow. */
   repath(node: NodeRow, parentPkid: string | null, name: string, newPath: string): void {
     this.cache.clear();
-    this.db
-      .prepare('UPDATE nodes SET parent_pkid = ?, name = ? WHERE pkid = ?')
-      .run(parentPkid, name, node.pkid);
+    this.db.prepare('UPDATE nodes SET parent_pkid = ?, name = ? WHERE pkid = ?').run(parentPkid, name, node.pkid);
     this.db
       .prepare(
         `UPDATE nodes SET path = ? || substr(path, ?)
@@ -116,10 +114,7 @@ export class NodesRepo {
 }
 
 /** SQL (and its parameters) selecting node pkids for a traversal from one node. */
-export function traversalScope(
-  traversal: 'down' | 'up' | 'local',
-  node: NodeRow,
-): { sql: string; params: string[] } {
+export function traversalScope(traversal: 'down' | 'up' | 'local', node: NodeRow): { sql: string; params: string[] } {
   if (traversal === 'local') return { sql: '?', params: [node.pkid] };
   if (traversal === 'down') {
     return {

@@ -22,8 +22,23 @@ export interface RemoteProfileRow {
 }
 
 const COLUMNS: (keyof RemoteProfileRow)[] = [
-  'pkid', 'name', 'base_url', 'username', 'auth_mode', 'ca_pem', 'connect_timeout_ms', 'response_timeout_ms', 'idle_timeout_ms',
-  'release', 'home_hierarchy', 'detected_release', 'detected_at', 'owner_pkid', 'hierarchy_pkid', 'created_at', 'updated_at',
+  'pkid',
+  'name',
+  'base_url',
+  'username',
+  'auth_mode',
+  'ca_pem',
+  'connect_timeout_ms',
+  'response_timeout_ms',
+  'idle_timeout_ms',
+  'release',
+  'home_hierarchy',
+  'detected_release',
+  'detected_at',
+  'owner_pkid',
+  'hierarchy_pkid',
+  'created_at',
+  'updated_at',
 ];
 
 /**
@@ -56,7 +71,9 @@ export class RemoteProfilesRepo {
   constructor(db: Db) {
     this.all = db.prepare<[], RemoteProfileRow>('SELECT * FROM remote_profiles ORDER BY name');
     this.insertRow = db.prepare(`INSERT INTO remote_profiles (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`);
-    const settable = COLUMNS.filter((c) => !['pkid', 'owner_pkid', 'hierarchy_pkid', 'created_at', 'detected_release', 'detected_at'].includes(c));
+    const settable = COLUMNS.filter(
+      (c) => !['pkid', 'owner_pkid', 'hierarchy_pkid', 'created_at', 'detected_release', 'detected_at'].includes(c),
+    );
     this.updateRow = db.prepare(`UPDATE remote_profiles SET ${settable.map((c) => `${c} = @${c}`).join(', ')} WHERE pkid = @pkid`);
     this.deleteRow = db.prepare('DELETE FROM remote_profiles WHERE pkid = ?');
     this.detected = db.prepare('UPDATE remote_profiles SET detected_release = ?, detected_at = ? WHERE pkid = ?');

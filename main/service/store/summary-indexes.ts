@@ -12,7 +12,9 @@ export function syncSummaryIndexes(db: Db, models: readonly ModelDef[]): void {
   const names = new Set(wanted.map((index) => index.name));
   const existing = new Map(
     db
-      .prepare<[], { name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name LIKE 'summary\\_%' ESCAPE '\\'")
+      .prepare<[], { name: string; sql: string }>(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name LIKE 'summary\\_%' ESCAPE '\\'",
+      )
       .all()
       .map((row) => [row.name, row.sql]),
   );

@@ -64,7 +64,9 @@ function entriesOf(row: StoredLog): LogRow[] {
 function packLines(entries: readonly { severity: string; time: string; message: string }[]): PackedLine[] {
   return entries.map((entry, index) => {
     const before = entries[index - 1];
-    return before && before.severity === entry.severity && before.time === entry.time ? entry.message : [entry.severity, entry.time, entry.message];
+    return before && before.severity === entry.severity && before.time === entry.time
+      ? entry.message
+      : [entry.severity, entry.time, entry.message];
   });
 }
 
@@ -225,7 +227,15 @@ export class TransactionsRepo {
     }
     const lines = packLines(entries);
     // The row's own columns repeat its last entry, so a reader of the file by hand sees how it ended.
-    this.insertPacked.run(entries.length, txRow ?? this.rowOf(transactionId), transactionId, last.severity, last.time, last.message, JSON.stringify(lines));
+    this.insertPacked.run(
+      entries.length,
+      txRow ?? this.rowOf(transactionId),
+      transactionId,
+      last.severity,
+      last.time,
+      last.message,
+      JSON.stringify(lines),
+    );
   }
 
   /** Log entries, newest first. */
@@ -245,9 +255,7 @@ export class TransactionsRepo {
   /** Transactions a killed process left unfinished, oldest first. */
   unfinished(): TxRow[] {
     return this.db
-      .prepare<[], TxRow>(
-        `SELECT * FROM transactions WHERE status IN ('Queued', 'In Progress', 'Processing') ORDER BY id`,
-      )
+      .prepare<[], TxRow>(`SELECT * FROM transactions WHERE status IN ('Queued', 'In Progress', 'Processing') ORDER BY id`)
       .all();
   }
 }

@@ -47,7 +47,12 @@ export class UploadsRepo {
 
   /** What a crash left behind: half-written files, and bytes whose row never committed. */
   private sweep(): void {
-    const known = new Set(this.db.prepare<[], { id: string }>('SELECT id FROM uploads').all().map((row) => row.id));
+    const known = new Set(
+      this.db
+        .prepare<[], { id: string }>('SELECT id FROM uploads')
+        .all()
+        .map((row) => row.id),
+    );
     for (const entry of readdirSync(this.folder)) {
       if (entry.endsWith('.partial') || !known.has(entry)) rmSync(join(this.folder, entry), { force: true });
     }

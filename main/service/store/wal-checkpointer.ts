@@ -43,7 +43,9 @@ export class WalCheckpointer {
     this.progress.fill(0);
     this.resumedAtTick = -1;
     this.patientUntil = 0;
-    const worker = new Worker(this.script, { workerData: { file: this.db.name, everyMs: CHECKPOINT_EVERY_MS, progress: this.progress.buffer } });
+    const worker = new Worker(this.script, {
+      workerData: { file: this.db.name, everyMs: CHECKPOINT_EVERY_MS, progress: this.progress.buffer },
+    });
     // A checkpointer that fails hands the job back to SQLite's own.
     worker.on('error', () => this.stop());
     worker.unref();

@@ -26,7 +26,12 @@ export function applyConfigurationTemplate(
 }
 
 /** The template a query names (`template` or `template_name`), checked to target `model`; 404 when named but absent. */
-export function findConfigurationTemplate(store: Store, model: ModelDef, node: NodeRow, query: URLSearchParams): InstanceRecord | undefined {
+export function findConfigurationTemplate(
+  store: Store,
+  model: ModelDef,
+  node: NodeRow,
+  query: URLSearchParams,
+): InstanceRecord | undefined {
   return namedShaper(store, configurationTemplate, model, node, query, { pkidParam: 'template', nameParam: 'template_name' });
 }
 

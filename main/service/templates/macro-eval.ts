@@ -63,7 +63,8 @@ function textValue(text: string, scope: MacroScope): Json {
   let result = '';
   for (const part of parts) {
     result += typeof part === 'string' ? part : asText(partValue(part, scope));
-    if (result.length > MAX_TEXT) throw new MacroProblem(`the text built from "${text.slice(0, 40)}" is longer than ${MAX_TEXT} characters`);
+    if (result.length > MAX_TEXT)
+      throw new MacroProblem(`the text built from "${text.slice(0, 40)}" is longer than ${MAX_TEXT} characters`);
   }
   return result;
 }

@@ -22,7 +22,8 @@ export function asText(value: FnArg): string {
 
 function asInteger(value: FnArg, what: string): number {
   const number = typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
-  if (typeof number !== 'number' || !Number.isInteger(number)) throw new MacroProblem(`${what} must be a whole number, not ${asText(value)}`);
+  if (typeof number !== 'number' || !Number.isInteger(number))
+    throw new MacroProblem(`${what} must be a whole number, not ${asText(value)}`);
   return number;
 }
 

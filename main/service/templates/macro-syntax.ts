@@ -7,9 +7,7 @@ import type { Json } from '../api-types';
 export type RefRoot = 'input' | 'self' | 'macro' | 'item' | 'index';
 
 export type Expr =
-  | { kind: 'literal'; value: Json }
-  | { kind: 'ref'; root: RefRoot; path: string[] }
-  | { kind: 'call'; name: string; args: Expr[] };
+  { kind: 'literal'; value: Json } | { kind: 'ref'; root: RefRoot; path: string[] } | { kind: 'call'; name: string; args: Expr[] };
 
 /** One `{{ ... }}` of a text: its inner text (for messages) and what it means. */
 export interface MacroPart {

@@ -65,7 +65,9 @@ export function namedShaper(
     found = record;
   } else if (name) {
     // One made for another model under that name is found too, so the refusal can say so.
-    found = nearestByName(store, shaper, node, name, undefined, { target_model_type: target.modelType }) ?? namedForAnotherModel(store, shaper, node, name);
+    found =
+      nearestByName(store, shaper, node, name, undefined, { target_model_type: target.modelType }) ??
+      namedForAnotherModel(store, shaper, node, name);
     if (!found) throw notFound(`${shaper.title} '${name}' was not found at ${node.path} or above.`);
   }
   if (found) checkTarget(shaper, target, found, pkid ? params.pkidParam : params.nameParam);

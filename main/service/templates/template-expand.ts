@@ -70,7 +70,10 @@ class TemplateExpander {
     }
     const block = raw[FOREACH_BLOCK];
     if (block !== undefined) {
-      if (!isJsonObject(block)) throw new ApiError(400, 'macro-error', `${FOREACH_BLOCK} must be an object of field values.`, [{ field: fieldName([...path, FOREACH_BLOCK]), message: 'must be an object' }]);
+      if (!isJsonObject(block))
+        throw new ApiError(400, 'macro-error', `${FOREACH_BLOCK} must be an object of field values.`, [
+          { field: fieldName([...path, FOREACH_BLOCK]), message: 'must be an object' },
+        ]);
       for (const element of this.foreachItems(fieldName([...path, FOREACH_BLOCK]), item)) {
         result = deepMerge(result, this.expandObject(block, path, element));
       }
@@ -137,7 +140,11 @@ class TemplateExpander {
       const listKey = `${key}${LIST_SUFFIX}`;
       if (Object.hasOwn(raw, listKey)) {
         const list = raw[listKey];
-        return navigate(this.memoized(here, () => this.eachItem(list, here, listKey, undefined)), rest, `self.${fieldName(here)}`);
+        return navigate(
+          this.memoized(here, () => this.eachItem(list, here, listKey, undefined)),
+          rest,
+          `self.${fieldName(here)}`,
+        );
       }
       if (!Object.hasOwn(raw, key)) return undefined;
       const child = raw[key];
@@ -145,7 +152,11 @@ class TemplateExpander {
         raw = child;
         continue;
       }
-      return navigate(this.memoized(here, () => this.expandValue(child, here, undefined)), rest, `self.${fieldName(here)}`);
+      return navigate(
+        this.memoized(here, () => this.expandValue(child, here, undefined)),
+        rest,
+        `self.${fieldName(here)}`,
+      );
     }
     return undefined;
   }

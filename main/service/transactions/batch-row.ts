@@ -126,7 +126,13 @@ export function runRowInBatch(
     completed_time: deps.now(),
   });
   deps.repo.logAll(transactionId, ctx.logs, txRow);
-  const event: TransactionEvent = { transaction_id: transactionId, status, parent_id: parentId, model_type: spec.modelType, resource_pkid: resourcePkid };
+  const event: TransactionEvent = {
+    transaction_id: transactionId,
+    status,
+    parent_id: parentId,
+    model_type: spec.modelType,
+    resource_pkid: resourcePkid,
+  };
   return { transactionId, status, resourcePkid, error, event };
 }
 

@@ -165,7 +165,14 @@ export class TransactionEngine {
   failWaitingGroup(transactionId: string, message: string): void {
     this.db.transaction(() => {
       this.repo.log(transactionId, 'error', this.now(), message);
-      this.repo.finish(transactionId, { status: 'Fail', rolled_back: 'No', message, resource_pkid: null, current_state: '', completed_time: this.now() });
+      this.repo.finish(transactionId, {
+        status: 'Fail',
+        rolled_back: 'No',
+        message,
+        resource_pkid: null,
+        current_state: '',
+        completed_time: this.now(),
+      });
     })();
     this.emit(transactionId, 'Fail', null, 'tool/BulkLoad', null);
   }
@@ -260,7 +267,8 @@ export class TransactionEngine {
 
   /** Resolves once everything submitted so far has finished. */
   async idle(): Promise<void> {
-    while (this.draining || this.slicedWaiting || this.queue.length > 0 || this.sliced.length > 0) await new Promise((resolve) => setTimeout(resolve, 2));
+    while (this.draining || this.slicedWaiting || this.queue.length > 0 || this.sliced.length > 0)
+      await new Promise((resolve) => setTimeout(resolve, 2));
   }
 
   close(): void {
@@ -371,7 +379,13 @@ export class TransactionEngine {
   }
 
   private emit(transactionId: string, status: TxStatus, parentId: string | null, modelType: string, resourcePkid: string | null): void {
-    const event: TransactionEvent = { transaction_id: transactionId, status, parent_id: parentId, model_type: modelType, resource_pkid: resourcePkid };
+    const event: TransactionEvent = {
+      transaction_id: transactionId,
+      status,
+      parent_id: parentId,
+      model_type: modelType,
+      resource_pkid: resourcePkid,
+    };
     this.events.emit('transaction', event);
   }
 }

@@ -17,8 +17,14 @@ const GROUPS: readonly WorkstationRouteGroup[] = [remoteProfileRoutes, workspace
 export const WORKSTATION_PREFIX = '/workstation/';
 
 export async function dispatchWorkstation(deps: WorkstationDeps, ctx: RequestContext): Promise<ApiResponse> {
-  const [prefix, ...rest] = ctx.path.slice(WORKSTATION_PREFIX.length).split('/').filter((segment) => segment !== '');
+  const [prefix, ...rest] = ctx.path
+    .slice(WORKSTATION_PREFIX.length)
+    .split('/')
+    .filter((segment) => segment !== '');
   const group = GROUPS.find((candidate) => candidate.prefix === prefix);
-  if (!group) throw notFound(`No workstation endpoint at ${ctx.path}: the families are ${GROUPS.map((g) => `/workstation/${g.prefix}/`).join(', ')}.`);
+  if (!group)
+    throw notFound(
+      `No workstation endpoint at ${ctx.path}: the families are ${GROUPS.map((g) => `/workstation/${g.prefix}/`).join(', ')}.`,
+    );
   return group.handle(deps, ctx, rest);
 }

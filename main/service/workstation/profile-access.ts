@@ -21,7 +21,9 @@ export function mayUse(deps: WorkstationDeps, ctx: Asker, row: RemoteProfileRow)
 
 export function assertAdmin(ctx: Asker, what: string): void {
   if (ctx.principal.role !== 'admin') {
-    throw permissionDenied(`the ${ctx.principal.role} role of ${ctx.principal.username} does not allow ${what}: remote profiles are for admins.`);
+    throw permissionDenied(
+      `the ${ctx.principal.role} role of ${ctx.principal.username} does not allow ${what}: remote profiles are for admins.`,
+    );
   }
 }
 
@@ -30,7 +32,9 @@ export function usableProfile(deps: WorkstationDeps, ctx: Asker, idOrName: strin
   assertAdmin(ctx, 'using remote profiles');
   const row = deps.profiles.find(idOrName);
   if (!row || !mayUse(deps, ctx, row)) {
-    throw notFound(`No remote profile ${JSON.stringify(idOrName)} among those ${ctx.principal.username} may use: choose one from the list of workspaces.`);
+    throw notFound(
+      `No remote profile ${JSON.stringify(idOrName)} among those ${ctx.principal.username} may use: choose one from the list of workspaces.`,
+    );
   }
   return row;
 }

@@ -12,7 +12,21 @@ const KNOWN = new Set(['name', 'base_url', 'username', 'password', 'auth_mode', 
 
 /** The settable columns of a profile, checked; `password` apart, for the vault. */
 export interface CheckedInput {
-  fields: Partial<Pick<RemoteProfileRow, 'name' | 'base_url' | 'username' | 'auth_mode' | 'ca_pem' | 'release' | 'home_hierarchy' | 'connect_timeout_ms' | 'response_timeout_ms' | 'idle_timeout_ms'>>;
+  fields: Partial<
+    Pick<
+      RemoteProfileRow,
+      | 'name'
+      | 'base_url'
+      | 'username'
+      | 'auth_mode'
+      | 'ca_pem'
+      | 'release'
+      | 'home_hierarchy'
+      | 'connect_timeout_ms'
+      | 'response_timeout_ms'
+      | 'idle_timeout_ms'
+    >
+  >;
   password?: string;
 }
 
@@ -21,7 +35,8 @@ export interface CheckedInput {
  * message never repeats a password, even a refused one.
  */
 export function checkProfileInput(body: Json | undefined, creating: boolean): CheckedInput {
-  if (!isJsonObject(body)) throw new ApiError(400, 'validation-failed', 'Send the profile as a JSON object: {"name", "base_url", "username", "password", ...}.');
+  if (!isJsonObject(body))
+    throw new ApiError(400, 'validation-failed', 'Send the profile as a JSON object: {"name", "base_url", "username", "password", ...}.');
   const input = body as RemoteProfileInput & Record<string, Json>;
   const problems: FaultDetail[] = [];
   const fields: CheckedInput['fields'] = {};
@@ -33,7 +48,8 @@ export function checkProfileInput(body: Json | undefined, creating: boolean): Ch
   required('base_url');
   required('username');
   if (input.name !== undefined) {
-    if (typeof input.name === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(input.name) && input.name.toLowerCase() !== 'local') fields.name = input.name;
+    if (typeof input.name === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(input.name) && input.name.toLowerCase() !== 'local')
+      fields.name = input.name;
     else problems.push({ field: 'name', message: 'must be 1 to 64 letters, digits, - or _, and not Local' });
   }
   if (input.base_url !== undefined) {
@@ -42,7 +58,8 @@ export function checkProfileInput(body: Json | undefined, creating: boolean): Ch
     else fields.base_url = String(input.base_url).replace(/\/+$/, '');
   }
   if (input.username !== undefined) {
-    if (typeof input.username === 'string' && input.username.trim() !== '' && input.username.length <= 256 && !input.username.includes(':')) fields.username = input.username;
+    if (typeof input.username === 'string' && input.username.trim() !== '' && input.username.length <= 256 && !input.username.includes(':'))
+      fields.username = input.username;
     else problems.push({ field: 'username', message: 'must be 1 to 256 characters, without a colon' });
   }
   let password: string | undefined;
@@ -60,18 +77,30 @@ export function checkProfileInput(body: Json | undefined, creating: boolean): Ch
     else fields.ca_pem = input.ca_pem === null || String(input.ca_pem).trim() === '' ? null : String(input.ca_pem);
   }
   if (input.release !== undefined) {
-    if (input.release === null || (typeof input.release === 'string' && /^\d{1,3}(\.\d{1,3}){1,3}$/.test(input.release))) fields.release = input.release;
+    if (input.release === null || (typeof input.release === 'string' && /^\d{1,3}(\.\d{1,3}){1,3}$/.test(input.release)))
+      fields.release = input.release;
     else problems.push({ field: 'release', message: 'must be a release such as 20.1.1 or 21.1, or null to detect it' });
   }
   if (input.home_hierarchy !== undefined) {
     // Empty clears it, as null does: the Settings form sends what is typed.
     const home = typeof input.home_hierarchy === 'string' ? input.home_hierarchy.trim() : input.home_hierarchy;
-    const problem = home === null || home === '' ? undefined : typeof home === 'string' ? homeHierarchyProblem(home) : 'must be a dot path such as sys.hcs.Telco.Acme, a hierarchy node\'s pkid, or null';
+    const problem =
+      home === null || home === ''
+        ? undefined
+        : typeof home === 'string'
+          ? homeHierarchyProblem(home)
+          : "must be a dot path such as sys.hcs.Telco.Acme, a hierarchy node's pkid, or null";
     if (problem) problems.push({ field: 'home_hierarchy', message: problem });
     else fields.home_hierarchy = home === null || home === '' ? null : home;
   }
   if (input.timeouts !== undefined) checkTimeouts(input.timeouts, fields, problems);
-  if (problems.length > 0) throw new ApiError(400, 'validation-failed', `The remote profile is not valid: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}.`, problems);
+  if (problems.length > 0)
+    throw new ApiError(
+      400,
+      'validation-failed',
+      `The remote profile is not valid: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}.`,
+      problems,
+    );
   return { fields, password };
 }
 
@@ -87,7 +116,7 @@ function baseUrlProblem(value: unknown): string | undefined {
   // Credentials in the URL would be stored and shown in plain text: they go in username and password.
   if (url.username !== '' || url.password !== '') return 'must not hold a user name or password: use the username and password fields';
   if (url.search !== '' || url.hash !== '') return 'must not have a query or fragment';
-  if (/\/api\/?$/.test(url.pathname)) return 'is the deployment\'s address, without /api/';
+  if (/\/api\/?$/.test(url.pathname)) return "is the deployment's address, without /api/";
   return undefined;
 }
 

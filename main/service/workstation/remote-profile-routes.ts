@@ -63,7 +63,10 @@ export function profileView(deps: WorkstationDeps, row: RemoteProfileRow): Remot
 }
 
 function list(deps: WorkstationDeps, ctx: RequestContext): ApiResponse {
-  const profiles = deps.profiles.list().filter((row) => mayUse(deps, ctx, row)).map((row) => profileView(deps, row));
+  const profiles = deps.profiles
+    .list()
+    .filter((row) => mayUse(deps, ctx, row))
+    .map((row) => profileView(deps, row));
   const body: RemoteProfileList = { profiles, vault: deps.vault.info() };
   return json(200, body);
 }

@@ -14,7 +14,9 @@ export const workspaceRoutes: WorkstationRouteGroup = {
       .list()
       .filter((row) => mayUse(deps, ctx, row))
       .map((row) => ({ name: row.name, live: true, base_url: row.base_url, profile_id: row.pkid, home_hierarchy: row.home_hierarchy }));
-    const body: WorkspaceList = { workspaces: [{ name: 'Local', live: false, base_url: null, profile_id: null, home_hierarchy: null }, ...live] };
+    const body: WorkspaceList = {
+      workspaces: [{ name: 'Local', live: false, base_url: null, profile_id: null, home_hierarchy: null }, ...live],
+    };
     return json(200, body);
   },
 };

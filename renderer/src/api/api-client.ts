@@ -29,7 +29,14 @@ export function riskyAction(method: string, path: string, query?: TransportReque
   if (upper === 'DELETE') return 'Delete';
   if (upper === 'PATCH' && /\/\+tag(_version)?\/?$/.test(path)) return 'Change tags';
   if (upper === 'POST' && /^\/api\/tool\/BulkLoad\/?/.test(path)) {
-    const params = query instanceof URLSearchParams ? query : new URLSearchParams(Object.entries(query ?? {}).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
+    const params =
+      query instanceof URLSearchParams
+        ? query
+        : new URLSearchParams(
+            Object.entries(query ?? {})
+              .filter(([, v]) => v !== undefined)
+              .map(([k, v]) => [k, String(v)]),
+          );
     const method = params.get('method') ?? new URLSearchParams(path.split('?')[1] ?? '').get('method');
     return method === 'validate' ? undefined : 'Bulk load';
   }
@@ -85,7 +92,11 @@ export class ApiClient {
       answer = await this.transport.request(method, path, options);
     } catch (error) {
       this.listeners.forEach((listener) => listener(false));
-      throw new ApiFault(0, 'unreachable', `The workstation service could not be reached (${error instanceof Error ? error.message : String(error)}).`);
+      throw new ApiFault(
+        0,
+        'unreachable',
+        `The workstation service could not be reached (${error instanceof Error ? error.message : String(error)}).`,
+      );
     }
     this.listeners.forEach((listener) => listener(true));
     return answer;

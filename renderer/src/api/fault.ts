@@ -27,11 +27,13 @@ export function adviceFor(status: number, code: string): string {
   if (status === 401) return 'Your session has ended: sign in again.';
   if (code === 'csrf-failed') return 'The page lost its security token: reload it and sign in again.';
   if (code === 'cancelled') return 'Nothing was changed.';
-  if (code === 'remote-unreachable') return 'The remote deployment cannot be reached: check the network or VPN, or switch back to the Local workspace.';
+  if (code === 'remote-unreachable')
+    return 'The remote deployment cannot be reached: check the network or VPN, or switch back to the Local workspace.';
   if (code === 'remote-timeout') return 'The remote deployment is slow: try again; for a change, look at its transactions first.';
-  if (code === 'remote-tls') return 'Fix the remote profile\'s certificate settings in Settings, then try again.';
-  if (code === 'remote-home-unknown' || code === 'remote-home-not-found') return 'In Settings, edit this deployment\'s profile: enter the home hierarchy, then switch to it again.';
-  if (code === 'remote-auth') return 'Correct the remote profile\'s user name or password in Settings.';
+  if (code === 'remote-tls') return "Fix the remote profile's certificate settings in Settings, then try again.";
+  if (code === 'remote-home-unknown' || code === 'remote-home-not-found')
+    return "In Settings, edit this deployment's profile: enter the home hierarchy, then switch to it again.";
+  if (code === 'remote-auth') return "Correct the remote profile's user name or password in Settings.";
   if (status === 403) return 'Your role or place in the hierarchy does not allow this: ask an administrator, or work at a node you manage.';
   if (status === 404) return 'It may have been deleted or moved: refresh the view.';
   if (status === 409) return 'Something with the same key already exists, or a number is not available: change the value and try again.';
@@ -46,7 +48,13 @@ export function faultFrom(status: number, body: unknown): ApiFault {
     const fault = body as { code?: unknown; message?: unknown; details?: unknown; transaction_id?: unknown };
     if (typeof fault.message === 'string') {
       const details = Array.isArray(fault.details) ? (fault.details as FaultDetail[]) : [];
-      return new ApiFault(status, typeof fault.code === 'string' ? fault.code : 'error', fault.message, details, typeof fault.transaction_id === 'string' ? fault.transaction_id : undefined);
+      return new ApiFault(
+        status,
+        typeof fault.code === 'string' ? fault.code : 'error',
+        fault.message,
+        details,
+        typeof fault.transaction_id === 'string' ? fault.transaction_id : undefined,
+      );
     }
   }
   return new ApiFault(status, 'unexpected-answer', `The service answered ${status} without a readable message.`);

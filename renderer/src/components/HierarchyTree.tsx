@@ -21,7 +21,10 @@ export function HierarchyTree() {
   const [active, setActive] = useState<string | undefined>(selected);
   const scroller = useRef<HTMLDivElement>(null);
   const view = useVirtualWindow(scroller, rows.length, ROW_HEIGHT);
-  const activeIndex = Math.max(0, rows.findIndex((row) => row.pkid === (active ?? selected)));
+  const activeIndex = Math.max(
+    0,
+    rows.findIndex((row) => row.pkid === (active ?? selected)),
+  );
 
   useEffect(() => view.scrollIntoView(activeIndex), [activeIndex, view]);
 
@@ -108,7 +111,11 @@ function TreeRow({ node, depth, top, expanded, selected, active, onToggle, onSel
   const leaf = node.childState === 'loaded' && shown === 0;
   // A big node shows its first page at once; the count says how many are still on the way.
   const waiting = node.childState === 'loading' && shown === 0;
-  const count = node.childTotal ? (shown < node.childTotal ? ` (${shown.toLocaleString()} of ${node.childTotal.toLocaleString()}…)` : ` (${node.childTotal.toLocaleString()})`) : '';
+  const count = node.childTotal
+    ? shown < node.childTotal
+      ? ` (${shown.toLocaleString()} of ${node.childTotal.toLocaleString()}…)`
+      : ` (${node.childTotal.toLocaleString()})`
+    : '';
   return (
     <div
       id={`tree-${node.pkid}`}

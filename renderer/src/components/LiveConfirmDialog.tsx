@@ -14,7 +14,13 @@ export function LiveConfirmDialog() {
   const [ask, ...rest] = question.split('\n\n');
   return (
     <div className="live-confirm-backdrop">
-      <div className="live-confirm" role="alertdialog" aria-modal="true" aria-label="Confirm a live change" style={{ borderTopColor: live ? workspaceColour(live.name) : undefined }}>
+      <div
+        className="live-confirm"
+        role="alertdialog"
+        aria-modal="true"
+        aria-label="Confirm a live change"
+        style={{ borderTopColor: live ? workspaceColour(live.name) : undefined }}
+      >
         <p>
           <strong>{ask}</strong>
         </p>

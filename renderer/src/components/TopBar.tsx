@@ -10,7 +10,11 @@ export function TopBar() {
   const view = useSlice('nav', (s) => s.place.view);
   const [query, setQuery] = useState('');
   const tab = (name: 'resources' | 'transactions' | 'search' | 'settings', label: string) => (
-    <button type="button" className={`tab${view === name || (name === 'transactions' && view === 'transaction') ? ' current' : ''}`} onClick={() => nav.getState().go({ ...nav.getState().place, view: name })}>
+    <button
+      type="button"
+      className={`tab${view === name || (name === 'transactions' && view === 'transaction') ? ' current' : ''}`}
+      onClick={() => nav.getState().go({ ...nav.getState().place, view: name })}
+    >
       {label}
     </button>
   );
@@ -32,7 +36,13 @@ export function TopBar() {
           if (query.trim()) nav.getState().go({ view: 'search', query: query.trim() });
         }}
       >
-        <input type="search" aria-label="Search" placeholder="Search: relation/LineRelation with pattern startswith +33…" value={query} onChange={(event) => setQuery(event.target.value)} />
+        <input
+          type="search"
+          aria-label="Search"
+          placeholder="Search: relation/LineRelation with pattern startswith +33…"
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+        />
       </form>
       <span className="user" data-testid="signed-in-user">
         {user ? (

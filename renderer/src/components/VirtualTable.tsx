@@ -17,7 +17,9 @@ const HEADER_EXTRA = 46;
  * wide enough for its title (within limits), so a header is not cut off where the content is short.
  */
 function columnTemplate(columns: TableColumn[], checkable: boolean): CSSProperties {
-  const widths = columns.map((column) => Math.min(MAX_COLUMN, Math.max(MIN_COLUMN, Math.ceil(column.title.length * CHAR_WIDTH + HEADER_EXTRA))));
+  const widths = columns.map((column) =>
+    Math.min(MAX_COLUMN, Math.max(MIN_COLUMN, Math.ceil(column.title.length * CHAR_WIDTH + HEADER_EXTRA))),
+  );
   const check = checkable ? CHECK_WIDTH : 0;
   return {
     ['--vt-columns' as string]: `${checkable ? `${CHECK_WIDTH}px ` : ''}${widths.map((width) => `minmax(${width}px, 1fr)`).join(' ')}`,
@@ -113,7 +115,9 @@ export function VirtualTable(props: VirtualTableProps) {
       <div className="vt-body" style={{ height: rowCount * ROW_HEIGHT }}>
         {Array.from({ length: Math.max(0, view.last - view.first) }, (_, offset) => {
           const index = view.first + offset;
-          return <BodyRow key={props.rowKey(index)} table={props} index={index} active={index === current} onActivate={() => setActive(index)} />;
+          return (
+            <BodyRow key={props.rowKey(index)} table={props} index={index} active={index === current} onActivate={() => setActive(index)} />
+          );
         })}
       </div>
     </div>

@@ -13,10 +13,22 @@ export function WorkspaceSwitcher() {
   const entry = workspaces.find((candidate) => candidate.name === current);
   const colour = workspaceColour(current);
   return (
-    <span className="workspace" data-testid="workspace" data-workspace={current} data-live={entry?.live ? 'true' : 'false'} style={{ background: colour }} title={entry?.live ? `Live: every change goes to ${entry.base_url ?? current}` : 'The local store on this computer'}>
+    <span
+      className="workspace"
+      data-testid="workspace"
+      data-workspace={current}
+      data-live={entry?.live ? 'true' : 'false'}
+      style={{ background: colour }}
+      title={entry?.live ? `Live: every change goes to ${entry.base_url ?? current}` : 'The local store on this computer'}
+    >
       <label>
         <span className="visually-hidden">Workspace</span>
-        <select aria-label="Workspace" value={current} disabled={switching} onChange={(event) => void workspace.getState().switchTo(event.target.value)}>
+        <select
+          aria-label="Workspace"
+          value={current}
+          disabled={switching}
+          onChange={(event) => void workspace.getState().switchTo(event.target.value)}
+        >
           {workspaces.map((candidate) => (
             <option key={candidate.name} value={candidate.name}>
               {candidate.live ? `${candidate.name} (live)` : candidate.name}

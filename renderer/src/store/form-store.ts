@@ -113,7 +113,12 @@ const BLANK = {
 function withTemplate(schema: SchemaProperty, choice: TemplateChoice | undefined, values: JsonRecord, initial: JsonRecord) {
   const fills = choice ? templateFills(choice.template, schema) : [];
   const applied = clearForTemplate(values, initial, fills);
-  return { fills, fillByPath: Object.fromEntries(fills.map((fill) => [fill.path, fill.text])), values: applied.values, cleared: applied.cleared };
+  return {
+    fills,
+    fillByPath: Object.fromEntries(fills.map((fill) => [fill.path, fill.text])),
+    values: applied.values,
+    cleared: applied.cleared,
+  };
 }
 
 export function createFormStore(client: ApiClient) {
@@ -168,15 +173,36 @@ export function createFormStore(client: ApiClient) {
       policyByModel: {},
       async load(target) {
         const token = ++loadToken;
-        set({ ...BLANK, mode: target.href ? 'edit' : 'add', status: 'loading', target, fault: undefined, notice: undefined, templatePkid: undefined });
+        set({
+          ...BLANK,
+          mode: target.href ? 'edit' : 'add',
+          status: 'loading',
+          target,
+          fault: undefined,
+          notice: undefined,
+          templatePkid: undefined,
+        });
         try {
           const instance = target.href ? await client.get<Instance>(target.href) : undefined;
-          const source = { modelType: instance?.meta.model_type ?? target.modelType, hierarchy: instance?.meta.hierarchy ?? target.hierarchy };
+          const source = {
+            modelType: instance?.meta.model_type ?? target.modelType,
+            hierarchy: instance?.meta.hierarchy ?? target.hierarchy,
+          };
           const { form, policyPkid } = await readForm(source);
           if (token !== loadToken) return;
           const initial = instance ? instance.data : (form.data ?? {});
           const subject = instance ? summaryOf(instance, form.meta) : undefined;
-          set({ status: 'ready', source, policyPkid, initial, values: initial, title: titleOf(form, source.modelType), subject, subjectHierarchy: instance?.meta.hierarchy, ...shapeOf(form) });
+          set({
+            status: 'ready',
+            source,
+            policyPkid,
+            initial,
+            values: initial,
+            title: titleOf(form, source.modelType),
+            subject,
+            subjectHierarchy: instance?.meta.hierarchy,
+            ...shapeOf(form),
+          });
           await Promise.all([loadTemplates(source, token), loadPolicies(source, token)]);
         } catch (error) {
           if (token === loadToken) set({ status: 'error', fault: asFault(error) });
@@ -184,7 +210,9 @@ export function createFormStore(client: ApiClient) {
       },
 
       setValue(path, value) {
-        const serverErrors = Object.fromEntries(Object.entries(get().serverErrors).filter(([field]) => field !== path && !field.startsWith(`${path}.`)));
+        const serverErrors = Object.fromEntries(
+          Object.entries(get().serverErrors).filter(([field]) => field !== path && !field.startsWith(`${path}.`)),
+        );
         set({ values: setAt(get().values, path, value), serverErrors, notice: undefined });
         set({ errors: recheck() });
       },
@@ -221,7 +249,10 @@ export function createFormStore(client: ApiClient) {
         const token = loadToken;
         set({ policyPkid: pkid, policyByModel: { ...policyByModel, [source.modelType]: pkid }, relayout: true, policyFault: undefined });
         try {
-          const form = await client.get<AddAnswer>(`/api/${source.modelType}/add/`, { hierarchy: source.hierarchy, policy: pkid || undefined });
+          const form = await client.get<AddAnswer>(`/api/${source.modelType}/add/`, {
+            hierarchy: source.hierarchy,
+            policy: pkid || undefined,
+          });
           if (token !== loadToken) return;
           set({ ...relaidOut(get(), form), relayout: false });
           set({ errors: recheck() });
@@ -236,7 +267,10 @@ export function createFormStore(client: ApiClient) {
         const errors = validateForm(state.schema, state.values, filledBy(state.fills));
         set({ attempted: true, errors, serverErrors: {}, fault: undefined, notice: undefined });
         if (Object.keys(errors).length > 0) return undefined;
-        const data = state.mode === 'edit' ? editPayload(state.schema, state.values, state.initial, filledBy(state.fills)) : addPayload(state.schema, state.values);
+        const data =
+          state.mode === 'edit'
+            ? editPayload(state.schema, state.values, state.initial, filledBy(state.fills))
+            : addPayload(state.schema, state.values);
         if (state.mode === 'edit' && Object.keys(data).length === 0 && !state.templatePkid) {
           set({ notice: 'Nothing has changed: edit a field, or cancel.' });
           return undefined;
@@ -264,7 +298,6 @@ function relaidOut(state: FormState, form: AddAnswer): Partial<FormState> {
   return { ...shapeOf(form), initial, ...withTemplate(form.schema, choice, values, initial) };
 }
 
-
 function withoutKey(record: Record<string, string>, key: string): Record<string, string> {
   return Object.fromEntries(Object.entries(record).filter(([name]) => name !== key));
 }
@@ -276,7 +309,10 @@ async function send(client: ApiClient, state: FormState, data: JsonRecord, set: 
   const query = { nowait: 'true', template: state.templatePkid, ...(state.mode === 'add' ? { hierarchy: target.hierarchy } : {}) };
   set({ submitting: true });
   try {
-    const answer = state.mode === 'edit' ? await client.send<AsyncAnswer>('PUT', target.href as string, { data }, query) : await client.send<AsyncAnswer>('POST', `/api/${target.modelType}/`, { data }, query);
+    const answer =
+      state.mode === 'edit'
+        ? await client.send<AsyncAnswer>('PUT', target.href as string, { data }, query)
+        : await client.send<AsyncAnswer>('POST', `/api/${target.modelType}/`, { data }, query);
     set({ submitting: false });
     return { transactionId: answer.transaction_id, label: `${state.mode === 'edit' ? 'Modify' : 'Add'} ${state.title}` };
   } catch (error) {
@@ -293,7 +329,6 @@ export function detailsByField(fault: ApiFault): FieldErrors {
   for (const detail of fault.details) if (detail.field) errors[detail.field] = detail.message;
   return errors;
 }
-
 
 function summaryOf(instance: Instance, meta: FormMeta | undefined): string | undefined {
   const first = meta?.summary_attrs?.[0]?.name;

@@ -146,7 +146,13 @@ export function createHierarchyStore(client: ApiClient) {
             order_by: 'name',
           });
           if (get().filter !== text) return;
-          set({ filterHits: answer.resources.map((r) => ({ pkid: r.meta.pkid, path: nodeOf(r).path, nodeType: String(r.data.node_type ?? '') })) });
+          set({
+            filterHits: answer.resources.map((r) => ({
+              pkid: r.meta.pkid,
+              path: nodeOf(r).path,
+              nodeType: String(r.data.node_type ?? ''),
+            })),
+          });
         } catch (error) {
           set({ filterFault: asFault(error), filterHits: [] });
         }
@@ -154,7 +160,10 @@ export function createHierarchyStore(client: ApiClient) {
       async reveal(hit) {
         const root = get().nodes[get().rootPkid ?? ''];
         if (!root) return;
-        const names = hit.path.slice(root.path.length + 1).split('.').filter(Boolean);
+        const names = hit.path
+          .slice(root.path.length + 1)
+          .split('.')
+          .filter(Boolean);
         let current = root;
         for (const name of names) {
           await get().expand(current.pkid);

@@ -33,7 +33,11 @@ export interface InstanceState {
 
 /** `/api/relation/LineRelation/<pkid>/` → `relation/LineRelation`; device models have three parts. */
 export function modelTypeOfHref(href: string): string {
-  const parts = href.replace(/^\/api\//, '').split('?')[0].split('/').filter(Boolean);
+  const parts = href
+    .replace(/^\/api\//, '')
+    .split('?')[0]
+    .split('/')
+    .filter(Boolean);
   return parts.slice(0, -1).join('/');
 }
 
@@ -63,7 +67,10 @@ export function createInstanceStore(client: ApiClient) {
 
     const loadTitles = async (instance: Instance): Promise<void> => {
       try {
-        const form = await client.get<{ schema?: { properties?: Record<string, SchemaProperty> } }>(`/api/${instance.meta.model_type}/add/`, { hierarchy: instance.meta.hierarchy });
+        const form = await client.get<{ schema?: { properties?: Record<string, SchemaProperty> } }>(
+          `/api/${instance.meta.model_type}/add/`,
+          { hierarchy: instance.meta.hierarchy },
+        );
         if (get().instance?.meta.pkid === instance.meta.pkid) set({ titles: titlesOf(form.schema?.properties) });
       } catch {
         // Field names stand in for titles when the form cannot be read.
@@ -110,7 +117,12 @@ export function createInstanceStore(client: ApiClient) {
         set({ busy: true, actionFault: undefined, actionArea: 'actions' });
         try {
           const fallback = `${instance.meta.model_type.replace(/\//g, '_')}_${instance.meta.pkid}.xlsx`;
-          return await client.file('GET', `${href}export/`, { query: { export_format: 'xlsx', hierarchy: instance.meta.hierarchy } }, fallback);
+          return await client.file(
+            'GET',
+            `${href}export/`,
+            { query: { export_format: 'xlsx', hierarchy: instance.meta.hierarchy } },
+            fallback,
+          );
         } catch (error) {
           set({ actionFault: asFault(error) });
           return undefined;
@@ -121,6 +133,5 @@ export function createInstanceStore(client: ApiClient) {
     };
   });
 }
-
 
 export type InstanceStore = ReturnType<typeof createInstanceStore>;

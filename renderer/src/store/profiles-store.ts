@@ -45,7 +45,8 @@ export function createProfilesStore(client: ApiClient, onChange: () => void) {
       }
     };
     const byName = (profiles: RemoteProfile[]): RemoteProfile[] => profiles.sort((a, b) => a.name.localeCompare(b.name));
-    const replaced = (profile: RemoteProfile): RemoteProfile[] => get().profiles.map((known) => (known.id === profile.id ? profile : known));
+    const replaced = (profile: RemoteProfile): RemoteProfile[] =>
+      get().profiles.map((known) => (known.id === profile.id ? profile : known));
     return {
       profiles: [],
       loading: false,

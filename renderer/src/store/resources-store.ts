@@ -92,7 +92,12 @@ export function listPath(modelType: string): string {
 
 /** The list call's query string; filter sets repeat their keys in order (spec, filter rule 2). */
 export function listParams(query: ListQuery): URLSearchParams {
-  const params = new URLSearchParams({ hierarchy: query.hierarchy, traversal: query.traversal, skip: String(query.skip), limit: String(query.limit) });
+  const params = new URLSearchParams({
+    hierarchy: query.hierarchy,
+    traversal: query.traversal,
+    skip: String(query.skip),
+    limit: String(query.limit),
+  });
   if (query.orderBy) {
     params.set('order_by', query.orderBy);
     params.set('direction', query.direction);
@@ -149,7 +154,9 @@ export function createResourcesStore(client: ApiClient) {
       if (get().formTitles[modelType]) return;
       set({ formTitles: { ...get().formTitles, [modelType]: {} } });
       try {
-        const form = await client.get<{ schema?: { properties?: Record<string, SchemaProperty> } }>(`${listPath(modelType)}add/`, { hierarchy });
+        const form = await client.get<{ schema?: { properties?: Record<string, SchemaProperty> } }>(`${listPath(modelType)}add/`, {
+          hierarchy,
+        });
         set({ formTitles: { ...get().formTitles, [modelType]: titlesOf(form.schema?.properties) } });
       } catch {
         // The list's summary titles are a fine fallback; a form the user may not open is no fault here.
@@ -166,7 +173,17 @@ export function createResourcesStore(client: ApiClient) {
         const same = current && current.modelType === modelType && current.hierarchy === hierarchy;
         if (!same) set({ selection: emptySelection(), actionFault: undefined, answer: undefined });
         void loadTitles(modelType, hierarchy);
-        const base: ListQuery = same ? current : { modelType, hierarchy, traversal: current?.traversal ?? 'down', skip: 0, limit: current?.limit ?? 50, direction: 'asc', filters: [] };
+        const base: ListQuery = same
+          ? current
+          : {
+              modelType,
+              hierarchy,
+              traversal: current?.traversal ?? 'down',
+              skip: 0,
+              limit: current?.limit ?? 50,
+              direction: 'asc',
+              filters: [],
+            };
         await load(base);
       },
       async reload() {
@@ -205,7 +222,13 @@ export function createResourcesStore(client: ApiClient) {
         set({ busy: true, actionFault: undefined });
         try {
           const nowait = answer?.meta.actions.delete?.support_async ? true : undefined;
-          const reply = await client.send<AsyncAnswer>('DELETE', listPath(query.modelType), { hrefs: [...selection.hrefs] }, { hierarchy: query.hierarchy, nowait }, approvedFor);
+          const reply = await client.send<AsyncAnswer>(
+            'DELETE',
+            listPath(query.modelType),
+            { hrefs: [...selection.hrefs] },
+            { hierarchy: query.hierarchy, nowait },
+            approvedFor,
+          );
           set({ selection: emptySelection() });
           await track(reply.transaction_id, `Delete ${selection.hrefs.size} × ${query.modelType}`);
           await get().reload();

@@ -23,7 +23,6 @@ export interface SearchGroup {
 
 export type ExportDataType = 'formatted' | 'raw' | 'json';
 
-
 export type FieldsEntry = { state: 'loading' } | { state: 'ready'; attrs: SummaryAttr[] } | { state: 'error'; fault: ApiFault };
 
 export interface SearchState {
@@ -54,7 +53,12 @@ export interface SearchState {
   exportResults(type: ExportDataType): Promise<DownloadedFile | undefined>;
 }
 
-const FLAGS: Record<SearchDirection, string | undefined> = { down: undefined, local: 'hierarchy_shallow', up: 'hierarchy_paths', all: 'hierarchy_all' };
+const FLAGS: Record<SearchDirection, string | undefined> = {
+  down: undefined,
+  local: 'hierarchy_shallow',
+  up: 'hierarchy_paths',
+  all: 'hierarchy_all',
+};
 
 /** Query parameters of a search (or its export) besides the query itself. */
 export function scopeParams(scope: SearchScope): Record<string, string> {
@@ -164,8 +168,9 @@ export function createSearchStore(client: ApiClient) {
 /** A search fault repeats its message as the `query` field's detail; shown once is enough. */
 function withoutEcho(fault: ApiFault): ApiFault {
   const details = fault.details.filter((detail) => detail.message !== fault.message);
-  return details.length === fault.details.length ? fault : new ApiFault(fault.status, fault.code, fault.message, details, fault.transactionId);
+  return details.length === fault.details.length
+    ? fault
+    : new ApiFault(fault.status, fault.code, fault.message, details, fault.transactionId);
 }
-
 
 export type SearchStore = ReturnType<typeof createSearchStore>;

@@ -131,13 +131,26 @@ export function createTransactionsStore(client: ApiClient, timing: TransactionsT
       clearTimeout(refreshTimer);
       if (!quiet) set({ listState: 'loading', listFault: undefined });
       const query = filterQuery(filters);
-      for (const [name, value] of Object.entries({ hierarchy, skip: String(skip), limit: String(PAGE_SIZE), order_by: 'submitted_time', direction: 'desc' })) query.set(name, value);
+      for (const [name, value] of Object.entries({
+        hierarchy,
+        skip: String(skip),
+        limit: String(PAGE_SIZE),
+        order_by: 'submitted_time',
+        direction: 'desc',
+      }))
+        query.set(name, value);
       try {
         const answer = await client.get<TransactionList>(TRANSACTIONS, query);
         if (generation !== listGeneration) return;
         const rows = answer.resources.map((resource) => resource.data);
         const running = rows.some((row) => isRunning(row.status));
-        set({ rows, total: answer.pagination.total, listState: rows.length === 0 ? 'empty' : 'ready', listFault: undefined, autoRefreshing: running });
+        set({
+          rows,
+          total: answer.pagination.total,
+          listState: rows.length === 0 ? 'empty' : 'ready',
+          listFault: undefined,
+          autoRefreshing: running,
+        });
         if (running) refreshTimer = setTimeout(() => void fetchPage(true), timing.refreshMs);
       } catch (error) {
         if (generation !== listGeneration) return;
@@ -192,7 +205,12 @@ export function createTransactionsStore(client: ApiClient, timing: TransactionsT
       detailState: 'idle',
       async openDetail(id) {
         const generation = ++detailGeneration;
-        set({ detailId: id, detail: get().detail?.transaction_id === id ? get().detail : undefined, detailState: 'loading', detailFault: undefined });
+        set({
+          detailId: id,
+          detail: get().detail?.transaction_id === id ? get().detail : undefined,
+          detailState: 'loading',
+          detailFault: undefined,
+        });
         await follow(id, generation);
       },
       closeDetail() {

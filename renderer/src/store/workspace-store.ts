@@ -49,7 +49,15 @@ export function createWorkspaceStore(client: ApiClient, hierarchy: HierarchyStor
       if (!entry || name === get().current) return;
       set({ switching: true, fault: undefined });
       client.setWorkspace(entry.live ? { name: entry.name, baseUrl: entry.base_url ?? '' } : undefined);
-      hierarchy.setState({ nodes: {}, expanded: {}, selected: undefined, rootPkid: undefined, rootFault: undefined, filter: '', filterHits: undefined });
+      hierarchy.setState({
+        nodes: {},
+        expanded: {},
+        selected: undefined,
+        rootPkid: undefined,
+        rootFault: undefined,
+        filter: '',
+        filterHits: undefined,
+      });
       nav.getState().go({ view: 'resources', modelType: nav.getState().place.modelType ?? 'relation/LineRelation' });
       try {
         const remoteHome = entry.live ? await homeOf(client, entry) : undefined;
@@ -81,7 +89,7 @@ async function homeOf(client: ApiClient, entry: WorkspaceEntry): Promise<HomeNod
       return { status: fault.status, body: undefined };
     }
   };
-  const outcome = await findHomeNode(get, entry.home_hierarchy, entry.name, 'the profile\'s user');
+  const outcome = await findHomeNode(get, entry.home_hierarchy, entry.name, "the profile's user");
   if (outcome.found) return outcome.node;
   throw new ApiFault(404, outcome.reason === 'no-home' ? 'remote-home-unknown' : 'remote-home-not-found', outcome.message);
 }

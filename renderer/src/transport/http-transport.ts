@@ -15,7 +15,8 @@ export function createHttpTransport(baseUrl = '', fetcher: typeof fetch = (...ar
     async request(method: string, path: string, options: TransportRequestOptions = {}): Promise<TransportAnswer> {
       const upper = method.toUpperCase();
       const headers: Record<string, string> = { 'X-Requested-With': 'XMLHttpRequest', ...options.headers };
-      if (options.body !== undefined && typeof options.body === 'string' && !headers['content-type']) headers['content-type'] = 'application/json';
+      if (options.body !== undefined && typeof options.body === 'string' && !headers['content-type'])
+        headers['content-type'] = 'application/json';
       if (WRITES.has(upper) && csrfToken) headers['X-CSRFToken'] = csrfToken;
       const response = await fetcher(`${baseUrl}${urlOf(path, options.query)}`, {
         method: upper,

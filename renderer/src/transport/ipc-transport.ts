@@ -8,7 +8,12 @@ export function createIpcTransport(bridge: BridgeLike): Transport {
   return {
     signIn: 'local',
     async request(method, path, options = {}) {
-      const answer = await bridge.request({ method: method.toUpperCase(), url: urlOf(path, options.query), headers: options.headers, body: options.body });
+      const answer = await bridge.request({
+        method: method.toUpperCase(),
+        url: urlOf(path, options.query),
+        headers: options.headers,
+        body: options.body,
+      });
       return { status: answer.status, headers: lowerCaseHeaders(answer.headers), body: answer.body };
     },
   };

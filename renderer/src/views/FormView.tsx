@@ -85,7 +85,13 @@ function ReadyForm() {
   };
 
   return (
-    <form className="resource-form-page" data-testid="resource-form" data-form-state={submitting ? 'submitting' : 'ready'} noValidate onSubmit={onSubmit}>
+    <form
+      className="resource-form-page"
+      data-testid="resource-form"
+      data-form-state={submitting ? 'submitting' : 'ready'}
+      noValidate
+      onSubmit={onSubmit}
+    >
       <FormHeader />
       <section className="form-shapers card" aria-label="Layout and template">
         <LayoutPicker />
@@ -94,9 +100,17 @@ function ReadyForm() {
       <ErrorSummary schema={schema} onShowField={showField} />
       {fault && fault.details.length === 0 && <FaultNotice fault={fault} />}
       {fault && fault.details.length > 0 && <p className="fault-advice">{fault.advice}</p>}
-      {groups.length === 0 ? <Empty title="This form has no fields to fill in." /> : <FormSections schema={schema} groups={groups} tabs={tabs} current={tab} onSelect={setTab} />}
+      {groups.length === 0 ? (
+        <Empty title="This form has no fields to fill in." />
+      ) : (
+        <FormSections schema={schema} groups={groups} tabs={tabs} current={tab} onSelect={setTab} />
+      )}
       <div className="form-actions">
-        {notice && <span className="form-notice" role="status">{notice}</span>}
+        {notice && (
+          <span className="form-notice" role="status">
+            {notice}
+          </span>
+        )}
         <span className="spacer" />
         <button type="button" onClick={() => stores.nav.getState().back()}>
           Cancel

@@ -74,13 +74,18 @@ function InstanceBody({ instance }: { instance: Instance }) {
     const file = await store.getState().exportSheet();
     if (file) saveFile(file.bytes, file.fileName, file.type);
   };
-  const exportJson = (): void => saveFile(JSON.stringify(instance, null, 2), `${modelType.replace(/\//g, '_')}_${instance.meta.pkid}.json`, 'application/json');
+  const exportJson = (): void =>
+    saveFile(JSON.stringify(instance, null, 2), `${modelType.replace(/\//g, '_')}_${instance.meta.pkid}.json`, 'application/json');
   const exportWhy = role === 'readonly' ? 'Your role (readonly) can read and search but not export: ask an administrator.' : undefined;
 
   return (
     <>
       <header className="inst-head">
-        <button type="button" onClick={() => nav.getState().go({ view: 'resources', modelType })} title={`Back to the list of ${titleOf(modelType).toLowerCase()}`}>
+        <button
+          type="button"
+          onClick={() => nav.getState().go({ view: 'resources', modelType })}
+          title={`Back to the list of ${titleOf(modelType).toLowerCase()}`}
+        >
           ← Back to the list
         </button>
         <h1 className="view-title">
@@ -88,16 +93,31 @@ function InstanceBody({ instance }: { instance: Instance }) {
         </h1>
         <span className="spacer" />
         <div className="toolbar" role="toolbar" aria-label="Instance actions">
-          <button type="button" className="primary" title={hint?.title} onClick={() => nav.getState().go({ view: 'form', modelType, href })}>
+          <button
+            type="button"
+            className="primary"
+            title={hint?.title}
+            onClick={() => nav.getState().go({ view: 'form', modelType, href })}
+          >
             Edit
           </button>
           <button type="button" className="danger" disabled={busy} title={hint?.title} onClick={() => setConfirming(true)}>
             Delete
           </button>
-          <button type="button" disabled={busy || Boolean(exportWhy)} title={exportWhy ?? 'Download a spreadsheet that can be edited and loaded back'} onClick={() => void exportSheet()}>
+          <button
+            type="button"
+            disabled={busy || Boolean(exportWhy)}
+            title={exportWhy ?? 'Download a spreadsheet that can be edited and loaded back'}
+            onClick={() => void exportSheet()}
+          >
             Export xlsx
           </button>
-          <button type="button" title="Download the instance as the service answers it (JSON)" onClick={exportJson} disabled={Boolean(exportWhy)}>
+          <button
+            type="button"
+            title="Download the instance as the service answers it (JSON)"
+            onClick={exportJson}
+            disabled={Boolean(exportWhy)}
+          >
             Export JSON
           </button>
           <RoleNote hint={hint} />
@@ -106,7 +126,8 @@ function InstanceBody({ instance }: { instance: Instance }) {
       {confirming && (
         <div className="inst-confirm" role="alertdialog" aria-label="Confirm delete" data-live={live?.name}>
           <span>
-            Delete <strong>{nameOf(instance)}</strong> ({titleOf(modelType)}, {instance.meta.hierarchy}){live ? ` on ${live.name}` : ''}? The delete runs as a transaction; its steps are shown next.
+            Delete <strong>{nameOf(instance)}</strong> ({titleOf(modelType)}, {instance.meta.hierarchy}){live ? ` on ${live.name}` : ''}?
+            The delete runs as a transaction; its steps are shown next.
             {live && <LiveTarget live={live} />}
           </span>
           <button type="button" className="danger" autoFocus onClick={() => void remove()}>

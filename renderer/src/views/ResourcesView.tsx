@@ -28,7 +28,8 @@ export function ResourcesView() {
   useListFollowsPlace(node, modelType);
 
   // The tree's own panel says why its root could not be read; here, no endless spinner.
-  if (!node && rootFault) return <Empty title="No hierarchy to show">The tree could not be opened: the panel on the left says why and what to do.</Empty>;
+  if (!node && rootFault)
+    return <Empty title="No hierarchy to show">The tree could not be opened: the panel on the left says why and what to do.</Empty>;
   if (!node || !modelType) return <Loading what="the hierarchy" />;
   return (
     <section className="resources" aria-label="Resources">
@@ -73,7 +74,10 @@ function ListBody({ node, modelType, onTraversal }: { node: TreeNode; modelType:
   const live = useLiveWorkspace();
   const { query, answer, listState } = state;
   const titles = state.formTitles[modelType];
-  const columns = useMemo<ResourceColumn[]>(() => (answer?.meta.summary_attrs ?? []).map((a) => ({ name: a.name, title: titles?.[a.name] ?? a.title })), [answer, titles]);
+  const columns = useMemo<ResourceColumn[]>(
+    () => (answer?.meta.summary_attrs ?? []).map((a) => ({ name: a.name, title: titles?.[a.name] ?? a.title })),
+    [answer, titles],
+  );
   const title = titleOf(modelType);
   const current = query && query.modelType === modelType && query.hierarchy === node.pkid ? query : undefined;
   const add = (): void => nav.getState().go({ view: 'form', modelType });
@@ -82,7 +86,14 @@ function ListBody({ node, modelType, onTraversal }: { node: TreeNode; modelType:
     <>
       <div className="res-bar">
         <TraversalToggle value={current?.traversal ?? 'down'} onChange={onTraversal} />
-        {columns.length > 0 && current && <FilterBar key={`${modelType}|${node.pkid}`} fields={columns} applied={current.filters} onApply={(f) => void resources.getState().setFilters(f)} />}
+        {columns.length > 0 && current && (
+          <FilterBar
+            key={`${modelType}|${node.pkid}`}
+            fields={columns}
+            applied={current.filters}
+            onApply={(f) => void resources.getState().setFilters(f)}
+          />
+        )}
       </div>
       <ListActions
         modelTitle={title}
@@ -143,32 +154,45 @@ function ListArea({ node, modelType, columns, current, hint, onAdd }: ListAreaPr
   const selection = useSlice('resources', (s) => s.selection);
   const title = titleOf(modelType);
   return (
-      <div className="res-table" data-testid="resource-table" data-list-state={listState === 'idle' ? 'loading' : listState} aria-busy={listState === 'loading'}>
-        {listState === 'error' && fault && <FaultNotice fault={fault} onRetry={() => void resources.getState().reload()} />}
-        {listState === 'empty' && (
-          <Empty title={`No ${title.toLowerCase()} at ${node.name}${current && current.filters.some((f) => f.text.trim()) ? ' match the filter' : ''}.`}>
-            <p className="muted">
-              {title} ({modelType}) looked up {current?.traversal === 'local' ? 'at this node only' : current?.traversal === 'up' ? 'at this node and above' : 'at this node and below'}.
-            </p>
-            <button type="button" className="primary" title={hint?.title} onClick={onAdd}>
-              Add {title.toLowerCase()}
-            </button>
-          </Empty>
-        )}
-        {(listState === 'loading' || listState === 'idle') && !answer && <Loading what={title.toLowerCase()} />}
-        {answer && current && (listState === 'ready' || listState === 'loading') && (
-          <ResourceTable
-            answer={answer}
-            query={current}
-            columns={columns}
-            modelTitle={title}
-            selection={selection}
-            onSort={(field) => void resources.getState().sortBy(field)}
-            onToggle={(index, range) => resources.getState().toggle(index, range)}
-            onTogglePage={(all) => resources.getState().selectPage(all)}
-            onOpen={(href) => nav.getState().go({ view: 'instance', modelType, href })}
-          />
-        )}
-      </div>
+    <div
+      className="res-table"
+      data-testid="resource-table"
+      data-list-state={listState === 'idle' ? 'loading' : listState}
+      aria-busy={listState === 'loading'}
+    >
+      {listState === 'error' && fault && <FaultNotice fault={fault} onRetry={() => void resources.getState().reload()} />}
+      {listState === 'empty' && (
+        <Empty
+          title={`No ${title.toLowerCase()} at ${node.name}${current && current.filters.some((f) => f.text.trim()) ? ' match the filter' : ''}.`}
+        >
+          <p className="muted">
+            {title} ({modelType}) looked up{' '}
+            {current?.traversal === 'local'
+              ? 'at this node only'
+              : current?.traversal === 'up'
+                ? 'at this node and above'
+                : 'at this node and below'}
+            .
+          </p>
+          <button type="button" className="primary" title={hint?.title} onClick={onAdd}>
+            Add {title.toLowerCase()}
+          </button>
+        </Empty>
+      )}
+      {(listState === 'loading' || listState === 'idle') && !answer && <Loading what={title.toLowerCase()} />}
+      {answer && current && (listState === 'ready' || listState === 'loading') && (
+        <ResourceTable
+          answer={answer}
+          query={current}
+          columns={columns}
+          modelTitle={title}
+          selection={selection}
+          onSort={(field) => void resources.getState().sortBy(field)}
+          onToggle={(index, range) => resources.getState().toggle(index, range)}
+          onTogglePage={(all) => resources.getState().selectPage(all)}
+          onOpen={(href) => nav.getState().go({ view: 'instance', modelType, href })}
+        />
+      )}
+    </div>
   );
 }

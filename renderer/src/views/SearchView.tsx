@@ -49,13 +49,15 @@ export function SearchView() {
       <details className="search-grammar">
         <summary>Query grammar</summary>
         <p>
-          <code>&lt;type&gt;/&lt;name&gt; with &lt;field&gt; &lt;op&gt; &lt;text&gt;</code> — operators <code>is</code>, <code>like</code>, <code>equals</code>,{' '}
-          <code>contains</code>, <code>startswith</code>, <code>endswith</code>; join clauses with <code>and</code> / <code>or</code> and group them with brackets; quote a
-          text with <code>'</code> or <code>"</code> when it holds spaces or a keyword. A bare text (<code>Paris</code>) finds every data and device resource whose
-          summary attributes start with it. At most 1,000 results.
+          <code>&lt;type&gt;/&lt;name&gt; with &lt;field&gt; &lt;op&gt; &lt;text&gt;</code> — operators <code>is</code>, <code>like</code>,{' '}
+          <code>equals</code>, <code>contains</code>, <code>startswith</code>, <code>endswith</code>; join clauses with <code>and</code> /{' '}
+          <code>or</code> and group them with brackets; quote a text with <code>'</code> or <code>"</code> when it holds spaces or a
+          keyword. A bare text (<code>Paris</code>) finds every data and device resource whose summary attributes start with it. At most
+          1,000 results.
         </p>
         <p className="muted">
-          Example: <code>relation/LineRelation with (pattern startswith +331 or pattern startswith +332) and alertingName like "Martin"</code>
+          Example:{' '}
+          <code>relation/LineRelation with (pattern startswith +331 or pattern startswith +332) and alertingName like "Martin"</code>
         </p>
       </details>
       <QueryHelper onAppended={() => input.current?.focus()} />

@@ -21,8 +21,14 @@ export function SettingsView() {
   return (
     <section className="settings" aria-label="Settings">
       <h2>Remote deployments</h2>
-      {vault?.warning && <p className="vault-warning" role="note">{vault.warning}</p>}
-      {vault && !vault.persistent && <p className="muted">Passwords are kept in memory only: enter them again after the workstation restarts.</p>}
+      {vault?.warning && (
+        <p className="vault-warning" role="note">
+          {vault.warning}
+        </p>
+      )}
+      {vault && !vault.persistent && (
+        <p className="muted">Passwords are kept in memory only: enter them again after the workstation restarts.</p>
+      )}
       {fault && <FaultNotice fault={fault} />}
       {loading && list.length === 0 ? <Loading what="the remote profiles" /> : <ProfileTable onEdit={setEditing} />}
       {editing ? <EditProfileForm profile={editing} onDone={() => setEditing(undefined)} /> : <AddProfileForm />}
@@ -118,7 +124,13 @@ function PasswordEntry({ id, name }: { id: string; name: string }) {
   };
   return (
     <form className="password-entry" aria-label={`Password of ${name}`} onSubmit={(event) => void submit(event)}>
-      <input type="password" aria-label={`New password of ${name}`} autoComplete="new-password" value={password} onChange={(event) => setPassword(event.target.value)} />
+      <input
+        type="password"
+        aria-label={`New password of ${name}`}
+        autoComplete="new-password"
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
+      />
       <button type="submit" disabled={busy || password === ''}>
         Set
       </button>
@@ -139,7 +151,15 @@ function TestResult({ result }: { result: ConnectionTestResult | 'running' | und
 function AddProfileForm() {
   const { profiles } = useStores();
   const busy = useSlice('profiles', (s) => s.busy);
-  return <ProfileForm mode="add" title="Add a remote deployment" initial={EMPTY} busy={busy} onSubmit={(input) => profiles.getState().add(input)} />;
+  return (
+    <ProfileForm
+      mode="add"
+      title="Add a remote deployment"
+      initial={EMPTY}
+      busy={busy}
+      onSubmit={(input) => profiles.getState().add(input)}
+    />
+  );
 }
 
 /** Changing a profile (PUT): any field, a new password only if typed; keyed by the profile so it starts from its values. */
@@ -151,5 +171,15 @@ function EditProfileForm({ profile, onDone }: { profile: RemoteProfile; onDone()
     if (saved) onDone();
     return saved;
   };
-  return <ProfileForm key={profile.id} mode="edit" title={`Edit ${profile.name}`} initial={valuesOf(profile)} busy={busy} onSubmit={save} onCancel={onDone} />;
+  return (
+    <ProfileForm
+      key={profile.id}
+      mode="edit"
+      title={`Edit ${profile.name}`}
+      initial={valuesOf(profile)}
+      busy={busy}
+      onSubmit={save}
+      onCancel={onDone}
+    />
+  );
 }

@@ -22,14 +22,31 @@ export function SignInView() {
         }}
       >
         <h1>Provisioning Workstation</h1>
-        <p className="muted">Sign in with your workstation user. On a new data folder the user is admin, with the password printed when the service first started.</p>
+        <p className="muted">
+          Sign in with your workstation user. On a new data folder the user is admin, with the password printed when the service first
+          started.
+        </p>
         <label>
           User name
-          <input name="username" autoComplete="username" autoFocus value={username} onChange={(event) => setUsername(event.target.value)} required />
+          <input
+            name="username"
+            autoComplete="username"
+            autoFocus
+            value={username}
+            onChange={(event) => setUsername(event.target.value)}
+            required
+          />
         </label>
         <label>
           Password
-          <input name="password" type="password" autoComplete="current-password" value={password} onChange={(event) => setPassword(event.target.value)} required />
+          <input
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+            required
+          />
         </label>
         {fault && <FaultNotice fault={fault} />}
         <button type="submit" className="primary" disabled={busy}>

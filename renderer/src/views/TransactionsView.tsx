@@ -38,7 +38,9 @@ export function TransactionsView() {
         Transactions {nodePath && <span className="muted">at {nodePath} and below</span>}
       </h2>
       <TransactionFilterBar />
-      {fault && (listState === 'error' || rows.length > 0) && <FaultNotice fault={fault} onRetry={() => void transactions.getState().refreshList()} />}
+      {fault && (listState === 'error' || rows.length > 0) && (
+        <FaultNotice fault={fault} onRetry={() => void transactions.getState().refreshList()} />
+      )}
       <TransactionTable />
     </section>
   );

@@ -4,9 +4,7 @@ import type { Workflow } from './types';
 /** One step per change: the instance itself, its business key checked. */
 export const genericWorkflow: Workflow = {
   create(ctx, { store, model, node, pkid, data }) {
-    ctx.step(`Create ${model.modelType} ${labelOf(model, data)} at ${node.path}`, () =>
-      insertInstance(store, model, node, data, { pkid }),
-    );
+    ctx.step(`Create ${model.modelType} ${labelOf(model, data)} at ${node.path}`, () => insertInstance(store, model, node, data, { pkid }));
     return { resourcePkid: pkid, state: 'Created' };
   },
   modify(ctx, { store, model, node, existing, data }) {

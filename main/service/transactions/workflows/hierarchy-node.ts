@@ -59,13 +59,14 @@ export const hierarchyNodeWorkflow: Workflow = {
 function assertEmpty(store: Store, node: NodeRow): void {
   if (node.parent_pkid === null) throw conflict('The root node sys cannot be deleted.');
   const children = store.nodes.childrenOf(node.pkid);
-  const resources = store.instances
-    .countByModelAt(node.pkid)
-    .filter((entry) => entry.modelType !== 'data/HierarchyNode');
+  const resources = store.instances.countByModelAt(node.pkid).filter((entry) => entry.modelType !== 'data/HierarchyNode');
   if (children.length === 0 && resources.length === 0) return;
   const parts: string[] = [];
   if (children.length > 0) {
-    const names = children.slice(0, 10).map((child) => child.name).join(', ');
+    const names = children
+      .slice(0, 10)
+      .map((child) => child.name)
+      .join(', ');
     parts.push(`${children.length} child node${children.length === 1 ? '' : 's'} (${names}${children.length > 10 ? ', ...' : ''})`);
   }
   if (resources.length > 0) {

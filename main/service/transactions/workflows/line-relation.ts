@@ -64,10 +64,14 @@ export const lineRelationWorkflow: Workflow = {
     const oldDevice = String(before.summary_device ?? '');
     const newDevice = String(data.summary_device ?? '');
     const lineMoved = numberChanged || partitionOf(before) !== partitionOf(data) || oldDevice !== newDevice;
-    ctx.stepIf(`Update the line on device ${newDevice || oldDevice}`, lineMoved && (oldDevice || newDevice) ? null : 'the device assignment did not change.', () => {
-      if (oldDevice) detachLine(store, oldDevice, oldPattern, partitionOf(before));
-      if (newDevice) attachLine(store, node, newDevice, newPattern, partitionOf(data));
-    });
+    ctx.stepIf(
+      `Update the line on device ${newDevice || oldDevice}`,
+      lineMoved && (oldDevice || newDevice) ? null : 'the device assignment did not change.',
+      () => {
+        if (oldDevice) detachLine(store, oldDevice, oldPattern, partitionOf(before));
+        if (newDevice) attachLine(store, node, newDevice, newPattern, partitionOf(data));
+      },
+    );
     ctx.step(`Save line relation ${newPattern}`, () => replaceInstance(store, existing, data, { node }));
     return { resourcePkid: existing.pkid, state: 'Modified' };
   },
@@ -88,4 +92,3 @@ export const lineRelationWorkflow: Workflow = {
     return { resourcePkid: existing.pkid, state: 'Deleted' };
   },
 };
-

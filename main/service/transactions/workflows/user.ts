@@ -9,7 +9,8 @@ import type { Workflow } from './types';
 export const userWorkflow: Workflow = {
   create(ctx, { store, model, node, pkid, data, secrets }) {
     const hash = secrets.passwordHash;
-    if (!hash) throw new ApiError(400, 'validation-failed', 'A new user needs a password.', [{ field: 'password', message: 'is required' }]);
+    if (!hash)
+      throw new ApiError(400, 'validation-failed', 'A new user needs a password.', [{ field: 'password', message: 'is required' }]);
     ctx.step(`Create user ${labelOf(model, data)} at ${node.path}`, () => {
       insertInstance(store, model, node, data, { pkid });
       store.credentials.set(pkid, hash, store.now());

@@ -46,6 +46,8 @@ export function focusField(path: string): void {
 function contextOf(schema: SchemaProperty, path: string): string {
   const segments = path.split('.').slice(0, -1);
   return segments
-    .map((segment, i) => (/^\d+$/.test(segment) ? `row ${Number(segment) + 1}` : (propertyAt(schema, segments.slice(0, i + 1).join('.'))?.title ?? segment)))
+    .map((segment, i) =>
+      /^\d+$/.test(segment) ? `row ${Number(segment) + 1}` : (propertyAt(schema, segments.slice(0, i + 1).join('.'))?.title ?? segment),
+    )
     .join(' › ');
 }

@@ -45,14 +45,26 @@ function ListField({ path, property }: { path: string; property: SchemaProperty 
   const items = property.items ?? { type: 'string' };
   const full = property.maxItems !== undefined && count >= property.maxItems;
   return (
-    <fieldset className={`form-list${error ? ' has-error' : ''}`} id={id} disabled={property.readonly} aria-describedby={error ? `${id}-error` : undefined}>
+    <fieldset
+      className={`form-list${error ? ' has-error' : ''}`}
+      id={id}
+      disabled={property.readonly}
+      aria-describedby={error ? `${id}-error` : undefined}
+    >
       <legend>
         {title} <span className="muted">({count})</span>
         <TemplateBadge path={path} />
       </legend>
       {count === 0 && <p className="muted list-empty">{fill.byTemplate ? 'No rows: the template builds this list.' : 'No rows yet.'}</p>}
       {Array.from({ length: count }, (_, index) => (
-        <ListRow key={index} path={joinPath(path, index)} items={items} index={index} listTitle={title} onRemove={() => form.getState().removeRow(path, index)} />
+        <ListRow
+          key={index}
+          path={joinPath(path, index)}
+          items={items}
+          index={index}
+          listTitle={title}
+          onRemove={() => form.getState().removeRow(path, index)}
+        />
       ))}
       <button type="button" onClick={() => form.getState().addRow(path)} disabled={full}>
         Add row
@@ -62,7 +74,19 @@ function ListField({ path, property }: { path: string; property: SchemaProperty 
   );
 }
 
-function ListRow({ path, items, index, listTitle, onRemove }: { path: string; items: SchemaProperty; index: number; listTitle: string; onRemove: () => void }) {
+function ListRow({
+  path,
+  items,
+  index,
+  listTitle,
+  onRemove,
+}: {
+  path: string;
+  items: SchemaProperty;
+  index: number;
+  listTitle: string;
+  onRemove: () => void;
+}) {
   const remove = (
     <button type="button" className="link remove-row" onClick={onRemove} aria-label={`Remove row ${index + 1} of ${listTitle}`}>
       Remove

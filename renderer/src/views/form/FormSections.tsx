@@ -34,7 +34,14 @@ export function FormSections({ schema, groups, tabs, current, onSelect }: Sectio
     <div className="form-tabs">
       <TabList groups={groups} current={current} onSelect={onSelect} />
       {groups.map((group, index) => (
-        <section className="form-section card" key={group.title} role="tabpanel" id={`${sectionId(group)}-panel`} aria-labelledby={`${sectionId(group)}-tab`} hidden={index !== current}>
+        <section
+          className="form-section card"
+          key={group.title}
+          role="tabpanel"
+          id={`${sectionId(group)}-panel`}
+          aria-labelledby={`${sectionId(group)}-tab`}
+          hidden={index !== current}
+        >
           <GroupFields schema={schema} group={group} />
         </section>
       ))}
@@ -55,7 +62,10 @@ function GroupFields({ schema, group }: { schema: SchemaProperty; group: FieldGr
 
 function TabList({ groups, current, onSelect }: { groups: FieldGroup[]; current: number; onSelect: (index: number) => void }) {
   const errors = useSlice('form', (s) => s.errors);
-  const counts = useMemo(() => groups.map((group) => Object.keys(errors).filter((path) => groupOfPath(groups, path) === group).length), [errors, groups]);
+  const counts = useMemo(
+    () => groups.map((group) => Object.keys(errors).filter((path) => groupOfPath(groups, path) === group).length),
+    [errors, groups],
+  );
   // Arrow keys move between tabs, as the ARIA tabs pattern expects.
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
     const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
@@ -79,7 +89,11 @@ function TabList({ groups, current, onSelect }: { groups: FieldGroup[]; current:
           onClick={() => onSelect(index)}
         >
           {group.title}
-          {counts[index] > 0 && <span className="tab-errors" aria-label={`${counts[index]} to fix`}>{counts[index]}</span>}
+          {counts[index] > 0 && (
+            <span className="tab-errors" aria-label={`${counts[index]} to fix`}>
+              {counts[index]}
+            </span>
+          )}
         </button>
       ))}
     </div>
@@ -89,7 +103,10 @@ function TabList({ groups, current, onSelect }: { groups: FieldGroup[]; current:
 /** The group that shows a field path: the group listing it, or the one listing its top-level field. */
 export function groupOfPath(groups: FieldGroup[], path: string): FieldGroup | undefined {
   const top = path.split('.')[0];
-  return groups.find((group) => group.fields.some((field) => path === field || path.startsWith(`${field}.`))) ?? groups.find((group) => group.fields.some((field) => field.split('.')[0] === top));
+  return (
+    groups.find((group) => group.fields.some((field) => path === field || path.startsWith(`${field}.`))) ??
+    groups.find((group) => group.fields.some((field) => field.split('.')[0] === top))
+  );
 }
 
 function sectionId(group: FieldGroup): string {

@@ -23,7 +23,11 @@ export function LayoutPicker() {
       <label htmlFor="form-layout">Form layout</label>
       <select id="form-layout" value={picked} onChange={(e) => void form.getState().pickPolicy(e.target.value)} disabled={relayout}>
         <option value="">Default layout</option>
-        {unlisted && <option value={picked}>{applied.name ?? picked} ({applied.hierarchy})</option>}
+        {unlisted && (
+          <option value={picked}>
+            {applied.name ?? picked} ({applied.hierarchy})
+          </option>
+        )}
         {policies.map((policy) => (
           <option key={policy.pkid} value={policy.pkid}>
             {policy.name} ({policy.hierarchy})
@@ -38,7 +42,12 @@ export function LayoutPicker() {
   );
 }
 
-function note(picked: string, description: string | undefined, applied: { name: string | null; hierarchy: string } | undefined, none: boolean): string {
+function note(
+  picked: string,
+  description: string | undefined,
+  applied: { name: string | null; hierarchy: string } | undefined,
+  none: boolean,
+): string {
   if (picked !== '') return description ?? '';
   if (applied) return `The service’s default here: ${applied.name ?? 'a policy'} (${applied.hierarchy}).`;
   return none ? 'No layout for this model at this node or above.' : 'All fields, in model order.';

@@ -17,7 +17,14 @@ export function ScalarField({ path, property, label }: { path: string; property:
   const id = fieldId(path);
   const title = label ?? property.title ?? path;
   const describedBy = [property.description ? `${id}-help` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
-  const common = { id, name: path, disabled: property.readonly, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy, 'aria-required': property.required || undefined };
+  const common = {
+    id,
+    name: path,
+    disabled: property.readonly,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': describedBy,
+    'aria-required': property.required || undefined,
+  };
   const change = (next: unknown): void => form.getState().setValue(path, next);
 
   if (kindOf(property) === 'boolean') {
@@ -42,7 +49,12 @@ export function ScalarField({ path, property, label }: { path: string; property:
     <div className={`form-field${error ? ' has-error' : ''}${property.readonly ? ' is-readonly' : ''}`}>
       <label htmlFor={id}>
         {title}
-        {property.required && !property.readonly && <span className="required-mark" aria-hidden="true"> *</span>}
+        {property.required && !property.readonly && (
+          <span className="required-mark" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        )}
         <TemplateBadge path={path} />
       </label>
       {/* Left to a template, the field is empty and shows the template's value (or macro) in grey. */}
@@ -65,7 +77,9 @@ function widget(property: SchemaProperty, { placeholder, ...common }: Common, va
     const unknown = text !== '' && !choices.some((choice) => choice.value === text);
     return (
       <select {...common} value={text} onChange={onText}>
-        <option value="">{placeholder !== undefined ? `From template: ${titleOfChoice(choices, placeholder)}` : property.required ? 'Choose…' : '—'}</option>
+        <option value="">
+          {placeholder !== undefined ? `From template: ${titleOfChoice(choices, placeholder)}` : property.required ? 'Choose…' : '—'}
+        </option>
         {unknown && <option value={text}>{text}</option>}
         {choices.map((choice) => (
           <option key={choice.value} value={choice.value}>
@@ -76,9 +90,29 @@ function widget(property: SchemaProperty, { placeholder, ...common }: Common, va
     );
   }
   if (kind === 'json' || property.input_type === 'textarea') {
-    return <textarea {...common} placeholder={placeholder} rows={kind === 'json' ? 6 : 3} value={text} onChange={onText} spellCheck={false} className={kind === 'json' ? 'mono' : undefined} />;
+    return (
+      <textarea
+        {...common}
+        placeholder={placeholder}
+        rows={kind === 'json' ? 6 : 3}
+        value={text}
+        onChange={onText}
+        spellCheck={false}
+        className={kind === 'json' ? 'mono' : undefined}
+      />
+    );
   }
-  return <input {...common} placeholder={placeholder} type={inputType(property)} inputMode={kind === 'number' ? 'numeric' : undefined} value={text} onChange={onText} autoComplete={property.format === 'password' ? 'new-password' : 'off'} />;
+  return (
+    <input
+      {...common}
+      placeholder={placeholder}
+      type={inputType(property)}
+      inputMode={kind === 'number' ? 'numeric' : undefined}
+      value={text}
+      onChange={onText}
+      autoComplete={property.format === 'password' ? 'new-password' : 'off'}
+    />
+  );
 }
 
 function inputType(property: SchemaProperty): string {

@@ -19,7 +19,13 @@ export function TemplatePicker() {
     <div className="template-picker">
       <div className="shaper-row">
         <label htmlFor="form-template">Configuration template</label>
-        <select id="form-template" name="template" value={picked ?? ''} onChange={(e) => form.getState().pickTemplate(e.target.value || undefined)} disabled={state === 'loading'}>
+        <select
+          id="form-template"
+          name="template"
+          value={picked ?? ''}
+          onChange={(e) => form.getState().pickTemplate(e.target.value || undefined)}
+          disabled={state === 'loading'}
+        >
           <option value="">None</option>
           {templates.map((t) => (
             <option key={t.pkid} value={t.pkid}>
@@ -39,7 +45,8 @@ export function TemplatePicker() {
           ) : (
             <>
               <p>
-                This template fills {fills.length} field{fills.length === 1 ? '' : 's'} (marked <span className="template-badge">from template</span> below):
+                This template fills {fills.length} field{fills.length === 1 ? '' : 's'} (marked{' '}
+                <span className="template-badge">from template</span> below):
               </p>
               <ul>
                 {fills.map((fill) => (
@@ -52,8 +59,8 @@ export function TemplatePicker() {
             </>
           )}
           <p className="field-help">
-            Values you type win: the service applies the template first and keeps every value you enter. A field left empty gets
-            the template’s value, shown in grey{mode === 'add' ? '.' : ' (computed again from this instance’s values on save).'}
+            Values you type win: the service applies the template first and keeps every value you enter. A field left empty gets the
+            template’s value, shown in grey{mode === 'add' ? '.' : ' (computed again from this instance’s values on save).'}
           </p>
         </div>
       )}

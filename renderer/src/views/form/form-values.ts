@@ -52,7 +52,11 @@ export function carryOver(values: unknown, oldInitial: unknown, newInitial: unkn
   for (const key of new Set([...Object.keys(values), ...Object.keys(oldInitial)])) {
     const value = values[key];
     const before = oldInitial[key];
-    const next = isRecord(value) ? carryOver(value, isRecord(before) ? before : {}, base[key]) : sameJson(value, before) ? base[key] : value;
+    const next = isRecord(value)
+      ? carryOver(value, isRecord(before) ? before : {}, base[key])
+      : sameJson(value, before)
+        ? base[key]
+        : value;
     if (next === undefined) delete result[key];
     else result[key] = next;
   }

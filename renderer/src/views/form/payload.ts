@@ -44,7 +44,9 @@ function addValue(property: SchemaProperty, value: unknown): unknown {
 function listValue(property: SchemaProperty, value: unknown): unknown[] | undefined {
   if (!Array.isArray(value) || value.length === 0) return undefined;
   const items = property.items ?? {};
-  return value.map((row) => (kindOf(items) === 'object' ? addObject(items, row) : scalarValue(items, row))).filter((row) => row !== undefined);
+  return value
+    .map((row) => (kindOf(items) === 'object' ? addObject(items, row) : scalarValue(items, row)))
+    .filter((row) => row !== undefined);
 }
 
 function scalarValue(property: SchemaProperty, value: unknown): unknown {

@@ -34,7 +34,13 @@ export function setAt(data: JsonRecord, path: string, value: unknown): JsonRecor
 function setIn(container: unknown, segments: string[], value: unknown): unknown {
   const [head, ...rest] = segments;
   const isIndex = /^\d+$/.test(head);
-  const copy: Record<string, unknown> | unknown[] = Array.isArray(container) ? [...container] : isRecord(container) ? { ...container } : isIndex ? [] : {};
+  const copy: Record<string, unknown> | unknown[] = Array.isArray(container)
+    ? [...container]
+    : isRecord(container)
+      ? { ...container }
+      : isIndex
+        ? []
+        : {};
   const current = Array.isArray(copy) ? copy[Number(head)] : copy[head];
   const next = rest.length === 0 ? value : setIn(current, rest, value);
   if (Array.isArray(copy)) copy[Number(head)] = next;

@@ -36,7 +36,12 @@ function walk(value: unknown, path: string, schema: SchemaProperty, perItem: boo
       walk(child, fieldPath, schema, perItem, fills);
       continue;
     }
-    fills.push({ path: fieldPath, title: titlePath(schema, fieldPath), text: typeof child === 'string' ? child : JSON.stringify(child), perItem: perItem || listKey || undefined });
+    fills.push({
+      path: fieldPath,
+      title: titlePath(schema, fieldPath),
+      text: typeof child === 'string' ? child : JSON.stringify(child),
+      perItem: perItem || listKey || undefined,
+    });
   }
 }
 

@@ -42,8 +42,10 @@ function checkList(property: SchemaProperty, value: unknown, path: string, error
   const rows = Array.isArray(value) ? value : [];
   const title = titleOf(property, path);
   if (property.required && rows.length === 0 && !filledBy(path)) errors[path] = `${title} needs at least one row.`;
-  else if (property.minItems !== undefined && rows.length < property.minItems && !filledBy(path)) errors[path] = `${title} needs at least ${plural(property.minItems, 'row')}.`;
-  else if (property.maxItems !== undefined && rows.length > property.maxItems) errors[path] = `${title} takes at most ${plural(property.maxItems, 'row')}.`;
+  else if (property.minItems !== undefined && rows.length < property.minItems && !filledBy(path))
+    errors[path] = `${title} needs at least ${plural(property.minItems, 'row')}.`;
+  else if (property.maxItems !== undefined && rows.length > property.maxItems)
+    errors[path] = `${title} takes at most ${plural(property.maxItems, 'row')}.`;
   if (!property.items) return;
   const items = property.items;
   rows.forEach((row, index) => checkProperty(items, row, joinPath(path, index), errors, filledBy));
@@ -55,8 +57,10 @@ function scalarProblem(property: SchemaProperty, raw: unknown, path: string, fil
   if (coerced.state === 'empty') return property.required && !filledBy(path) ? 'is required' : undefined;
   const value = coerced.value;
   if (typeof value !== 'string') return undefined;
-  if (property.minLength !== undefined && value.length < property.minLength) return `needs at least ${plural(property.minLength, 'character')}`;
-  if (property.maxLength !== undefined && value.length > property.maxLength) return `is too long: at most ${plural(property.maxLength, 'character')} (now ${value.length})`;
+  if (property.minLength !== undefined && value.length < property.minLength)
+    return `needs at least ${plural(property.minLength, 'character')}`;
+  if (property.maxLength !== undefined && value.length > property.maxLength)
+    return `is too long: at most ${plural(property.maxLength, 'character')} (now ${value.length})`;
   if (property.pattern && !matches(property.pattern, value)) return 'is not in the expected form';
   return undefined;
 }

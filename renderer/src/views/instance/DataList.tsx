@@ -4,7 +4,15 @@ import type { ReactNode } from 'react';
  * An instance's data as a definition list: nested objects (the call-forward settings) become
  * small lists inside their field, arrays a numbered list, so nothing is shown as raw JSON.
  */
-export function DataList({ data, titles, prefix = '' }: { data: Record<string, unknown>; titles: Record<string, string>; prefix?: string }) {
+export function DataList({
+  data,
+  titles,
+  prefix = '',
+}: {
+  data: Record<string, unknown>;
+  titles: Record<string, string>;
+  prefix?: string;
+}) {
   const entries = Object.entries(data).sort(([a], [b]) => rank(titles, `${prefix}${a}`) - rank(titles, `${prefix}${b}`));
   if (entries.length === 0) return <p className="muted">No fields.</p>;
   return (

@@ -5,7 +5,13 @@ import { modelTypeOfHref } from '../../store/instance-store';
 import { TagEditor, VersionTagEditor } from './TagEditor';
 
 const REFERENCE_KINDS = ['self', 'parent', 'children', 'device', 'owner'] as const;
-const KIND_TITLES: Record<(typeof REFERENCE_KINDS)[number], string> = { self: 'Self', parent: 'Parent', children: 'Children', device: 'Device', owner: 'Owner' };
+const KIND_TITLES: Record<(typeof REFERENCE_KINDS)[number], string> = {
+  self: 'Self',
+  parent: 'Parent',
+  children: 'Children',
+  device: 'Device',
+  owner: 'Owner',
+};
 
 interface MetaPanelProps {
   meta: InstanceMeta;

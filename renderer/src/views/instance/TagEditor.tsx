@@ -20,7 +20,13 @@ export function TagEditor({ tags, why, busy, onAdd, onRemove }: TagEditorProps) 
         {tags.map((tag) => (
           <li key={tag} className="inst-chip">
             {tag}
-            <button type="button" aria-label={`Remove tag ${tag}`} title={why ?? `Remove tag ${tag}`} disabled={busy} onClick={() => onRemove(tag)}>
+            <button
+              type="button"
+              aria-label={`Remove tag ${tag}`}
+              title={why ?? `Remove tag ${tag}`}
+              disabled={busy}
+              onClick={() => onRemove(tag)}
+            >
               ×
             </button>
           </li>
@@ -64,7 +70,14 @@ export function VersionTagEditor({ value, why, busy, onSet }: VersionTagProps) {
         if (!unchanged) void onSet(text.trim());
       }}
     >
-      <input aria-label="Version tag" placeholder="e.g. 1.0" value={text} title={why} size={10} onChange={(event) => setText(event.target.value)} />
+      <input
+        aria-label="Version tag"
+        placeholder="e.g. 1.0"
+        value={text}
+        title={why}
+        size={10}
+        onChange={(event) => setText(event.target.value)}
+      />
       <button type="submit" disabled={busy || unchanged || text.trim() === ''} title={why}>
         Set
       </button>

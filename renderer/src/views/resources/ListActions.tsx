@@ -39,10 +39,21 @@ export function ListActions(props: ListActionsProps) {
         <span className="muted" aria-live="polite">
           {none ? 'No rows selected' : `${selected} selected`}
         </span>
-        <button type="button" className="danger" disabled={none || busy} title={none ? 'Check rows to delete them' : denied} onClick={() => setMode({ kind: 'confirm-delete' })}>
+        <button
+          type="button"
+          className="danger"
+          disabled={none || busy}
+          title={none ? 'Check rows to delete them' : denied}
+          onClick={() => setMode({ kind: 'confirm-delete' })}
+        >
           Delete selected
         </button>
-        <button type="button" disabled={none || busy} title={none ? 'Check rows to tag them' : denied} onClick={() => setMode({ kind: 'tag' })}>
+        <button
+          type="button"
+          disabled={none || busy}
+          title={none ? 'Check rows to tag them' : denied}
+          onClick={() => setMode({ kind: 'tag' })}
+        >
           Tag selected
         </button>
         <span className="spacer" />
@@ -54,7 +65,8 @@ export function ListActions(props: ListActionsProps) {
       {mode.kind === 'confirm-delete' && !none && (
         <div className="res-inline danger-zone" role="alertdialog" aria-label="Confirm delete" data-live={live?.name}>
           <span>
-            Delete {selected} selected {selected === 1 ? 'row' : 'rows'} ({props.modelTitle}){live ? ` on ${live.name}` : ''}? This runs as one transaction; a row that fails does not undo the others.
+            Delete {selected} selected {selected === 1 ? 'row' : 'rows'} ({props.modelTitle}){live ? ` on ${live.name}` : ''}? This runs as
+            one transaction; a row that fails does not undo the others.
             {live && <LiveTarget live={live} />}
           </span>
           <button

@@ -41,7 +41,13 @@ export function Pager({ page, pages, skip, shown, total, limit, disabled, onPage
       <button type="button" aria-label="First page" title="First page" disabled={disabled || page <= 1} onClick={() => onPage(1)}>
         «
       </button>
-      <button type="button" aria-label="Previous page" title="Previous page" disabled={disabled || page <= 1} onClick={() => onPage(page - 1)}>
+      <button
+        type="button"
+        aria-label="Previous page"
+        title="Previous page"
+        disabled={disabled || page <= 1}
+        onClick={() => onPage(page - 1)}
+      >
         ‹
       </button>
       <span className="res-page" data-testid="page-indicator" data-page={page} data-pages={pages}>

@@ -25,13 +25,31 @@ interface ResourceTableProps {
 }
 
 /** One page of a list in the virtual grid: the summary columns, the tags, a checkbox per row. */
-export function ResourceTable({ answer, query, columns, modelTitle, selection, selectDisabled, onSort, onToggle, onTogglePage, onOpen }: ResourceTableProps) {
+export function ResourceTable({
+  answer,
+  query,
+  columns,
+  modelTitle,
+  selection,
+  selectDisabled,
+  onSort,
+  onToggle,
+  onTogglePage,
+  onOpen,
+}: ResourceTableProps) {
   const rows = answer.resources;
   const orderBy = query.orderBy ?? answer.pagination.order_by;
   const direction = query.orderBy ? query.direction : answer.pagination.direction;
   const tableColumns = useMemo<TableColumn[]>(
     () => [
-      ...columns.map((column) => ({ key: column.name, title: column.title, sort: column.name === orderBy ? (direction === 'desc' ? 'descending' : 'ascending') : 'none' }) as TableColumn),
+      ...columns.map(
+        (column) =>
+          ({
+            key: column.name,
+            title: column.title,
+            sort: column.name === orderBy ? (direction === 'desc' ? 'descending' : 'ascending') : 'none',
+          }) as TableColumn,
+      ),
       { key: TAGS, title: 'Tags' },
     ],
     [columns, orderBy, direction],
@@ -49,7 +67,12 @@ export function ResourceTable({ answer, query, columns, modelTitle, selection, s
       cell={(index, column) => {
         const row = rows[index];
         if (!row) return null;
-        if (column.key === TAGS) return (row.meta.tags ?? []).map((tag) => <span key={tag} className="pill res-tag">{tag}</span>);
+        if (column.key === TAGS)
+          return (row.meta.tags ?? []).map((tag) => (
+            <span key={tag} className="pill res-tag">
+              {tag}
+            </span>
+          ));
         const text = cellText(valueAt(row.data, column.key));
         return text === '' ? <span className="muted">—</span> : <span title={text}>{text}</span>;
       }}

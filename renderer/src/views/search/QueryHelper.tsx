@@ -70,7 +70,11 @@ export function QueryHelper({ onAppended }: { onAppended: () => void }) {
       <button type="button" disabled={!chosenField || text === ''} onClick={add}>
         {joins ? `Add with ${joiner}` : query.trim() ? 'Replace query' : 'Use clause'}
       </button>
-      {entry?.state === 'error' && <span className="muted">The fields of {model} could not be read: {entry.fault.message}</span>}
+      {entry?.state === 'error' && (
+        <span className="muted">
+          The fields of {model} could not be read: {entry.fault.message}
+        </span>
+      )}
     </fieldset>
   );
 }

@@ -11,7 +11,8 @@ export function SearchResults() {
   const groups = useSlice('search', (s) => s.groups);
   const total = useSlice('search', (s) => s.total);
   const limit = useSlice('search', (s) => s.limit);
-  if (state === 'idle') return <Empty title="Type a query and press Search.">Or type a text in the search box at the top of the window.</Empty>;
+  if (state === 'idle')
+    return <Empty title="Type a query and press Search.">Or type a text in the search box at the top of the window.</Empty>;
   if (state === 'loading') return <Loading what="search results" />;
   if (state === 'error') return null;
   if (state === 'empty') return <Empty title="Nothing found.">Check the spelling, widen the scope above, or use a shorter text.</Empty>;
@@ -51,7 +52,8 @@ function ResultGroup({ group }: { group: SearchGroup }) {
   return (
     <section className="search-group" aria-labelledby={headingId} data-model-type={group.modelType}>
       <h3 id={headingId}>
-        {titleOf(group.modelType)} <code className="muted">{group.modelType}</code> <span className="search-count">{group.hits.length.toLocaleString('en')}</span>
+        {titleOf(group.modelType)} <code className="muted">{group.modelType}</code>{' '}
+        <span className="search-count">{group.hits.length.toLocaleString('en')}</span>
       </h3>
       <div className="search-hit search-hit-head" style={{ gridTemplateColumns: template }} aria-hidden="true">
         {columns.map((column) => (

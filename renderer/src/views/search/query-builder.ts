@@ -50,4 +50,3 @@ export function appendClause(current: string, model: string, clause: string, joi
   const left = joiner === 'and' && /\sor\s/i.test(where) ? `(${where})` : where;
   return `${head} with ${left} ${joiner} ${clause}`;
 }
-

@@ -4,7 +4,19 @@ import type { RemoteProfile, RemoteProfileInput } from '../../../../main/service
 /** What the form holds: text as typed, so a half-typed number is never lost to a conversion. */
 export type ProfileFormValues = typeof EMPTY;
 
-export const EMPTY = { name: '', base_url: '', username: '', password: '', auth_mode: 'session', release: '', home_hierarchy: '', ca_pem: '', connect_ms: '', response_ms: '', idle_ms: '' };
+export const EMPTY = {
+  name: '',
+  base_url: '',
+  username: '',
+  password: '',
+  auth_mode: 'session',
+  release: '',
+  home_hierarchy: '',
+  ca_pem: '',
+  connect_ms: '',
+  response_ms: '',
+  idle_ms: '',
+};
 
 /** An existing profile in the form; the password field stays empty (passwords never come back). */
 export function valuesOf(profile: RemoteProfile): ProfileFormValues {
@@ -69,7 +81,15 @@ export function ProfileForm({ mode, title, initial, busy, onSubmit, onCancel }: 
   const field = (key: keyof ProfileFormValues, label: string, type = 'text', placeholder = '') => (
     <>
       <label htmlFor={idOf(key)}>{label}</label>
-      <input id={idOf(key)} name={key} type={type} placeholder={placeholder} value={form[key]} autoComplete={type === 'password' ? 'new-password' : 'off'} onChange={(event) => setForm({ ...form, [key]: event.target.value })} />
+      <input
+        id={idOf(key)}
+        name={key}
+        type={type}
+        placeholder={placeholder}
+        value={form[key]}
+        autoComplete={type === 'password' ? 'new-password' : 'off'}
+        onChange={(event) => setForm({ ...form, [key]: event.target.value })}
+      />
     </>
   );
   const submit = async (event: FormEvent) => {
@@ -86,7 +106,12 @@ export function ProfileForm({ mode, title, initial, busy, onSubmit, onCancel }: 
       {field('username', 'User name')}
       {field('password', mode === 'edit' ? 'Password (empty: keep the one held)' : 'Password', 'password')}
       <label htmlFor={idOf('auth_mode')}>Sign-in</label>
-      <select id={idOf('auth_mode')} name="auth_mode" value={form.auth_mode} onChange={(event) => setForm({ ...form, auth_mode: event.target.value })}>
+      <select
+        id={idOf('auth_mode')}
+        name="auth_mode"
+        value={form.auth_mode}
+        onChange={(event) => setForm({ ...form, auth_mode: event.target.value })}
+      >
         <option value="session">Session (recommended)</option>
         <option value="basic">Basic on every request</option>
       </select>
@@ -94,7 +119,12 @@ export function ProfileForm({ mode, title, initial, busy, onSubmit, onCancel }: 
       {/* Deployments that speak the spec only do not say where the user sits; the live tree starts here then. */}
       {field('home_hierarchy', 'Home hierarchy (empty: ask the remote)', 'text', 'sys.hcs.Telco.Acme')}
       <label htmlFor={idOf('ca_pem')}>CA certificate (PEM, for private TLS)</label>
-      <textarea id={idOf('ca_pem')} name="ca_pem" value={form.ca_pem} onChange={(event) => setForm({ ...form, ca_pem: event.target.value })} />
+      <textarea
+        id={idOf('ca_pem')}
+        name="ca_pem"
+        value={form.ca_pem}
+        onChange={(event) => setForm({ ...form, ca_pem: event.target.value })}
+      />
       {field('connect_ms', 'Connect timeout (ms)', 'number', '5000')}
       {field('response_ms', 'Response timeout (ms)', 'number', '60000')}
       {field('idle_ms', 'Idle timeout (ms)', 'number', '30000')}

@@ -15,12 +15,21 @@ export function SubTransactionList({ detail }: { detail: TransactionDetail }) {
   return (
     <div className="card tx-subs">
       <h3>
-        Sub-transactions <span className="muted">({subs.length.toLocaleString('en')}{failed > 0 ? `, ${failed} failed` : ''})</span>
+        Sub-transactions{' '}
+        <span className="muted">
+          ({subs.length.toLocaleString('en')}
+          {failed > 0 ? `, ${failed} failed` : ''})
+        </span>
       </h3>
       <ul aria-label="Sub-transactions">
         {shown.map((sub) => (
           <li key={sub.transaction_id}>
-            <button type="button" className="tx-sub" data-transaction-id={sub.transaction_id} onClick={() => nav.getState().go({ view: 'transaction', transactionId: sub.transaction_id })}>
+            <button
+              type="button"
+              className="tx-sub"
+              data-transaction-id={sub.transaction_id}
+              onClick={() => nav.getState().go({ view: 'transaction', transactionId: sub.transaction_id })}
+            >
               <span className={pillClass(sub.status)}>{sub.status}</span>
               <span>{sub.action}</span>
               <span className="tx-sub-detail" title={sub.detail}>

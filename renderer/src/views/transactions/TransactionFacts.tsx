@@ -62,7 +62,11 @@ export function TransactionFacts({ detail }: { detail: TransactionDetail }) {
           <>
             <dt>Part of</dt>
             <dd>
-              <button type="button" className="link" onClick={() => nav.getState().go({ view: 'transaction', transactionId: detail.parent_id ?? undefined })}>
+              <button
+                type="button"
+                className="link"
+                onClick={() => nav.getState().go({ view: 'transaction', transactionId: detail.parent_id ?? undefined })}
+              >
                 Parent transaction <code>{shortId(detail.parent_id)}</code>
               </button>
             </dd>

@@ -49,13 +49,25 @@ export function TransactionFilterBar() {
         Refresh
       </button>
       <span className="tx-pager">
-        <button type="button" aria-label="Previous page" title="Previous page" disabled={skip === 0} onClick={() => void store.setSkip(skip - PAGE_SIZE)}>
+        <button
+          type="button"
+          aria-label="Previous page"
+          title="Previous page"
+          disabled={skip === 0}
+          onClick={() => void store.setSkip(skip - PAGE_SIZE)}
+        >
           ‹
         </button>
         <span className="muted" data-testid="transactions-range">
           {total === 0 ? 'None' : `${skip + 1}–${skip + shown} of ${total.toLocaleString('en')}`}
         </span>
-        <button type="button" aria-label="Next page" title="Next page" disabled={skip + PAGE_SIZE >= total} onClick={() => void store.setSkip(skip + PAGE_SIZE)}>
+        <button
+          type="button"
+          aria-label="Next page"
+          title="Next page"
+          disabled={skip + PAGE_SIZE >= total}
+          onClick={() => void store.setSkip(skip + PAGE_SIZE)}
+        >
           ›
         </button>
       </span>

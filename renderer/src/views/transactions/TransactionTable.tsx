@@ -27,7 +27,12 @@ export function TransactionTable() {
   }
   return (
     <div className="tx-table-wrap">
-      <table className="grid-table tx-table" data-testid="transaction-table" data-list-state={listState} aria-busy={listState === 'loading'}>
+      <table
+        className="grid-table tx-table"
+        data-testid="transaction-table"
+        data-list-state={listState}
+        aria-busy={listState === 'loading'}
+      >
         <thead>
           <tr>
             <th scope="col">ID</th>
@@ -41,9 +46,19 @@ export function TransactionTable() {
         </thead>
         <tbody>
           {rows.map((row) => (
-            <tr key={row.transaction_id} data-transaction-id={row.transaction_id} className="tx-row" onClick={() => open(row.transaction_id)}>
+            <tr
+              key={row.transaction_id}
+              data-transaction-id={row.transaction_id}
+              className="tx-row"
+              onClick={() => open(row.transaction_id)}
+            >
               <td>
-                <button type="button" className="link" title={row.transaction_id} onClick={(event) => (event.stopPropagation(), open(row.transaction_id))}>
+                <button
+                  type="button"
+                  className="link"
+                  title={row.transaction_id}
+                  onClick={(event) => (event.stopPropagation(), open(row.transaction_id))}
+                >
                   <code>{shortId(row.transaction_id)}</code>
                 </button>
               </td>
