@@ -19,6 +19,9 @@ export interface RequestContext {
   requestId: string;
 }
 
+/** `traversal=up`: a read that may also reach the caller's ancestors. */
+export const readsUp = (ctx: RequestContext): boolean => ctx.query.get('traversal') === 'up';
+
 export function header(ctx: RequestContext, name: string): string | undefined {
   return ctx.request.headers?.[name];
 }

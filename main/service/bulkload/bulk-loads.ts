@@ -2,7 +2,7 @@ import type { EventEmitter } from 'node:events';
 import type { Store } from '../domain/store';
 import type { ReadLoadChunk } from '../jobs/job-handlers';
 import type { JobPool } from '../jobs/job-pool';
-import type { Caller } from '../routes/guards';
+import type { Caller } from '../domain/guards';
 import type { ParsedWorkbook } from '../sheets/sheet-types';
 import type { BulkLoadRow } from '../store/bulk-loads-repo';
 import { newTransactionId } from '../store/ids';

@@ -4,7 +4,7 @@ import type { Store } from '../domain/store';
 import { ApiError } from '../errors';
 import { configurationTemplate } from '../models/configuration-template';
 import { macro } from '../models/macro';
-import type { Caller } from '../routes/guards';
+import type { Caller } from '../domain/guards';
 import type { ParsedRow, ParsedSheet } from '../sheets/sheet-types';
 import { rowsOf, type BulkLoadRow } from '../store/bulk-loads-repo';
 import type { TxStatus } from '../store/transactions-repo';

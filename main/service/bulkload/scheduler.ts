@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal';
 import type { Store } from '../domain/store';
-import type { Caller } from '../routes/guards';
+import type { Caller } from '../domain/guards';
 import type { BulkLoadRow } from '../store/bulk-loads-repo';
 import type { NodeRow } from '../store/nodes-repo';
 import type { TransactionEngine } from '../transactions/engine';

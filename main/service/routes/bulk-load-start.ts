@@ -6,7 +6,7 @@ import { jsonBody, type RequestContext } from '../request-context';
 import { json } from '../responses';
 import type { UploadRow } from '../store/uploads-repo';
 import type { RouteDeps } from './deps';
-import { guardNode } from './guards';
+import { guardNode } from '../domain/guards';
 import { transactionHref } from './transaction-answer';
 
 /**

@@ -6,7 +6,7 @@ import { JSON_TYPE } from '../responses';
 import type { UploadRow } from '../store/uploads-repo';
 import type { RouteDeps } from './deps';
 import { startBulkLoad } from './bulk-load-start';
-import { guardNode } from './guards';
+import { guardNode } from '../domain/guards';
 
 /**
  * `POST /api/tool/BulkLoad/?method=validate&hierarchy=...` with `{"bulkload_file": "<name>"}`:

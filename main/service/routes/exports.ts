@@ -6,7 +6,7 @@ import { ApiError, notFound } from '../errors';
 import { parseBoolean } from '../list/list-params';
 import { exportData } from '../models/export-data';
 import type { ModelDef } from '../models/types';
-import { jsonBody, type RequestContext } from '../request-context';
+import { jsonBody, type RequestContext, readsUp } from '../request-context';
 import { json } from '../responses';
 import { draft03Schema } from '../schema/draft03';
 import { schemaMeta } from '../schema/schema-meta';
@@ -21,8 +21,8 @@ import { lookOf, templateNameOf, templateSheet } from '../sheets/export-sheet';
 import { writeWorkbook } from '../sheets/write-workbook';
 import type { NodeRow } from '../store/nodes-repo';
 import type { RouteDeps } from './deps';
-import { guardInstance, guardNode, readsUp, type Caller } from './guards';
-import { instanceHref } from './resource-view';
+import { guardInstance, guardNode, type Caller } from '../domain/guards';
+import { instanceHref } from '../domain/resource-view';
 import { transactionHref } from './transaction-answer';
 
 /**

@@ -8,7 +8,7 @@ import { listInstances } from './resource-list';
 import { addForm, getInstance, helpPage } from './resource-read';
 import { exportInstance, exportMany, exportTemplate, routeExportDataView, routeExportPath } from './exports';
 import { createResource, deleteMany, deleteResource, updateResource } from './resource-write';
-import { parseRoutePath } from './route-path';
+import { parseRoutePath } from '../domain/route-path';
 import { routeSearch } from './search';
 import { routeBulkLoad } from './bulk-load';
 import { routeTags } from './tags';

@@ -9,8 +9,8 @@ import { actionsByName, schemaMeta, schemaVersionOf, summaryAttrsMeta } from '..
 import type { NodeRow } from '../store/nodes-repo';
 import { header, type RequestContext } from '../request-context';
 import { json } from '../responses';
-import { instanceHref, visibleData } from './resource-view';
-import { guardNode } from './guards';
+import { instanceHref, visibleData } from '../domain/resource-view';
+import { guardNode } from '../domain/guards';
 import type { RouteDeps } from './deps';
 import { schemaRulesMeta } from './schema-rules';
 

@@ -8,13 +8,13 @@ import { businessKeyOf } from '../domain/business-key';
 import type { InstanceRecord } from '../store/instances-repo';
 import { draft03Schema } from '../schema/draft03';
 import { schemaMeta } from '../schema/schema-meta';
-import { header, type RequestContext } from '../request-context';
+import { header, type RequestContext, readsUp } from '../request-context';
 import type { RouteDeps } from './deps';
 import { html, json, JSON_TYPE } from '../responses';
 import { formView } from '../templates/field-display-policy';
-import { guardInstance, guardNode, readsUp } from './guards';
+import { guardInstance, guardNode } from '../domain/guards';
 import { readKey } from './read-cache';
-import { instanceEnvelope } from './resource-view';
+import { instanceEnvelope } from '../domain/resource-view';
 import { schemaRulesMeta } from './schema-rules';
 
 export function getInstance(deps: RouteDeps, ctx: RequestContext, model: ModelDef, pkid: string): ApiResponse {

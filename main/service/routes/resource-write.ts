@@ -12,10 +12,10 @@ import type { TxSpec } from '../transactions/engine';
 import { WORKFLOWS } from '../transactions/workflows';
 import { jsonBody, type RequestContext } from '../request-context';
 import type { RouteDeps } from './deps';
-import { guardInstance, guardNode, guardUserData } from './guards';
-import { extractSecrets, prepareCreate, prepareModify } from './prepare-change';
+import { guardInstance, guardNode, guardUserData } from '../domain/guards';
+import { extractSecrets, prepareCreate, prepareModify } from '../domain/prepare-change';
 import { answerTransaction } from './transaction-answer';
-import { parseRoutePath } from './route-path';
+import { parseRoutePath } from '../domain/route-path';
 
 function payloadData(ctx: RequestContext): unknown {
   const body = jsonBody(ctx);

@@ -5,7 +5,7 @@ import type { ModelDef } from '../models/types';
 import type { RequestContext } from '../request-context';
 import { json } from '../responses';
 import type { RouteDeps } from './deps';
-import { guardInstance } from './guards';
+import { guardInstance } from '../domain/guards';
 
 const CLEAR_ALL = '__CLEAR_ALL_TAGS__';
 const CLEAR_ONE = '__CLEAR_TAG__';

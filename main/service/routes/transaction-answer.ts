@@ -6,7 +6,7 @@ import type { Submitted } from '../transactions/engine';
 import type { RequestContext } from '../request-context';
 import { faultResponse, json } from '../responses';
 import type { RouteDeps } from './deps';
-import { instanceHref } from './resource-view';
+import { instanceHref } from '../domain/resource-view';
 
 export const transactionHref = (transactionId: string): string => `/api/tool/Transaction/${transactionId}/`;
 

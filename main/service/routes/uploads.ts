@@ -9,7 +9,7 @@ import type { NodeRow } from '../store/nodes-repo';
 import type { UploadRow, UploadWriter } from '../store/uploads-repo';
 import { boundaryOf, readMultipart } from '../uploads/multipart-stream';
 import type { RouteDeps } from './deps';
-import { guardNode } from './guards';
+import { guardNode } from '../domain/guards';
 
 /** What a user called the file, for display only: never a path, never empty. */
 function displayName(name: string): string {

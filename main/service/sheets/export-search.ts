@@ -5,7 +5,7 @@ import { ApiError } from '../errors';
 import { exportData } from '../models/export-data';
 import { findModel } from '../models/registry';
 import type { ModelDef } from '../models/types';
-import { instanceHref, visibleData } from '../routes/resource-view';
+import { instanceHref, visibleData } from '../domain/resource-view';
 import { searchRows } from '../search/run-search';
 import type { SearchRequest } from '../search/search-request';
 import type { InstanceRecord } from '../store/instances-repo';

@@ -6,7 +6,7 @@ import { instanceListSql } from '../list/instance-list-sql';
 import { parseListParams } from '../list/list-params';
 import type { ModelDef } from '../models/types';
 import { header, type RequestContext } from '../request-context';
-import { guardNode } from '../routes/guards';
+import { guardNode } from '../domain/guards';
 import type { NodeRow } from '../store/nodes-repo';
 import { SHEET_LIMITS } from './limits';
 

@@ -1,6 +1,6 @@
 import type { JsonObject } from '../api-types';
-import { nodeHref } from '../domain/hierarchy';
-import type { Store } from '../domain/store';
+import { nodeHref } from './hierarchy';
+import type { Store } from './store';
 import type { ModelDef } from '../models/types';
 import { schemaVersionOf } from '../schema/schema-meta';
 import type { InstanceRecord, LinkRef } from '../store/instances-repo';

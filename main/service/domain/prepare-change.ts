@@ -1,7 +1,7 @@
 import { isJsonObject, type JsonObject } from '../api-types';
 import { hashPassword } from '../auth/passwords';
-import { mergeData } from '../domain/instance-ops';
-import type { Store } from '../domain/store';
+import { mergeData } from './instance-ops';
+import type { Store } from './store';
 import type { ModelDef } from '../models/types';
 import { checkRequired, validateData, withDefaults } from '../schema/validate';
 import type { InstanceRecord } from '../store/instances-repo';

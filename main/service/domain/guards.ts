@@ -1,11 +1,10 @@
 import { assertMayGrant, assertPathReach, assertRole, unreachable, type Operation } from '../auth/access';
 import type { Principal } from '../auth/principal';
 import type { JsonObject } from '../api-types';
-import { HierarchyNotFound, resolveHierarchy, wouldBeWithin } from '../domain/hierarchy';
-import type { Store } from '../domain/store';
+import { HierarchyNotFound, resolveHierarchy, wouldBeWithin } from './hierarchy';
+import type { Store } from './store';
 import type { InstanceRecord } from '../store/instances-repo';
 import type { NodeRow, NodesRepo } from '../store/nodes-repo';
-import type { RequestContext } from '../request-context';
 
 /**
  * The checks every route makes before it reads or writes: the caller's role allows the
@@ -13,7 +12,11 @@ import type { RequestContext } from '../request-context';
  * reads with traversal=up). Anything else is 403 Permission Denied, before any change.
  */
 /** Who is asking: enough for every check, whether the call came over HTTP or from a sheet row. */
-export type Caller = Pick<RequestContext, 'principal' | 'callerPath'>;
+export interface Caller {
+  principal: Principal;
+  /** Dot path of the caller's node: the top of what it may reach. */
+  callerPath: string;
+}
 
 /**
  * Reach is checked before the role: a node outside the caller's reach then gets the same answer
@@ -49,8 +52,6 @@ export function guardInstance(ctx: Caller, store: Store, record: InstanceRecord,
   assertPathReach(ctx.principal, ctx.callerPath, accessPathOf(store, record), { readUp });
   assertRole(ctx.principal, operation);
 }
-
-export const readsUp = (ctx: RequestContext): boolean => ctx.query.get('traversal') === 'up';
 
 /** Users: nobody makes or raises a user above its own role or outside its subtree. */
 export function guardUserData(ctx: Caller, modelType: string, data: JsonObject, node: NodeRow): void {
