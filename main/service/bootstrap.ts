@@ -26,7 +26,7 @@ export async function bootstrapStore(store: Store, adminPassword: string | undef
     })();
     root = store.nodes.root();
   }
-  const hasUsers = store.db.prepare("SELECT 1 FROM instances WHERE model_type = 'data/User' LIMIT 1").get();
+  const hasUsers = store.instances.hasAny('data/User');
   if (hasUsers || !root) return {};
   const password = adminPassword || randomPassword();
   const hash = await hashPassword(password);

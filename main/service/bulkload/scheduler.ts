@@ -3,17 +3,9 @@ import type { Store } from '../domain/store';
 import type { Caller } from '../domain/guards';
 import type { BulkLoadRow } from '../store/bulk-loads-repo';
 import type { NodeRow } from '../store/nodes-repo';
+import type { ScheduledLoadRow } from '../store/scheduled-loads-repo';
 import type { TransactionEngine } from '../transactions/engine';
 import type { BulkLoads } from './bulk-loads';
-
-interface ScheduledRow {
-  transaction_id: string;
-  upload_id: string;
-  hierarchy_pkid: string;
-  user_pkid: string;
-  run_at: string;
-  state: string;
-}
 
 /** setTimeout takes at most about 24.8 days; a later load is re-armed when that wait ends. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -35,18 +27,18 @@ export class BulkLoadScheduler {
   ) {}
 
   isWaiting(transactionId: string): boolean {
-    return (
-      this.store.db.prepare("SELECT 1 FROM scheduled_loads WHERE transaction_id = ? AND state = 'waiting'").get(transactionId) !== undefined
-    );
+    return this.store.scheduledLoads.isWaiting(transactionId);
   }
 
   schedule(caller: Caller, load: BulkLoadRow, node: NodeRow, runAt: Date): string {
     const transactionId = this.loads.schedule(caller, load, node, (id) => {
-      this.store.db
-        .prepare(
-          "INSERT INTO scheduled_loads (transaction_id, upload_id, hierarchy_pkid, user_pkid, run_at, state) VALUES (?, ?, ?, ?, ?, 'waiting')",
-        )
-        .run(id, load.upload_id, node.pkid, caller.principal.pkid, runAt.toISOString());
+      this.store.scheduledLoads.add({
+        transaction_id: id,
+        upload_id: load.upload_id,
+        hierarchy_pkid: node.pkid,
+        user_pkid: caller.principal.pkid,
+        run_at: runAt.toISOString(),
+      });
     });
     this.armAll();
     return transactionId;
@@ -55,7 +47,7 @@ export class BulkLoadScheduler {
   /** Arms a timer for every waiting load (at start, and after each new one). */
   armAll(): void {
     this.close();
-    const rows = this.store.db.prepare<[], ScheduledRow>("SELECT * FROM scheduled_loads WHERE state = 'waiting'").all();
+    const rows = this.store.scheduledLoads.waiting();
     for (const row of rows) {
       const wait = Math.max(0, new Date(row.run_at).getTime() - this.clock().getTime());
       const timer = setTimeout(() => (wait > MAX_TIMER_MS ? this.armAll() : this.fire(row)), Math.min(wait, MAX_TIMER_MS));
@@ -70,9 +62,9 @@ export class BulkLoadScheduler {
     this.timers.clear();
   }
 
-  private fire(row: ScheduledRow): void {
-    if (!this.isWaiting(row.transaction_id)) return;
-    this.store.db.prepare("UPDATE scheduled_loads SET state = 'started' WHERE transaction_id = ?").run(row.transaction_id);
+  private fire(row: ScheduledLoadRow): void {
+    // Started once only: a timer armed twice (armAll again meanwhile) finds it started.
+    if (!this.store.scheduledLoads.start(row.transaction_id)) return;
     const caller = this.callerOf(row.user_pkid);
     const node = this.store.nodes.get(row.hierarchy_pkid);
     const started = caller && node ? this.loads.startWaiting(caller, row.transaction_id, node) : undefined;

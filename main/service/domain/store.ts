@@ -6,6 +6,7 @@ import { TransactionsRepo } from '../store/transactions-repo';
 import { CredentialsRepo } from '../store/credentials-repo';
 import { UploadsRepo } from '../store/uploads-repo';
 import { BulkLoadsRepo } from '../store/bulk-loads-repo';
+import { ScheduledLoadsRepo } from '../store/scheduled-loads-repo';
 
 /** The repositories of one workspace, handed to routes and workflows together. */
 export interface Store {
@@ -16,6 +17,7 @@ export interface Store {
   credentials: CredentialsRepo;
   uploads: UploadsRepo;
   bulkLoads: BulkLoadsRepo;
+  scheduledLoads: ScheduledLoadsRepo;
   now: () => string;
   /** A prepared statement per distinct SQL text; list SQL varies only with the request's shape. */
   statement(sql: string): Statement;
@@ -51,6 +53,7 @@ export function createStore(db: Db, now: () => string, uploadsFolder: string | n
       return uploads;
     },
     bulkLoads: new BulkLoadsRepo(db),
+    scheduledLoads: new ScheduledLoadsRepo(db),
     now,
   };
 }

@@ -191,6 +191,13 @@ export class InstancesRepo {
     this.refreshRow.run(data, summaryText(existing.modelType, parsed), bkey, this.now(), existing.pkid);
   }
 
+  /** Whether any instance of the model exists (the first start makes an admin only when no user does). */
+  hasAny(modelType: string): boolean {
+    return (
+      this.db.prepare<[string], { one: number }>('SELECT 1 AS one FROM instances WHERE model_type = ? LIMIT 1').get(modelType) !== undefined
+    );
+  }
+
   /** How many instances of each model sit directly at a node (what blocks its delete). */
   countByModelAt(hierarchyPkid: string): { modelType: string; count: number }[] {
     return this.countsAt.all(hierarchyPkid).map((row) => ({ modelType: row.model_type, count: row.n }));
