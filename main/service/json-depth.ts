@@ -1,3 +1,4 @@
+import type { Json } from './api-types';
 import { ApiError } from './errors';
 
 /** decisions.md: JSON nested deeper than this is refused before anything walks it. */
@@ -30,5 +31,29 @@ export function assertJsonDepth(text: string, maxDepth = MAX_JSON_DEPTH): void {
     } else if (c === 0x7d || c === 0x5d) {
       depth -= 1;
     }
+  }
+}
+
+/**
+ * Refuses a body with a key named `__proto__` at any depth. JSON.parse makes it an ordinary own
+ * property, but any copy by assignment (Object.assign, `obj[key] = value`) would make its value
+ * the copy's prototype instead: fields read through it would appear that no check ever saw. No
+ * model has such a field, so it is refused outright. `value` is already within MAX_JSON_DEPTH.
+ */
+export function assertNoPrototypeKeys(value: Json): void {
+  const pending: Json[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (next === null || typeof next !== 'object') continue;
+    if (Array.isArray(next)) {
+      pending.push(...next);
+      continue;
+    }
+    if (Object.hasOwn(next, '__proto__')) {
+      throw new ApiError(400, 'validation-failed', 'The request body has a field named __proto__, which no resource has; remove it.', [
+        { field: '__proto__', message: 'is not a field of any resource' },
+      ]);
+    }
+    for (const key in next) pending.push(next[key]);
   }
 }

@@ -1,7 +1,7 @@
 import type { ApiRequest, Json } from './api-types';
 import type { Principal } from './auth/principal';
 import { ApiError } from './errors';
-import { assertJsonDepth } from './json-depth';
+import { assertJsonDepth, assertNoPrototypeKeys } from './json-depth';
 
 /** One parsed request on its way through the routes. */
 export interface RequestContext {
@@ -33,10 +33,13 @@ export function jsonBody(ctx: RequestContext): Json | undefined {
   const text = typeof raw === 'string' ? raw : Buffer.from(raw).toString('utf8');
   if (text.trim() === '') return undefined;
   assertJsonDepth(text);
+  let parsed: Json;
   try {
-    return JSON.parse(text) as Json;
+    parsed = JSON.parse(text) as Json;
   } catch (error) {
     const reason = error instanceof Error ? error.message : 'unreadable';
     throw new ApiError(400, 'malformed-json', `The request body is not valid JSON: ${reason}.`);
   }
+  assertNoPrototypeKeys(parsed);
+  return parsed;
 }

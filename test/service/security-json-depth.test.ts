@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mergeData } from '../../main/service/domain/instance-ops';
 import { assertJsonDepth } from '../../main/service/json-depth';
-import { ACME, openTestService, q, type TestService } from './helpers';
+import { ACME, PARIS, openTestService, q, type TestService } from './helpers';
 
 /**
  * Issue 11, finding 5: a 10,000-level object in a template's `template` field or in a search
@@ -56,5 +57,46 @@ describe('deeply nested JSON', () => {
       },
     });
     expect(reply.status).toBe(200);
+  });
+});
+
+describe('a key named __proto__', () => {
+  // JSON.parse makes it an own property; a copy by assignment would make its value the copy's
+  // prototype, so fields read through it (a user's role, say) would pass unseen by any check.
+  it('is refused with 400 wherever it stands in a body, and nothing is stored', async () => {
+    const before = t.snapshot({ withTransactions: true });
+    const bodies = [
+      '{"data": {"username": "proto-1", "__proto__": {"role": "admin"}}}',
+      '{"username": "proto-2", "__proto__": {"role": "admin"}}',
+      '{"data": {"username": "proto-3", "nested": [{"__proto__": {"x": 1}}]}}',
+      // An escaped key is the same key once parsed.
+      '{"data": {"username": "proto-4", "\\u005f_proto__": {"role": "admin"}}}',
+    ];
+    for (const body of bodies) {
+      const reply = await t.call('POST', `/api/data/User/${q(PARIS)}`, body);
+      expect([reply.status, reply.body.code], body).toEqual([400, 'validation-failed']);
+      expect(reply.body.message).toMatch(/__proto__/);
+    }
+    const line = await t.call(
+      'POST',
+      `/api/relation/LineRelation/${q(PARIS, '&template_name=Acme%20Line%20Defaults')}`,
+      '{"pattern": "+33140007777", "__proto__": {"usage": "x"}}',
+    );
+    expect([line.status, line.body.code]).toEqual([400, 'validation-failed']);
+    expect(t.snapshot({ withTransactions: true })).toBe(before);
+  });
+
+  it('stays an own field when data is merged (templates, modifies), never the prototype', () => {
+    const changes = JSON.parse('{"__proto__": {"role": "admin"}, "name": "x"}') as Record<string, never>;
+    const merged = mergeData({ a: 1 }, changes);
+    expect(Object.getPrototypeOf(merged)).toBe(Object.prototype);
+    expect(Object.keys(merged)).toEqual(['a', '__proto__', 'name']);
+    expect((merged as { role?: string }).role).toBeUndefined();
+    const again = mergeData(
+      JSON.parse('{"__proto__": {"a": 1}}') as Record<string, never>,
+      JSON.parse('{"__proto__": {"b": 2}}') as Record<string, never>,
+    );
+    expect(Object.getPrototypeOf(again)).toBe(Object.prototype);
+    expect(JSON.stringify(again)).toBe('{"__proto__":{"a":1,"b":2}}');
   });
 });
