@@ -88,7 +88,10 @@ function checkObject(
   keep: boolean,
 ): JsonObject {
   const cleaned: JsonObject = {};
-  for (const [name, fieldValue] of Object.entries(value)) {
+  // A for-in, not Object.entries: no pair array per field (a bulk load checks every row).
+  for (const name in value) {
+    if (!Object.hasOwn(value, name)) continue;
+    const fieldValue = value[name];
     const path = `${prefix}${name}`;
     const field = Object.hasOwn(fields, name) ? fields[name] : undefined;
     if (!field) {
