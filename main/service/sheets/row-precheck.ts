@@ -48,18 +48,21 @@ export class DataBases {
 
   /** The reader's side: the row's precheck with its data as a difference from its base. */
   compact(key: string, pre: RowPrecheck): RowPrecheck {
+    // Written out, not `{ ...pre, base }`: a spread with keys its source lacks cost about
+    // 0.45 µs on Node 20's V8, for every row.
+    const { nodePkid, problems } = pre;
     const base = this.byKey.get(key);
     if (!base) {
       if (this.byKey.size >= MAX_BASES) return pre;
       const id = this.byKey.size;
       this.byKey.set(key, { id, data: pre.data });
-      return { ...pre, data: {}, base: id, baseData: pre.data };
+      return { nodePkid, data: {}, problems, base: id, baseData: pre.data };
     }
     const diff: JsonObject = {};
     for (const name in pre.data) if (!sameJson(pre.data[name], base.data[name])) diff[name] = pre.data[name];
     const gone: string[] = [];
     for (const name in base.data) if (!Object.hasOwn(pre.data, name)) gone.push(name);
-    return gone.length > 0 ? { ...pre, data: diff, base: base.id, gone } : { ...pre, data: diff, base: base.id };
+    return gone.length > 0 ? { nodePkid, data: diff, problems, base: base.id, gone } : { nodePkid, data: diff, problems, base: base.id };
   }
 
   /** The validator's side: the whole data again. A base is frozen: rows share its nested values. */

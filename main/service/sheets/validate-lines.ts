@@ -21,8 +21,9 @@ const MAX_LINES = 24;
 
 const text = (data: JsonObject | undefined, field: string): string => String(data?.[field] ?? '');
 
-export function deviceLineKey(pattern: string, partition: string): KeyUse {
+export function deviceLineKey(pattern: string, partition: string, selfPkid?: string): KeyUse {
   return {
+    selfPkid,
     modelType: LINE,
     key: JSON.stringify([pattern, partition]),
     scope: 'global',
@@ -35,7 +36,7 @@ export function deviceLineKey(pattern: string, partition: string): KeyUse {
 /** Takes (or refuses) the line's device key: the relation's own key was already checked free. */
 export function takeLineKey(plan: RowPlan, data: JsonObject, selfPkid?: string): void {
   if (plan.bad.has('pattern') || plan.bad.has('routePartitionName')) return;
-  const use = { ...deviceLineKey(text(data, 'pattern'), text(data, 'routePartitionName')), selfPkid };
+  const use = deviceLineKey(text(data, 'pattern'), text(data, 'routePartitionName'), selfPkid);
   if (keyTaken(plan.check, plan.node, use)) plan.bad.add('pattern');
   else plan.commits.push(() => takeKey(plan.check, plan.node, use));
 }
