@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { createStore } from '../domain/store';
 import type { Db } from '../store/db';
-import { isoMicros } from '../store/ids';
+import { isoMicrosAt } from '../store/ids';
 import { heapAfterJob } from './heap-trim';
 import { JOB_HANDLERS, type JobKind } from './job-handlers';
 import { CHUNKS_AHEAD, failureOf, transferablesOf, type FromWorker, type ToWorker } from './job-protocol';
@@ -29,7 +29,7 @@ function openReadOnly(cacheMb: number): Db {
 
 // Look-ups (validation's keys, an export's nodes) reuse pages; a cursor's scan never does.
 const db = openReadOnly(32);
-const store = createStore(db, () => isoMicros(new Date()), null);
+const store = createStore(db, () => isoMicrosAt(Date.now()), null);
 let cursor: Db | undefined;
 
 /** Chunks sent and not yet acknowledged, and who waits for room. */

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { createStore, type Store } from '../domain/store';
 import { findModel } from '../models/registry';
 import type { ModelDef } from '../models/types';
-import { isoMicros } from '../store/ids';
+import { isoMicrosAt } from '../store/ids';
 import type { NodeRow } from '../store/nodes-repo';
 import { templateCache } from '../templates/configuration-template';
 import { DataBases, precheckAdd, templateName, type RowPrecheck, type TemplateLookups } from './row-precheck';
@@ -36,7 +36,7 @@ export class RowPrechecker {
     this.db.pragma('mmap_size = 0');
     this.db.pragma('cache_size = -8192');
     this.db.exec('BEGIN');
-    this.store = createStore(this.db, () => isoMicros(new Date()), null);
+    this.store = createStore(this.db, () => isoMicrosAt(Date.now()), null);
     this.defaultNode = this.store.nodes.get(input.defaultNodePkid);
   }
 

@@ -65,11 +65,15 @@ function poolBytes(size: number): Buffer {
 
 /** ISO 8601 with microseconds and no zone, as the spec shows transaction times. */
 export function isoMicros(date: Date): string {
-  const ms = date.getTime();
+  return isoMicrosAt(date.getTime());
+}
+
+/** isoMicros() of a time in ms since the epoch. */
+export function isoMicrosAt(ms: number): string {
   // A bulk-load row stamps a dozen times (its steps' logs) within the same millisecond.
   if (ms !== lastMs) {
     lastMs = ms;
-    lastText = `${date.toISOString().slice(0, 23)}000`;
+    lastText = `${new Date(ms).toISOString().slice(0, 23)}000`;
   }
   return lastText;
 }
