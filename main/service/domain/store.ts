@@ -7,6 +7,7 @@ import { CredentialsRepo } from '../store/credentials-repo';
 import { UploadsRepo } from '../store/uploads-repo';
 import { BulkLoadsRepo } from '../store/bulk-loads-repo';
 import { ScheduledLoadsRepo } from '../store/scheduled-loads-repo';
+import { KeyHoldersRepo } from '../store/key-holders-repo';
 
 /** The repositories of one workspace, handed to routes and workflows together. */
 export interface Store {
@@ -18,6 +19,8 @@ export interface Store {
   uploads: UploadsRepo;
   bulkLoads: BulkLoadsRepo;
   scheduledLoads: ScheduledLoadsRepo;
+  /** Who holds a business key, the fast way (validation's look-ups). */
+  keyHolders: KeyHoldersRepo;
   now: () => string;
   /** A prepared statement per distinct SQL text; list SQL varies only with the request's shape. */
   statement(sql: string): Statement;
@@ -54,6 +57,7 @@ export function createStore(db: Db, now: () => string, uploadsFolder: string | n
     },
     bulkLoads: new BulkLoadsRepo(db),
     scheduledLoads: new ScheduledLoadsRepo(db),
+    keyHolders: new KeyHoldersRepo(db),
     now,
   };
 }
