@@ -46,7 +46,9 @@ export function assertNoPrototypeKeys(value: Json): void {
     const next = pending.pop();
     if (next === null || typeof next !== 'object') continue;
     if (Array.isArray(next)) {
-      pending.push(...next);
+      // One at a time: push(...next) would pass every item as an argument, past V8's limit for a
+      // body of a few hundred thousand hrefs.
+      for (const item of next) pending.push(item);
       continue;
     }
     if (Object.hasOwn(next, '__proto__')) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeData } from '../../main/service/domain/instance-ops';
-import { assertJsonDepth } from '../../main/service/json-depth';
+import { assertJsonDepth, assertNoPrototypeKeys } from '../../main/service/json-depth';
 import { ACME, PARIS, openTestService, q, type TestService } from './helpers';
 
 /**
@@ -84,6 +84,12 @@ describe('a key named __proto__', () => {
     );
     expect([line.status, line.body.code]).toEqual([400, 'validation-failed']);
     expect(t.snapshot({ withTransactions: true })).toBe(before);
+  });
+
+  it('is looked for in a body of 500,000 hrefs without failing on its size', () => {
+    const hrefs = Array.from({ length: 500_000 }, (_, i) => `/api/relation/LineRelation/${String(i).padStart(24, '0')}/`);
+    expect(() => assertNoPrototypeKeys({ hrefs })).not.toThrow();
+    expect(() => assertNoPrototypeKeys({ hrefs: [...hrefs.slice(0, 10), JSON.parse('{"__proto__": 1}') as never] })).toThrow(/__proto__/);
   });
 
   it('stays an own field when data is merged (templates, modifies), never the prototype', () => {
