@@ -23,6 +23,8 @@ import { RemoteHub } from '../remote/remote-hub';
 import { isoMicros, isoMicrosAt } from './store/ids';
 import { WalCheckpointer } from './store/wal-checkpointer';
 import { TransactionEngine, type TransactionEvent } from './transactions/engine';
+import { StagedWorkbooks } from './workbooks/staged-workbooks';
+import type { WorkstationDeps } from './workstation';
 
 export type { ApiRequest, ApiResponse } from './api-types';
 
@@ -63,6 +65,8 @@ export interface Service {
   engine: TransactionEngine;
   /** Bulk loads, for in-process callers that load a workbook they hold. */
   loads: BulkLoads;
+  /** Staged workbooks, for in-process callers (the CLI). */
+  workbooks: StagedWorkbooks;
   /** Resolves when every queued transaction has finished. */
   idle(): Promise<void>;
   close(): void;
@@ -113,6 +117,15 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   });
   const vault = options.vault ?? new MemoryVault();
   const remote = new RemoteHub(vault);
+  const workbooks = new StagedWorkbooks({ store, pool: jobs, events: engine.events, now, onInternalError: internalError });
+  const workstation: WorkstationDeps = {
+    store,
+    profiles: new RemoteProfilesRepo(db),
+    vault,
+    remote,
+    workbooks,
+    apiAs: () => Promise.reject(new Error('the pipeline is not ready')),
+  };
   const pipeline = createPipeline({
     store,
     engine,
@@ -123,11 +136,12 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     searchPool,
     loads,
     jobs,
-    workstation: { store, profiles: new RemoteProfilesRepo(db), vault, remote },
+    workstation,
     release: options.release ?? DEFAULT_RELEASE,
     workspace: options.workspace ?? 'Local',
     internalError,
   });
+  workstation.apiAs = pipeline.handleAs;
   scheduler.armAll();
   return {
     handle: pipeline.handle,
@@ -140,6 +154,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     store,
     engine,
     loads,
+    workbooks,
     idle: () => engine.idle(),
     close() {
       void remote.close();

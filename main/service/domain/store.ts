@@ -8,6 +8,7 @@ import { UploadsRepo } from '../store/uploads-repo';
 import { BulkLoadsRepo } from '../store/bulk-loads-repo';
 import { ScheduledLoadsRepo } from '../store/scheduled-loads-repo';
 import { KeyHoldersRepo } from '../store/key-holders-repo';
+import { WorkbooksRepo } from '../store/workbooks-repo';
 
 /** The repositories of one workspace, handed to routes and workflows together. */
 export interface Store {
@@ -21,6 +22,8 @@ export interface Store {
   scheduledLoads: ScheduledLoadsRepo;
   /** Who holds a business key, the fast way (validation's look-ups). */
   keyHolders: KeyHoldersRepo;
+  /** Staged workbooks (workbooks/). */
+  workbooks: WorkbooksRepo;
   now: () => string;
   /** A prepared statement per distinct SQL text; list SQL varies only with the request's shape. */
   statement(sql: string): Statement;
@@ -58,6 +61,7 @@ export function createStore(db: Db, now: () => string, uploadsFolder: string | n
     bulkLoads: new BulkLoadsRepo(db),
     scheduledLoads: new ScheduledLoadsRepo(db),
     keyHolders: new KeyHoldersRepo(db),
+    workbooks: new WorkbooksRepo(db),
     now,
   };
 }

@@ -7,6 +7,9 @@ import type { ValidationCaller } from '../sheets/validate-context';
 import { validateWorkbookFile, type WorkbookValidation } from '../sheets/validate-workbook';
 import type { SpooledRow } from '../store/bulk-loads-repo';
 import type { ExportJob, WrittenExport } from '../sheets/export-job';
+import { stageFile, type StageChunk } from '../workbooks/stage-file';
+import { validateFull, validateIncremental, type SheetIssues } from '../workbooks/staged-revalidate';
+import type { RowOutcome } from '../workbooks/staged-validator';
 
 /**
  * The heavy jobs, as plain functions of a store and an input: a worker thread runs them on its
@@ -111,10 +114,47 @@ async function exportInstances(ctx: JobContext, input: ExportJob): Promise<Writt
   return writeExport(ctx.store, ctx.cursor(), input);
 }
 
+export interface StageFileInput {
+  path: string;
+  fileName: string;
+}
+
+async function stageWorkbookFile(ctx: JobContext, input: StageFileInput): Promise<{ total: number }> {
+  return { total: await stageFile(input.path, input.fileName, (chunk: StageChunk) => ctx.send(chunk)) };
+}
+
+/** A staged workbook's validation: whole (`changed` absent) or of the rows an edit can affect. */
+export interface WorkbookValidateInput {
+  wb: number;
+  caller: ValidationCaller;
+  nodePkid: string;
+  changed?: number[];
+  goneWrites?: string[];
+}
+
+export interface WorkbookOutcomesChunk {
+  outcomes: RowOutcome[];
+}
+
+async function validateStaged(ctx: JobContext, input: WorkbookValidateInput): Promise<{ sheets: SheetIssues[] | null; outcomes: RowOutcome[] }> {
+  const node = ctx.store.nodes.get(input.nodePkid);
+  const workbook = ctx.store.workbooks.getByWb(input.wb);
+  if (!node || !workbook) throw notFound('The workbook or its hierarchy node no longer exists.');
+  return inOneSnapshot(ctx, async () => {
+    if (input.changed) {
+      return { sheets: null, outcomes: validateIncremental(ctx.store, workbook, input.caller, node, input.changed, input.goneWrites) };
+    }
+    const sheets = await validateFull(ctx.store, workbook, input.caller, node, (outcomes) => ctx.send({ outcomes } satisfies WorkbookOutcomesChunk));
+    return { sheets, outcomes: [] };
+  });
+}
+
 export const JOB_HANDLERS = {
   'read-load': readLoad,
   validate,
   export: exportInstances,
+  'stage-file': stageWorkbookFile,
+  'validate-workbook': validateStaged,
 } as const;
 
 export type JobKind = keyof typeof JOB_HANDLERS;

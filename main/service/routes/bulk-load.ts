@@ -1,5 +1,5 @@
 import { isJsonObject, type ApiResponse } from '../api-types';
-import { isWithin, resolveHierarchy } from '../domain/hierarchy';
+import { resolveHierarchy } from '../domain/hierarchy';
 import { ApiError, badParameter, notFound } from '../errors';
 import { jsonBody, type RequestContext } from '../request-context';
 import { JSON_TYPE } from '../responses';
@@ -7,6 +7,7 @@ import type { UploadRow } from '../store/uploads-repo';
 import type { RouteDeps } from './deps';
 import { startBulkLoad } from './bulk-load-start';
 import { guardNode } from '../domain/guards';
+import { ownedUpload } from '../domain/owned-upload';
 
 /**
  * `POST /api/tool/BulkLoad/?method=validate&hierarchy=...` with `{"bulkload_file": "<name>"}`:
@@ -25,21 +26,8 @@ function fileNameOf(ctx: RequestContext): string {
   return name;
 }
 
-/**
- * The caller's own newest upload of that name (decisions.md: an upload belongs to its sender, and
- * another user's file is never run, whatever its name). Files whose sender is unknown (stores
- * from before owners were kept) are left to admins at the root. The file's node must still be in
- * the caller's reach, in case the caller was moved since.
- */
-function uploadNamed(deps: RouteDeps, ctx: RequestContext, name: string): UploadRow {
-  const rootAdmin = ctx.principal.role === 'admin' && !ctx.callerPath.includes('.');
-  const upload = deps.store.uploads.newestOwned(name, ctx.principal.pkid, rootAdmin);
-  const path = upload ? deps.store.nodes.get(upload.hierarchy_pkid)?.path : undefined;
-  if (!upload || path === undefined || !isWithin(path, ctx.callerPath)) {
-    throw notFound(`No uploaded file is named '${name}': upload it with POST /api/uploadfiles/ first, then give the same name.`);
-  }
-  return upload;
-}
+const uploadNamed = (deps: RouteDeps, ctx: RequestContext, name: string): UploadRow =>
+  ownedUpload(deps.store, { principal: ctx.principal, callerPath: ctx.callerPath }, name);
 
 async function validateUpload(deps: RouteDeps, ctx: RequestContext): Promise<ApiResponse> {
   const node = resolveHierarchy(deps.store.nodes, ctx.query.get('hierarchy'));

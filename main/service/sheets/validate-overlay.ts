@@ -25,7 +25,7 @@ export interface InventoryState {
 
 export class WorkbookOverlay {
   /** Rows that delete something: a node may be emptied by them before its own delete runs. */
-  deletes = 0;
+  private deletes = 0;
   /** Model type -> key -> entries: a map per model, so a look-up hashes the key alone, not a joined string made per call. */
   private readonly added = new Map<string, Map<string, AddedKey[]>>();
   private readonly gone = new Map<string, RowRef>();
@@ -53,6 +53,14 @@ export class WorkbookOverlay {
   dropAdded(modelType: string, key: string, ref: RowRef): void {
     const entry = this.findAdded(modelType, key);
     if (entry) entry.gone = ref;
+  }
+
+  countDelete(): void {
+    this.deletes += 1;
+  }
+
+  anyDeletes(): boolean {
+    return this.deletes > 0;
   }
 
   /** A stored instance a row deletes (or re-keys): its old key no longer counts. */

@@ -131,7 +131,7 @@ function validateDelete(plan: RowPlan): void {
   if (target.kind === 'stored' && !mayChangeAt(check, targetPath(check.store, target.record), '')) return;
   MODEL_RULES[check.model.modelType]?.remove?.(plan, target);
   plan.commits.push(() => {
-    check.overlay.deletes += 1;
+    check.overlay.countDelete();
     if (target.kind === 'stored') check.overlay.markGone(target.record.pkid, check.ref);
     else check.overlay.dropAdded(check.model.modelType, businessKeyOf(check.model, check.row.data, plan.node.pkid), check.ref);
   });

@@ -58,7 +58,7 @@ const nodeRules: ModelRules = {
     const path = store.nodes.get(target.record.pkid)?.path ?? String(target.record.data.name);
     const holds = `${path} still holds ${children} child node${children === 1 ? '' : 's'} and ${held} resource${held === 1 ? '' : 's'}`;
     // Earlier rows may be the ones that empty it; the load then runs them first.
-    if (overlay.deletes > 0)
+    if (overlay.anyDeletes())
       report(
         plan.check,
         '',

@@ -5,7 +5,8 @@ import type { SheetDirective } from './sheet-types';
  * How one JSON value becomes one spreadsheet cell, so that reading the cell back (decisions.md,
  * "Bulk load sheets") gives the same value: strings stay strings, never numbers or formulas.
  */
-export type CellValue = string | number | boolean | null;
+/** `Date`, `{error}` and a number with its format only where a staged workbook saves back what a file held. */
+export type CellValue = string | number | boolean | null | Date | { error: string } | { number: number; numFmt: string };
 
 /** The reader takes a cell holding only a space as an empty string (an empty cell is "not given"). */
 export const EMPTY_STRING_CELL = ' ';

@@ -18,6 +18,8 @@ export interface SheetSpec {
   columns: SheetColumn[];
   /** Data rows, one cell per column, in column order. */
   rows: Iterable<CellValue[]>;
+  /** Instead of headers and rows: cells at their own row numbers, written as they are (a `#` sheet saved back). */
+  raw?: [number, CellValue[]][];
 }
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -71,6 +73,7 @@ async function writeSheet(workbook: ExcelJS.Workbook, sheet: SheetSpec, lists: C
       `Sheet ${sheet.name} would need ${sheet.columns.length} columns; a sheet holds at most ${SHEET_LIMITS.columns}.`,
     );
   }
+  if (sheet.raw) return writeRawSheet(workbook, sheet.name, sheet.raw);
   const headerRows = sheet.directive === undefined ? 1 : 4;
   const worksheet = workbook.addWorksheet(sheet.name, { views: [{ state: 'frozen', ySplit: headerRows }] });
   // Column styles must be set before the first row is committed: the streaming writer writes them first.
@@ -110,6 +113,15 @@ async function writeSheet(workbook: ExcelJS.Workbook, sheet: SheetSpec, lists: C
   // Validations are written when the sheet is committed, so they can cover the rows just written.
   const rows = { first: headerRows + 1, last: Math.min(LAST_ROW, rowNumber + SPARE_ROWS) };
   addValidations(worksheet as WithValidations, sheet.columns, rows, lists);
+  worksheet.commit();
+}
+
+async function writeRawSheet(workbook: ExcelJS.Workbook, name: string, rows: [number, CellValue[]][]): Promise<void> {
+  const worksheet = workbook.addWorksheet(name);
+  for (const [number, cells] of rows) {
+    writeRow(worksheet, number, cells);
+    if (number % ROWS_PER_YIELD === 0) await roomInZip(worksheet);
+  }
   worksheet.commit();
 }
 
@@ -157,7 +169,11 @@ function writeRow(worksheet: Worksheet, rowNumber: number, cells: CellValue[], b
   cells.forEach((value, index) => {
     if (value === null) return;
     const cell = row.getCell(index + 1);
-    cell.value = value;
+    if (typeof value === 'object' && !(value instanceof Date) && 'numFmt' in value) {
+      // The format is part of the number's text (leading zeros): saved with it.
+      cell.value = value.number;
+      cell.numFmt = value.numFmt;
+    } else cell.value = value as ExcelJS.CellValue;
     // Text that Excel would evaluate if typed keeps the text format even outside text columns.
     if (typeof value === 'string' && looksLikeFormula(value)) cell.numFmt = '@';
     if (bold) cell.font = { bold: true };

@@ -36,10 +36,17 @@ export class KeyHoldersRepo {
   private readonly byModel = new Map<string, Database.Statement<[string], KeyHolder>>();
   private readonly inventory;
   private readonly phones;
+  private readonly inventoryAfterKey;
 
   constructor(private readonly db: Db) {
     this.inventory = db.prepare<[string], InventoryHolder>(
       keySql('data/InternalNumberInventory', ", coalesce(json_extract(i.data, '$.status'), 'Available') AS status"),
+    );
+    this.inventoryAfterKey = db.prepare<[string], InventoryHolder & { bkey: string }>(
+      `SELECT i.pkid AS pkid, i.bkey AS bkey, (SELECT n.path FROM nodes n WHERE n.pkid = i.hierarchy_pkid) AS hierarchyPath,
+         coalesce(json_extract(i.data, '$.status'), 'Available') AS status
+       FROM instances i INDEXED BY instances_model_bkey
+       WHERE i.model_type = 'data/InternalNumberInventory' AND i.bkey > ${UNSAMPLED} ORDER BY i.bkey LIMIT 200`,
     );
     this.phones = db.prepare<[string], PhoneHolder>(
       keySql('device/cucm/Phone', ", coalesce(json_array_length(i.data, '$.lines'), 0) AS lines"),
@@ -56,6 +63,11 @@ export class KeyHoldersRepo {
   /** The number inventory entries of a number (`bkey`: its stored key), each with its status. */
   inventoryHolders(bkey: string): InventoryHolder[] {
     return this.inventory.all(bkey);
+  }
+
+  /** Inventory entries whose key sorts after `bkey` (the next numbers), at most 200, in key order. */
+  inventoryAfter(bkey: string): (InventoryHolder & { bkey: string })[] {
+    return this.inventoryAfterKey.all(bkey);
   }
 
   /** The stored phone with this key (phone names are global keys), with its line count and nothing else parsed. */

@@ -4,6 +4,7 @@ import type { RequestContext } from '../request-context';
 import { remoteProfileRoutes } from './remote-profile-routes';
 import type { WorkstationDeps, WorkstationRouteGroup } from './route-group';
 import { workspaceRoutes } from './workspace-routes';
+import { workbookRoutes } from './workbook-routes';
 
 export type { WorkstationDeps, WorkstationRouteGroup } from './route-group';
 
@@ -12,7 +13,7 @@ export type { WorkstationDeps, WorkstationRouteGroup } from './route-group';
  * endpoints): answered by the local service alone, whatever workspace is live. To add a family
  * (staged workbooks, sync, events...): a file exporting a `WorkstationRouteGroup`, one line here.
  */
-const GROUPS: readonly WorkstationRouteGroup[] = [remoteProfileRoutes, workspaceRoutes];
+const GROUPS: readonly WorkstationRouteGroup[] = [remoteProfileRoutes, workspaceRoutes, workbookRoutes];
 
 export const WORKSTATION_PREFIX = '/workstation/';
 

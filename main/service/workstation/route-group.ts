@@ -1,10 +1,12 @@
 import type { CredentialVault } from '../../remote/credential-vault';
 import type { RemoteHub } from '../../remote/remote-hub';
-import type { ApiResponse } from '../api-types';
+import type { ApiRequest, ApiResponse } from '../api-types';
+import type { Principal } from '../auth/principal';
 import type { Store } from '../domain/store';
 import { ApiError } from '../errors';
 import type { RequestContext } from '../request-context';
 import type { RemoteProfilesRepo } from '../store/remote-profiles-repo';
+import type { StagedWorkbooks } from '../workbooks/staged-workbooks';
 
 /** What the workstation's own endpoints use: the Local store, remote profiles, the vault and the proxy. */
 export interface WorkstationDeps {
@@ -12,6 +14,9 @@ export interface WorkstationDeps {
   profiles: RemoteProfilesRepo;
   vault: CredentialVault;
   remote: RemoteHub;
+  workbooks: StagedWorkbooks;
+  /** An /api/ request answered in-process as `principal` (set once the pipeline exists): generated workbooks start from the API's own files. */
+  apiAs: (principal: Principal, request: ApiRequest) => Promise<ApiResponse>;
 }
 
 /**

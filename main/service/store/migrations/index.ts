@@ -10,6 +10,7 @@ import { sql as remoteHome } from './0009-remote-home';
 import { sql as logByRow } from './0010-log-by-row';
 import { sql as summaryColumn } from './0011-summary-column';
 import { sql as packedLogs } from './0012-packed-logs';
+import { sql as workbooks } from './0013-workbooks';
 
 /**
  * Numbered migrations, applied in order at open. Append a new file `NNNN-name.ts` exporting
@@ -35,4 +36,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 10, name: 'log-by-row', sql: logByRow },
   { version: 11, name: 'summary-column', sql: summaryColumn },
   { version: 12, name: 'packed-logs', sql: packedLogs },
+  { version: 13, name: 'workbooks', sql: workbooks },
 ];

@@ -1,0 +1,219 @@
+/**
+ * The wire shapes of staged workbooks, `/workstation/workbooks/...` (README: Staged workbooks).
+ * Types only, without Node or DOM types: the service, the renderer (tsconfig.web.json includes
+ * this file) and the tests import it, so each shape is declared once.
+ */
+
+/**
+ * A cell as a staged workbook holds it: text, a number, a boolean, or what a read file held
+ * that is none of these (a date, an error, a formula without a saved value), so saving writes
+ * back what was read. `null` is an empty cell.
+ */
+export type WorkbookCell =
+  | string
+  | number
+  | boolean
+  | null
+  /** A number whose cell format matters to its text (leading zeros: `0000`). */
+  | { number: number; format: string }
+  | { date: string }
+  | { error: string }
+  | { no_value: true };
+
+export type WorkbookState = 'staging' | 'draft' | 'validated' | 'planned' | 'loading' | 'loaded' | 'failed';
+
+export type WorkbookSource = 'upload' | 'template' | 'export';
+
+export interface WorkbookColumn {
+  /** Stable across moves and removals of other columns: edits name columns by id. */
+  id: number;
+  /** The column letters where it stands now. */
+  letter: string;
+  /** The header cell: row 1 (compact layout) or row 2 (directive layout). */
+  name: string;
+  /** Row 3 and row 4 of the directive layout; '' in the compact layout. */
+  group: string;
+  title: string;
+  /** What the header resolves to: a field path, a meta column (`Action`...), or null when it resolves to nothing. */
+  field: string | null;
+  required: boolean;
+  /** Text-typed (directory numbers): written with the text format, never as numbers. */
+  text: boolean;
+  /** The field's choices, for a drop-down. */
+  choices: string[] | null;
+}
+
+export interface WorkbookSheet {
+  /** 0-based, in load order (tab order). */
+  index: number;
+  name: string;
+  /** `#` sheets are kept and saved but never validated or loaded. */
+  skipped: boolean;
+  model_type: string | null;
+  layout: 'directive' | 'compact' | null;
+  /** Cell A1 of the directive layout; null in the compact layout. */
+  directive: string | null;
+  /** The Excel row of the first data row (5 directive, 2 compact). */
+  first_row: number;
+  columns: WorkbookColumn[];
+  rows: number;
+  errors: number;
+  warnings: number;
+}
+
+export interface WorkbookSummaryCounts {
+  rows: number;
+  errors: number;
+  warnings: number;
+  /** Rows in error (a row with three errors counts once). */
+  rows_with_errors: number;
+  rows_with_warnings: number;
+}
+
+export interface WorkbookInfo {
+  id: string;
+  name: string;
+  owner: string;
+  /** Dot path of the node the workbook loads at when a row and its directive name none. */
+  hierarchy: string;
+  source: WorkbookSource;
+  state: WorkbookState;
+  /** Changes with every edit, undo and redo; an edit must name the revision it was made on. */
+  revision: number;
+  /** The revision whose issues are stored (equal to `revision` once validation has caught up). */
+  validated_revision: number | null;
+  can_undo: boolean;
+  can_redo: boolean;
+  counts: WorkbookSummaryCounts;
+  /** Why staging failed, when `state` is `failed` before any load. */
+  problem: string | null;
+  created_at: string;
+  updated_at: string;
+  sheets: WorkbookSheet[];
+}
+
+export interface WorkbookSuggestion {
+  /** What applying it does, in words. */
+  label: string;
+  /** The cell's new value. */
+  value: WorkbookCell;
+}
+
+export interface WorkbookIssue {
+  sheet: number;
+  /** Row id (0 for a problem of the whole sheet). */
+  row_id: number;
+  /** The Excel row as the workbook would be saved now. */
+  row: number;
+  /** Column id, or null when no single cell is at fault. */
+  column_id: number | null;
+  column: string;
+  field: string;
+  severity: 'error' | 'warning';
+  code: string;
+  message: string;
+  suggestion: WorkbookSuggestion | null;
+}
+
+export interface WorkbookRow {
+  id: number;
+  /** The Excel row as the workbook would be saved now. */
+  row: number;
+  /** 0-based place among the sheet's data rows. */
+  index: number;
+  /** Column id -> cell; empty cells are left out. */
+  cells: Record<string, WorkbookCell>;
+  issues: WorkbookIssue[];
+}
+
+/** GET /workstation/workbooks/<id>/sheets/<n>/rows/ */
+export interface WorkbookRowPage {
+  revision: number;
+  /** Rows that pass the filter. */
+  total: number;
+  skip: number;
+  rows: WorkbookRow[];
+}
+
+/** GET /workstation/workbooks/<id>/issues/ */
+export interface WorkbookIssueList {
+  revision: number;
+  total: number;
+  issues: WorkbookIssue[];
+  by_code: { code: string; severity: 'error' | 'warning'; count: number }[];
+  by_column: { sheet: number; column_id: number | null; column: string; errors: number; warnings: number }[];
+}
+
+/** A rectangle of rows (by 0-based index, inclusive) and columns (by id). */
+export interface WorkbookSelection {
+  sheet: number;
+  from_index?: number;
+  to_index?: number;
+  columns?: number[];
+}
+
+export type WorkbookEdit =
+  | { op: 'set'; sheet: number; cells: { row_id: number; column_id: number; value: WorkbookCell }[] }
+  /** A block copied from Excel or LibreOffice: tab-separated cells, one line a row; rows past the end are added. */
+  | { op: 'paste'; sheet: number; row_id: number; column_id: number; tsv: string }
+  /** `cells` per new row (column id -> value); `count` empty rows when absent. */
+  | { op: 'insert_rows'; sheet: number; at: number; count?: number; rows?: Record<string, WorkbookCell>[] }
+  | { op: 'delete_rows'; sheet: number; row_ids: number[] }
+  | { op: 'add_column'; sheet: number; at: number; name: string; title?: string; group?: string }
+  | { op: 'remove_column'; sheet: number; column_id: number }
+  | { op: 'move_column'; sheet: number; column_id: number; to: number }
+  /** Copies the top row's cell of the selection down through its other rows. */
+  | { op: 'fill_down'; sheet: number; column_ids: number[]; from_index: number; to_index: number }
+  | { op: 'replace'; find: string; replace: string; regex?: boolean; match_case?: boolean; within?: WorkbookSelection }
+  /** The directive banner: cell A1 of a directive sheet. */
+  | { op: 'directive'; sheet: number; text: string };
+
+/** POST /workstation/workbooks/<id>/edits/ */
+export interface WorkbookEditRequest {
+  /** The revision the edit was made on: any other is refused with 409 `revision-conflict`. */
+  revision: number;
+  edit: WorkbookEdit;
+}
+
+/** The answer to an edit, an undo or a redo. */
+export interface WorkbookEditResult {
+  success: true;
+  revision: number;
+  can_undo: boolean;
+  can_redo: boolean;
+  /** Cells the edit changed. */
+  changed: number;
+  /** The rows validated again, and their issues now (every issue of each of those rows). */
+  revalidated: number;
+  issues: WorkbookIssue[];
+  counts: WorkbookSummaryCounts;
+}
+
+/** POST /workstation/workbooks/<id>/undo/ and redo/ */
+export interface WorkbookUndoRequest {
+  revision: number;
+}
+
+export interface WorkbookHistoryEntry {
+  seq: number;
+  op: WorkbookEdit['op'];
+  summary: string;
+  username: string;
+  at: string;
+  /** True for edits that undo has taken back (redo brings them again). */
+  undone: boolean;
+}
+
+/** POST /workstation/workbooks/ with JSON (an upload is multipart with `file` and optional `hierarchy`). */
+export type WorkbookCreateRequest =
+  | { from: 'template'; model_type: string; hierarchy: string; template?: string; policy?: string; name?: string }
+  | { from: 'export'; model_type: string; hierarchy: string; hrefs?: string[]; filter?: Record<string, string>; name?: string };
+
+export interface WorkbookAnswer {
+  success: true;
+  workbook: WorkbookInfo;
+}
+
+export interface WorkbookList {
+  workbooks: Omit<WorkbookInfo, 'sheets'>[];
+}

@@ -1,0 +1,457 @@
+import type { Db } from './db';
+
+/** A staged workbook's own row (migration 0013). */
+export interface WorkbookRecord {
+  wb: number;
+  id: string;
+  name: string;
+  owner: string;
+  owner_pkid: string;
+  owner_path: string;
+  hierarchy_pkid: string;
+  source: string;
+  state: string;
+  revision: number;
+  head: number;
+  validated_revision: number | null;
+  problem: string | null;
+  next_row: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WorkbookSheetRecord {
+  wb: number;
+  sheet_no: number;
+  name: string;
+  skipped: number;
+  directive: string | null;
+  model_type: string | null;
+  /** JSON: the columns in their order (workbooks/workbook-columns.ts). */
+  columns: string;
+  next_column: number;
+  /** Data rows (blank ones included), kept as rows are inserted and deleted. */
+  rows: number;
+  /** JSON: issues of the whole sheet (headers), from its last validation. */
+  sheet_issues: string;
+  /** JSON: a `#` sheet's rows, kept to be saved back. */
+  raw: string | null;
+}
+
+export interface WorkbookRowRecord {
+  row_id: number;
+  sheet_no: number;
+  idx: number;
+  /** JSON: column id -> cell. */
+  cells: string;
+  errors: number;
+  warnings: number;
+}
+
+/** What validation learnt of a row: its counts, and the overlay keys it read and the effects it had (JSON). */
+export interface RowValidationRecord {
+  row_id: number;
+  errors: number;
+  warnings: number;
+  reads: string;
+  effects: string;
+}
+
+export interface WorkbookIssueRecord {
+  row_id: number;
+  seq: number;
+  sheet_no: number;
+  column_id: number | null;
+  field: string;
+  severity: 'error' | 'warning';
+  code: string;
+  message: string;
+  suggestion: string | null;
+}
+
+export interface RevisionRecord {
+  seq: number;
+  op: string;
+  summary: string;
+  username: string;
+  at: string;
+  forward: string;
+  backward: string;
+}
+
+/** A row's place and its validation record, for replaying its effects in order. */
+export interface RowEffectsRecord {
+  row_id: number;
+  sheet_no: number;
+  idx: number;
+  effects: string;
+}
+
+export const KEY_READ = 1;
+export const KEY_WRITE = 2;
+
+/**
+ * The staged workbooks' tables. Every statement is prepared here once; callers never write SQL.
+ * Rows are ordered by (sheet_no, idx), dense from 0 in each sheet: a page is an index seek at
+ * `idx >= skip`, as fast at row 900,000 as at row 0.
+ */
+export class WorkbooksRepo {
+  private readonly s;
+
+  constructor(private readonly db: Db) {
+    const p = <P extends unknown[], R = unknown>(text: string) => db.prepare<P, R>(text);
+    this.s = {
+      counter: p<[string], { value: number }>(
+        'INSERT INTO workstation_counters (name, value) VALUES (?, 1) ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value',
+      ),
+      insert: p<[string, string, string, string, string, string, string, string, number, string, string], { wb: number }>(
+        `INSERT INTO workbooks (id, name, owner, owner_pkid, owner_path, hierarchy_pkid, source, state, revision, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING wb`,
+      ),
+      byId: p<[string], WorkbookRecord>('SELECT * FROM workbooks WHERE id = ?'),
+      byWb: p<[number], WorkbookRecord>('SELECT * FROM workbooks WHERE wb = ?'),
+      all: p<[], WorkbookRecord>('SELECT * FROM workbooks ORDER BY created_at DESC, wb DESC'),
+      setState: p<[string, string | null, string, number]>('UPDATE workbooks SET state = ?, problem = ?, updated_at = ? WHERE wb = ?'),
+      setRevision: p<[number, number, string, number]>('UPDATE workbooks SET revision = ?, head = ?, updated_at = ? WHERE wb = ?'),
+      setValidated: p<[number, number]>('UPDATE workbooks SET validated_revision = ? WHERE wb = ?'),
+      takeRowIds: p<[number, number], { next: number }>('UPDATE workbooks SET next_row = next_row + ? WHERE wb = ? RETURNING next_row AS next'),
+      insertSheet: p<[number, number, string, number, string | null, string | null, string, number, number, string | null]>(
+        `INSERT INTO workbook_sheets (wb, sheet_no, name, skipped, directive, model_type, columns, next_column, rows, raw)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      addSheetRows: p<[number, number, number]>('UPDATE workbook_sheets SET rows = rows + ? WHERE wb = ? AND sheet_no = ?'),
+      renumber: p<[number, number, number, number]>(
+        `UPDATE workbook_rows SET idx = r.place FROM
+           (SELECT row_id, ROW_NUMBER() OVER (ORDER BY idx) - 1 AS place FROM workbook_rows WHERE wb = ? AND sheet_no = ?) AS r
+         WHERE workbook_rows.wb = ? AND workbook_rows.row_id = r.row_id AND workbook_rows.idx <> r.place AND workbook_rows.sheet_no = ?`,
+      ),
+      errorTotals: p<[number], { errors: number; rows: number }>(
+        'SELECT COALESCE(SUM(errors), 0) AS errors, COUNT(*) AS rows FROM workbook_rows WHERE wb = ? AND errors > 0',
+      ),
+      warningTotals: p<[number], { warnings: number; rows: number }>(
+        'SELECT COALESCE(SUM(warnings), 0) AS warnings, COUNT(*) AS rows FROM workbook_rows WHERE wb = ? AND warnings > 0',
+      ),
+      sheets: p<[number], WorkbookSheetRecord>('SELECT * FROM workbook_sheets WHERE wb = ? ORDER BY sheet_no'),
+      updateSheet: p<[string | null, string, number, number, number]>(
+        'UPDATE workbook_sheets SET directive = ?, columns = ?, next_column = ? WHERE wb = ? AND sheet_no = ?',
+      ),
+      setSheetIssues: p<[string, number, number]>('UPDATE workbook_sheets SET sheet_issues = ? WHERE wb = ? AND sheet_no = ?'),
+      insertRow: p<[number, number, number, number, string]>(
+        'INSERT INTO workbook_rows (wb, row_id, sheet_no, idx, cells) VALUES (?, ?, ?, ?, ?)',
+      ),
+      row: p<[number, number], WorkbookRowRecord>(
+        'SELECT row_id, sheet_no, idx, cells, errors, warnings FROM workbook_rows WHERE wb = ? AND row_id = ?',
+      ),
+      rowAt: p<[number, number, number], WorkbookRowRecord>(
+        'SELECT row_id, sheet_no, idx, cells, errors, warnings FROM workbook_rows WHERE wb = ? AND sheet_no = ? AND idx = ?',
+      ),
+      page: p<[number, number, number, number], WorkbookRowRecord>(
+        `SELECT row_id, sheet_no, idx, cells, errors, warnings FROM workbook_rows
+         WHERE wb = ? AND sheet_no = ? AND idx >= ? ORDER BY idx LIMIT ?`,
+      ),
+      pageErrors: p<[number, number, number, number], WorkbookRowRecord>(
+        `SELECT row_id, sheet_no, idx, cells, errors, warnings FROM workbook_rows
+         WHERE wb = ? AND sheet_no = ? AND errors > 0 ORDER BY idx LIMIT ? OFFSET ?`,
+      ),
+      pageWarnings: p<[number, number, number, number], WorkbookRowRecord>(
+        `SELECT row_id, sheet_no, idx, cells, errors, warnings FROM workbook_rows
+         WHERE wb = ? AND sheet_no = ? AND warnings > 0 ORDER BY idx LIMIT ? OFFSET ?`,
+      ),
+      countRows: p<[number, number], { n: number }>('SELECT COUNT(*) AS n FROM workbook_rows WHERE wb = ? AND sheet_no = ?'),
+      countErrorRows: p<[number, number], { n: number }>(
+        'SELECT COUNT(*) AS n FROM workbook_rows WHERE wb = ? AND sheet_no = ? AND errors > 0',
+      ),
+      countWarningRows: p<[number, number], { n: number }>(
+        'SELECT COUNT(*) AS n FROM workbook_rows WHERE wb = ? AND sheet_no = ? AND warnings > 0',
+      ),
+      sheetRows: p<[number, number], WorkbookRowRecord>(
+        'SELECT row_id, sheet_no, idx, cells, errors, warnings FROM workbook_rows WHERE wb = ? AND sheet_no = ? ORDER BY idx',
+      ),
+      setCells: p<[string, number, number]>('UPDATE workbook_rows SET cells = ? WHERE wb = ? AND row_id = ?'),
+      shift: p<[number, number, number, number]>('UPDATE workbook_rows SET idx = idx + ? WHERE wb = ? AND sheet_no = ? AND idx >= ?'),
+      deleteRow: p<[number, number]>('DELETE FROM workbook_rows WHERE wb = ? AND row_id = ?'),
+      setRowResult: p<[number, number, string, string, number, number]>(
+        'UPDATE workbook_rows SET errors = ?, warnings = ?, reads = ?, effects = ? WHERE wb = ? AND row_id = ?',
+      ),
+      rowResult: p<[number, number], RowValidationRecord>(
+        'SELECT row_id, errors, warnings, reads, effects FROM workbook_rows WHERE wb = ? AND row_id = ?',
+      ),
+      rowEffects: p<[number, number], RowEffectsRecord>(
+        'SELECT row_id, sheet_no, idx, effects FROM workbook_rows WHERE wb = ? AND row_id = ?',
+      ),
+      deleteIssues: p<[number, number]>('DELETE FROM workbook_issues WHERE wb = ? AND row_id = ?'),
+      insertIssue: p<[number, number, number, number, number | null, string, string, string, string, string | null]>(
+        `INSERT INTO workbook_issues (wb, row_id, seq, sheet_no, column_id, field, severity, code, message, suggestion)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      rowIssues: p<[number, number], WorkbookIssueRecord>('SELECT * FROM workbook_issues WHERE wb = ? AND row_id = ? ORDER BY seq'),
+      issuesPage: p<[number, number, number], WorkbookIssueRecord & { idx: number }>(
+        `SELECT i.*, r.idx FROM workbook_issues i JOIN workbook_rows r ON r.wb = i.wb AND r.row_id = i.row_id
+         WHERE i.wb = ? ORDER BY i.sheet_no, r.idx, i.seq LIMIT ? OFFSET ?`,
+      ),
+      byCode: p<[number], { code: string; severity: 'error' | 'warning'; count: number }>(
+        'SELECT code, severity, COUNT(*) AS count FROM workbook_issues WHERE wb = ? GROUP BY code, severity ORDER BY count DESC, code',
+      ),
+      byColumn: p<[number], { sheet_no: number; column_id: number | null; errors: number; warnings: number }>(
+        `SELECT sheet_no, column_id, SUM(severity = 'error') AS errors, SUM(severity = 'warning') AS warnings
+         FROM workbook_issues WHERE wb = ? GROUP BY sheet_no, column_id ORDER BY sheet_no, column_id`,
+      ),
+      insertKey: p<[number, number, number, number]>('INSERT OR IGNORE INTO workbook_row_keys (wb, key, kind, row_id) VALUES (?, ?, ?, ?)'),
+      deleteKey: p<[number, number, number, number]>('DELETE FROM workbook_row_keys WHERE wb = ? AND key = ? AND kind = ? AND row_id = ?'),
+      rowsWithKey: p<[number, number, number], { row_id: number }>(
+        'SELECT row_id FROM workbook_row_keys WHERE wb = ? AND key = ? AND kind = ?',
+      ),
+      insertRevision: p<[number, number, string, string, string, string, string, string]>(
+        'INSERT INTO workbook_revisions (wb, seq, op, summary, username, at, forward, backward) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
+      revision: p<[number, number], RevisionRecord>('SELECT * FROM workbook_revisions WHERE wb = ? AND seq = ?'),
+      revisions: p<[number], Omit<RevisionRecord, 'forward' | 'backward'>>(
+        'SELECT seq, op, summary, username, at FROM workbook_revisions WHERE wb = ? ORDER BY seq',
+      ),
+      dropRevisionsAfter: p<[number, number]>('DELETE FROM workbook_revisions WHERE wb = ? AND seq > ?'),
+      remove: [
+        'workbook_revisions',
+        'workbook_row_keys',
+        'workbook_issues',
+        'workbook_rows',
+        'workbook_sheets',
+        'workbooks',
+      ].map((table) => p<[number]>(`DELETE FROM ${table} WHERE wb = ?`)),
+    };
+  }
+
+  /** A number never handed out before, across workbooks: a revision of one workbook is never valid for another. */
+  nextRevision(): number {
+    return (this.s.counter.get('workbook-revision') as { value: number }).value;
+  }
+
+  create(row: Omit<WorkbookRecord, 'wb' | 'head' | 'validated_revision' | 'problem' | 'next_row'>): number {
+    const s = this.s.insert;
+    const inserted = s.get(
+      row.id,
+      row.name,
+      row.owner,
+      row.owner_pkid,
+      row.owner_path,
+      row.hierarchy_pkid,
+      row.source,
+      row.state,
+      row.revision,
+      row.created_at,
+      row.updated_at,
+    );
+    return (inserted as { wb: number }).wb;
+  }
+
+  get(id: string): WorkbookRecord | undefined {
+    return this.s.byId.get(id);
+  }
+
+  getByWb(wb: number): WorkbookRecord | undefined {
+    return this.s.byWb.get(wb);
+  }
+
+  list(): WorkbookRecord[] {
+    return this.s.all.all();
+  }
+
+  setState(wb: number, state: string, problem: string | null, at: string): void {
+    this.s.setState.run(state, problem, at, wb);
+  }
+
+  setRevision(wb: number, revision: number, head: number, at: string): void {
+    this.s.setRevision.run(revision, head, at, wb);
+  }
+
+  setValidated(wb: number, revision: number): void {
+    this.s.setValidated.run(revision, wb);
+  }
+
+  /** Reserves `count` new row ids; answers the first. */
+  takeRowIds(wb: number, count: number): number {
+    return (this.s.takeRowIds.get(count, wb) as { next: number }).next - count;
+  }
+
+  addSheet(sheet: Omit<WorkbookSheetRecord, 'sheet_issues'>): void {
+    this.s.insertSheet.run(
+      sheet.wb,
+      sheet.sheet_no,
+      sheet.name,
+      sheet.skipped,
+      sheet.directive,
+      sheet.model_type,
+      sheet.columns,
+      sheet.next_column,
+      sheet.rows,
+      sheet.raw,
+    );
+  }
+
+  addSheetRows(wb: number, sheetNo: number, delta: number): void {
+    this.s.addSheetRows.run(delta, wb, sheetNo);
+  }
+
+  /** Makes a sheet's places dense again (0, 1, 2...) after rows were deleted. */
+  renumber(wb: number, sheetNo: number): void {
+    this.s.renumber.run(wb, sheetNo, wb, sheetNo);
+  }
+
+  /** Issues and rows with issues, counted through the partial indexes (only the rows with issues are visited). */
+  issueTotals(wb: number): { errors: number; warnings: number; rows_with_errors: number; rows_with_warnings: number } {
+    const errors = this.s.errorTotals.get(wb) as { errors: number; rows: number };
+    const warnings = this.s.warningTotals.get(wb) as { warnings: number; rows: number };
+    return { errors: errors.errors, warnings: warnings.warnings, rows_with_errors: errors.rows, rows_with_warnings: warnings.rows };
+  }
+
+  sheets(wb: number): WorkbookSheetRecord[] {
+    return this.s.sheets.all(wb);
+  }
+
+  updateSheet(wb: number, sheetNo: number, directive: string | null, columns: string, nextColumn: number): void {
+    this.s.updateSheet.run(directive, columns, nextColumn, wb, sheetNo);
+  }
+
+  setSheetIssues(wb: number, sheetNo: number, issues: string): void {
+    this.s.setSheetIssues.run(issues, wb, sheetNo);
+  }
+
+  addRow(wb: number, rowId: number, sheetNo: number, idx: number, cells: string): void {
+    this.s.insertRow.run(wb, rowId, sheetNo, idx, cells);
+  }
+
+  row(wb: number, rowId: number): WorkbookRowRecord | undefined {
+    return this.s.row.get(wb, rowId);
+  }
+
+  rowAt(wb: number, sheetNo: number, idx: number): WorkbookRowRecord | undefined {
+    return this.s.rowAt.get(wb, sheetNo, idx);
+  }
+
+  page(wb: number, sheetNo: number, skip: number, limit: number, only?: 'errors' | 'warnings'): WorkbookRowRecord[] {
+    if (only === 'errors') return this.s.pageErrors.all(wb, sheetNo, limit, skip);
+    if (only === 'warnings') return this.s.pageWarnings.all(wb, sheetNo, limit, skip);
+    return this.s.page.all(wb, sheetNo, skip, limit);
+  }
+
+  countRows(wb: number, sheetNo: number, only?: 'errors' | 'warnings'): number {
+    const statement = only === 'errors' ? this.s.countErrorRows : only === 'warnings' ? this.s.countWarningRows : this.s.countRows;
+    return (statement.get(wb, sheetNo) as { n: number }).n;
+  }
+
+  /** Every row of a sheet in order, one at a time (a cursor: the caller must not write on this connection while iterating). */
+  sheetRows(wb: number, sheetNo: number): IterableIterator<WorkbookRowRecord> {
+    return this.s.sheetRows.iterate(wb, sheetNo);
+  }
+
+  setCells(wb: number, rowId: number, cells: string): void {
+    this.s.setCells.run(cells, wb, rowId);
+  }
+
+  /** Moves the rows at `fromIdx` and after by `delta` places. */
+  shiftRows(wb: number, sheetNo: number, fromIdx: number, delta: number): void {
+    this.s.shift.run(delta, wb, sheetNo, fromIdx);
+  }
+
+  deleteRow(wb: number, rowId: number): void {
+    this.s.deleteRow.run(wb, rowId);
+    this.s.deleteIssues.run(wb, rowId);
+  }
+
+  setRowResult(wb: number, result: RowValidationRecord): void {
+    this.s.setRowResult.run(result.errors, result.warnings, result.reads, result.effects, wb, result.row_id);
+  }
+
+  rowResult(wb: number, rowId: number): RowValidationRecord | undefined {
+    return this.s.rowResult.get(wb, rowId);
+  }
+
+  rowEffects(wb: number, rowId: number): RowEffectsRecord | undefined {
+    return this.s.rowEffects.get(wb, rowId);
+  }
+
+  replaceIssues(wb: number, rowId: number, issues: Omit<WorkbookIssueRecord, 'row_id' | 'seq'>[]): void {
+    this.s.deleteIssues.run(wb, rowId);
+    issues.forEach((issue, seq) =>
+      this.s.insertIssue.run(
+        wb,
+        rowId,
+        seq,
+        issue.sheet_no,
+        issue.column_id,
+        issue.field,
+        issue.severity,
+        issue.code,
+        issue.message,
+        issue.suggestion,
+      ),
+    );
+  }
+
+  rowIssues(wb: number, rowId: number): WorkbookIssueRecord[] {
+    return this.s.rowIssues.all(wb, rowId);
+  }
+
+  issuesPage(wb: number, skip: number, limit: number): (WorkbookIssueRecord & { idx: number })[] {
+    return this.s.issuesPage.all(wb, limit, skip);
+  }
+
+  issuesByCode(wb: number): { code: string; severity: 'error' | 'warning'; count: number }[] {
+    return this.s.byCode.all(wb);
+  }
+
+  issuesByColumn(wb: number): { sheet_no: number; column_id: number | null; errors: number; warnings: number }[] {
+    return this.s.byColumn.all(wb);
+  }
+
+  addKey(wb: number, key: number, kind: number, rowId: number): void {
+    this.s.insertKey.run(wb, key, kind, rowId);
+  }
+
+  dropKey(wb: number, key: number, kind: number, rowId: number): void {
+    this.s.deleteKey.run(wb, key, kind, rowId);
+  }
+
+  rowsWithKey(wb: number, key: number, kind: number): number[] {
+    return this.s.rowsWithKey.all(wb, key, kind).map((entry) => entry.row_id);
+  }
+
+  addRevision(wb: number, revision: RevisionRecord): void {
+    this.s.insertRevision.run(
+      wb,
+      revision.seq,
+      revision.op,
+      revision.summary,
+      revision.username,
+      revision.at,
+      revision.forward,
+      revision.backward,
+    );
+  }
+
+  revision(wb: number, seq: number): RevisionRecord | undefined {
+    return this.s.revision.get(wb, seq);
+  }
+
+  /** The history without its (possibly large) edit bodies. */
+  history(wb: number): Omit<RevisionRecord, 'forward' | 'backward'>[] {
+    return this.s.revisions.all(wb);
+  }
+
+  /** A new edit after undos: the undone edits can no longer be redone. */
+  dropRevisionsAfter(wb: number, seq: number): void {
+    this.s.dropRevisionsAfter.run(wb, seq);
+  }
+
+  remove(wb: number): void {
+    this.db.transaction(() => {
+      for (const statement of this.s.remove) statement.run(wb);
+    })();
+  }
+
+  /** Everything but the workbook's own row: what a failed staging leaves. */
+  clear(wb: number): void {
+    this.db.transaction(() => {
+      for (const statement of this.s.remove.slice(0, -1)) statement.run(wb);
+    })();
+  }
+}

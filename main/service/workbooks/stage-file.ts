@@ -1,0 +1,167 @@
+import { ApiError } from '../errors';
+import { worksheetEntry } from '../sheets/read-workbook';
+import { metaText } from '../sheets/field-value';
+import { SHEET_LIMITS } from '../sheets/limits';
+import type { SheetRow } from '../sheets/sheet-reader';
+import { isDirective } from '../sheets/sheet-model';
+import { inspectWorkbookFile } from '../sheets/workbook-package';
+import { CHOICES_SHEET } from '../sheets/write-workbook';
+import { readXlsxBook } from '../sheets/xlsx-book';
+import { sheetRowBatches } from '../sheets/xlsx-row-stream';
+import type { WorkbookSheetRecord } from '../store/workbooks-repo';
+import { sheetContext, type StagedColumn } from './staged-sheet';
+import { storedOf, type RowCells } from './workbook-cells';
+
+/**
+ * Reads an .xlsx into staged sheets and rows (a job: on a worker thread where there is one).
+ * Rows keep their Excel row numbers (a blank row in the middle stays, empty), columns their
+ * letters (a column without a header keeps its place); `#` sheets are kept as they were, except
+ * `#choices`, which saving writes anew. Each sheet is checked as the loader checks it (directive,
+ * headers) before the next is read: a sheet the loader would refuse refuses the staging.
+ */
+export interface StagedSheetInput extends Omit<WorkbookSheetRecord, 'wb' | 'sheet_issues'> {
+  /** Data rows (blank ones included) of the sheet. */
+  rows: number;
+}
+
+export type StageChunk = { type: 'rows'; sheet_no: number; first_idx: number; cells: string[] } | { type: 'sheet'; sheet: StagedSheetInput };
+
+/** `#` sheets are for notes and lists: kept to be saved back, up to this many rows. */
+const MAX_KEPT_ROWS = 10_000;
+const ROWS_PER_CHUNK = 1000;
+
+const textOf = (row: SheetRow | undefined, column: number): string => {
+  const raw = row?.cells.get(column);
+  return raw ? (metaText(raw).text ?? '') : '';
+};
+
+function cellsOf(row: SheetRow): string {
+  const cells: RowCells = {};
+  for (const [column, raw] of row.cells) cells[column] = storedOf(raw);
+  return JSON.stringify(cells);
+}
+
+class SheetStager {
+  private readonly headers = new Map<number, SheetRow>();
+  private directive: string | null | undefined;
+  private maxColumn = 0;
+  private dataRows = 0;
+  private pending: string[] = [];
+  private pendingFirst = 0;
+  private readonly kept: [number, RowCells][] = [];
+
+  constructor(
+    private readonly sheetNo: number,
+    private readonly name: string,
+    private readonly skipped: boolean,
+    private readonly emit: (chunk: StageChunk) => Promise<void>,
+  ) {}
+
+  async feed(row: SheetRow): Promise<void> {
+    if (row.cells.size === 0) return;
+    for (const column of row.cells.keys()) this.maxColumn = Math.max(this.maxColumn, column);
+    if (this.skipped) {
+      if (this.kept.length < MAX_KEPT_ROWS) this.kept.push([row.number, JSON.parse(cellsOf(row)) as RowCells]);
+      return;
+    }
+    if (this.directive === undefined) {
+      if (row.number !== 1) {
+        throw new ApiError(
+          400,
+          'bad-sheet',
+          `Sheet '${this.name}': row 1 is empty; put the column headers in row 1, or a directive (entity: <model type>) in cell A1.`,
+        );
+      }
+      this.directive = isDirective(textOf(row, 1)) ? textOf(row, 1) : null;
+    }
+    const firstRow = this.directive === null ? 2 : 5;
+    if (row.number < firstRow) {
+      this.headers.set(row.number, row);
+      return;
+    }
+    const idx = row.number - firstRow;
+    // Blank rows before this one stay, empty: the rows keep their Excel numbers.
+    while (this.dataRows < idx) await this.push('{}');
+    await this.push(cellsOf(row));
+  }
+
+  private async push(cells: string): Promise<void> {
+    if (this.pending.length === 0) this.pendingFirst = this.dataRows;
+    this.pending.push(cells);
+    this.dataRows += 1;
+    if (this.dataRows > SHEET_LIMITS.dataRows) {
+      throw new ApiError(
+        413,
+        'too-large',
+        `Sheet '${this.name}' has more than ${SHEET_LIMITS.dataRows.toLocaleString('en-US')} rows, the limit of one workbook: split it.`,
+      );
+    }
+    if (this.pending.length >= ROWS_PER_CHUNK) await this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    if (this.pending.length === 0) return;
+    await this.emit({ type: 'rows', sheet_no: this.sheetNo, first_idx: this.pendingFirst, cells: this.pending });
+    this.pending = [];
+  }
+
+  /** Answers whether the sheet takes rows: an empty sheet is kept (and saved) but, as the loader does, passed over. */
+  async finish(): Promise<boolean> {
+    await this.flush();
+    const empty = !this.skipped && this.directive === undefined;
+    const columns: StagedColumn[] = [];
+    const directive = this.directive ?? null;
+    const nameRow = this.headers.get(directive === null ? 1 : 2);
+    for (let column = 1; column <= this.maxColumn; column += 1) {
+      columns.push({
+        id: column,
+        name: column === 1 && directive !== null && nameRow === undefined ? '' : textOf(nameRow, column),
+        group: directive === null ? '' : textOf(this.headers.get(3), column),
+        title: directive === null ? '' : textOf(this.headers.get(4), column),
+      });
+    }
+    const sheet: StagedSheetInput = {
+      sheet_no: this.sheetNo,
+      name: this.name,
+      skipped: this.skipped || empty ? 1 : 0,
+      directive,
+      model_type: null,
+      columns: JSON.stringify(columns),
+      next_column: this.maxColumn + 1,
+      raw: this.skipped || empty ? JSON.stringify(this.kept) : null,
+      rows: this.dataRows,
+    };
+    if (!sheet.skipped) {
+      // The loader's own checks of the sheet: its model, directive and every header.
+      sheet.model_type = sheetContext({ ...sheet, wb: 0, sheet_issues: '[]' }).model.modelType;
+    }
+    await this.emit({ type: 'sheet', sheet });
+    return sheet.skipped === 0;
+  }
+}
+
+/** Reads the file, handing over its rows and then each sheet; answers the number of data rows. */
+export async function stageFile(path: string, fileName: string, emit: (chunk: StageChunk) => Promise<void>): Promise<number> {
+  const pkg = await inspectWorkbookFile(path, fileName);
+  const book = await readXlsxBook(path, pkg, fileName);
+  let sheetNo = 0;
+  let total = 0;
+  let dataSheets = 0;
+  for (const part of pkg.sheets) {
+    if (part.name === CHOICES_SHEET) continue;
+    const skipped = part.name.startsWith('#');
+    const stager = new SheetStager(sheetNo, part.name, skipped, async (chunk) => {
+      if (chunk.type === 'rows') total += chunk.cells.length;
+      await emit(chunk);
+    });
+    for await (const rows of sheetRowBatches(path, worksheetEntry(pkg, part, fileName), book, fileName)) {
+      for (const row of rows) await stager.feed(row);
+    }
+    if (await stager.finish()) dataSheets += 1;
+    sheetNo += 1;
+  }
+  if (dataSheets === 0) {
+    throw new ApiError(400, 'empty-workbook', `${fileName} has nothing to load: every sheet is empty or its name starts with #.`);
+  }
+  return total;
+}

@@ -1,0 +1,162 @@
+import type { Store } from '../domain/store';
+import { issueAt } from '../sheets/issue-text';
+import { columnLetters } from '../sheets/sheet-xml-scan';
+import type { ValidationCaller } from '../sheets/validate-context';
+import type { NodeRow } from '../store/nodes-repo';
+import { KEY_READ, KEY_WRITE, type WorkbookRecord, type WorkbookRowRecord } from '../store/workbooks-repo';
+import { sheetContext, type SheetContext } from './staged-sheet';
+import { StagedValidator, storedIssue, type RowOutcome, type StoredIssue } from './staged-validator';
+import { effectKey, keyHash, type OverlayEffect } from './tracked-overlay';
+
+/**
+ * Full and incremental validation of a staged workbook, as plain functions of a store (a job
+ * worker's read-only connection, or the service's own). They only read: the outcomes go back to
+ * the service, which writes them (workbook-results.ts).
+ *
+ * Incremental validation gives the full validation's result exactly. A row's result depends on
+ * its cells, the store, and the overlay entries it reads; an entry's state at a row is the fold
+ * of the effects of the rows before it. So: validate the edited rows, and every row that reads
+ * an entry an edited row wrote before or writes now; replay the stored effects of the other
+ * rows that write what those rows read; repeat while a row's effects or reads change.
+ */
+const PAGE = 1000;
+
+export interface SheetIssues {
+  sheet_no: number;
+  issues: StoredIssue[];
+}
+
+function sheetIssuesOf(store: Store, context: SheetContext): StoredIssue[] {
+  const unlabelled = [...context.rowContext.unlabelled].map(([column, row]) =>
+    issueAt(
+      { sheet: context.record.name, row, column: columnLetters(column), field: '', label: `column ${columnLetters(column)}` },
+      'warning',
+      'unlabelled-column',
+      'this column has no header, so its values are ignored: give it a header or clear it',
+    ),
+  );
+  return [...context.headerIssues, ...unlabelled].map((issue) => storedIssue(store, context, issue));
+}
+
+export function dataContexts(store: Store, wb: number): SheetContext[] {
+  return store.workbooks
+    .sheets(wb)
+    .filter((sheet) => sheet.skipped === 0)
+    .map((sheet) => sheetContext(sheet));
+}
+
+/** Every row in load order, handed over in chunks; answers the sheets' own issues. */
+export async function validateFull(
+  store: Store,
+  workbook: WorkbookRecord,
+  caller: ValidationCaller,
+  node: NodeRow,
+  emit: (outcomes: RowOutcome[]) => Promise<void>,
+): Promise<SheetIssues[]> {
+  const validator = new StagedValidator(store, caller, node);
+  const sheets: SheetIssues[] = [];
+  for (const context of dataContexts(store, workbook.wb)) {
+    for (let skip = 0; ; skip += PAGE) {
+      const rows = store.workbooks.page(workbook.wb, context.record.sheet_no, skip, PAGE);
+      if (rows.length > 0) await emit(rows.map((row) => validator.validate(context, row)));
+      if (rows.length < PAGE) break;
+    }
+    sheets.push({ sheet_no: context.record.sheet_no, issues: sheetIssuesOf(store, context) });
+  }
+  return sheets;
+}
+
+interface Known {
+  record: WorkbookRowRecord;
+  reads: string[];
+  effects: string;
+}
+
+/** What incremental validation needs of a row: its place, cells and stored record. */
+function knownRow(store: Store, wb: number, rowId: number, cache: Map<number, Known>): Known | undefined {
+  let known = cache.get(rowId);
+  if (!known) {
+    const record = store.workbooks.row(wb, rowId);
+    const result = store.workbooks.rowResult(wb, rowId);
+    if (!record || !result) return undefined;
+    known = { record, reads: JSON.parse(result.reads) as string[], effects: result.effects };
+    cache.set(rowId, known);
+  }
+  return known;
+}
+
+const writeKeys = (effects: string): string[] => (JSON.parse(effects) as OverlayEffect[]).map(effectKey);
+
+/**
+ * Validates again the rows `changed` (edited cells) can affect. `gone` are the stored write keys
+ * of rows that no longer take part (deleted rows): readers of them are validated again too.
+ */
+export function validateIncremental(
+  store: Store,
+  workbook: WorkbookRecord,
+  caller: ValidationCaller,
+  node: NodeRow,
+  changed: number[],
+  goneWrites: string[] = [],
+): RowOutcome[] {
+  const wb = workbook.wb;
+  const contexts = new Map(dataContexts(store, wb).map((context) => [context.record.sheet_no, context]));
+  const cache = new Map<number, Known>();
+  const candidates = new Set(changed.filter((rowId) => knownRow(store, wb, rowId, cache)));
+  const dirty = new Set<string>(goneWrites);
+  for (const rowId of candidates) for (const key of writeKeys(cache.get(rowId)?.effects ?? '[]')) dirty.add(key);
+  const needed = new Set<string>();
+  const readersSeen = new Set<string>();
+  for (;;) {
+    for (const key of dirty) {
+      if (readersSeen.has(key)) continue;
+      readersSeen.add(key);
+      for (const rowId of store.workbooks.rowsWithKey(wb, keyHash(key), KEY_READ)) if (knownRow(store, wb, rowId, cache)) candidates.add(rowId);
+    }
+    for (const rowId of candidates) for (const key of cache.get(rowId)?.reads ?? []) needed.add(key);
+    const outcomes = runPass(store, workbook, caller, node, contexts, cache, candidates, needed);
+    let grew = false;
+    for (const outcome of outcomes) {
+      const known = cache.get(outcome.row_id) as Known;
+      for (const key of outcome.reads) if (!needed.has(key)) (needed.add(key), (grew = true));
+      const effects = JSON.stringify(outcome.effects);
+      if (effects !== known.effects) {
+        for (const key of [...writeKeys(known.effects), ...outcome.effects.map(effectKey)]) if (!dirty.has(key)) (dirty.add(key), (grew = true));
+      }
+    }
+    if (!grew) return outcomes;
+  }
+}
+
+/** One pass in load order: candidates validated, the other writers of what they read replayed. */
+function runPass(
+  store: Store,
+  workbook: WorkbookRecord,
+  caller: ValidationCaller,
+  node: NodeRow,
+  contexts: Map<number, SheetContext>,
+  cache: Map<number, Known>,
+  candidates: Set<number>,
+  needed: Set<string>,
+): RowOutcome[] {
+  const wb = workbook.wb;
+  const replayed = new Set<number>();
+  for (const key of needed) {
+    for (const rowId of store.workbooks.rowsWithKey(wb, keyHash(key), KEY_WRITE)) {
+      if (!candidates.has(rowId) && knownRow(store, wb, rowId, cache)) replayed.add(rowId);
+    }
+  }
+  const order = [...candidates, ...replayed]
+    .map((rowId) => cache.get(rowId) as Known)
+    .sort((a, b) => a.record.sheet_no - b.record.sheet_no || a.record.idx - b.record.idx);
+  const validator = new StagedValidator(store, caller, node);
+  const outcomes: RowOutcome[] = [];
+  for (const known of order) {
+    const context = contexts.get(known.record.sheet_no);
+    if (!context) continue;
+    if (candidates.has(known.record.row_id)) outcomes.push(validator.validate(context, known.record));
+    else validator.overlay.replay(JSON.parse(known.effects) as OverlayEffect[]);
+  }
+  return outcomes;
+}
+

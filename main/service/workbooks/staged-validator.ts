@@ -1,0 +1,110 @@
+import type { Store } from '../domain/store';
+import { columnLetters } from '../sheets/sheet-xml-scan';
+import type { RowAction, SheetIssue } from '../sheets/sheet-types';
+import type { RowCheck, ValidationCache, ValidationCaller } from '../sheets/validate-context';
+import { validateRow } from '../sheets/validate-row';
+import { templateCache } from '../templates/configuration-template';
+import type { NodeRow } from '../store/nodes-repo';
+import { parseStagedRow, type SheetContext } from './staged-sheet';
+import { TrackedOverlay, type OverlayEffect } from './tracked-overlay';
+import { parseCells, type RowCells } from './workbook-cells';
+import { suggestionFor } from './issue-suggestions';
+
+/**
+ * Validates staged rows with the file validator's own row checks (sheets/validate-row.ts), in
+ * load order, through a tracked overlay: each row's outcome carries the overlay entries it read
+ * and the effects it had, which is what incremental validation needs (staged-revalidate.ts).
+ */
+export interface StoredIssue {
+  sheet_no: number;
+  column_id: number | null;
+  field: string;
+  severity: 'error' | 'warning';
+  code: string;
+  message: string;
+  suggestion: string | null;
+}
+
+export interface RowOutcome {
+  row_id: number;
+  action: RowAction | null;
+  errors: number;
+  warnings: number;
+  issues: StoredIssue[];
+  reads: string[];
+  effects: OverlayEffect[];
+}
+
+export interface StagedRowInput {
+  row_id: number;
+  idx: number;
+  cells: string;
+}
+
+/** True when a cell of the row stands in a column of the sheet (cells of removed columns are kept for undo, and ignored). */
+export function hasPlacedCell(context: SheetContext, cells: RowCells): boolean {
+  for (const id in cells) if (context.places.has(Number(id))) return true;
+  return false;
+}
+
+export class StagedValidator {
+  readonly overlay = new TrackedOverlay();
+  private readonly cache: ValidationCache = { nodes: new Map(), phones: new Map(), findTemplate: templateCache(), templateQueries: new Map() };
+
+  constructor(
+    private readonly store: Store,
+    private readonly caller: ValidationCaller,
+    private readonly defaultNode: NodeRow,
+  ) {}
+
+  validate(context: SheetContext, input: StagedRowInput): RowOutcome {
+    const cells = parseCells(input.cells);
+    const empty: RowOutcome = { row_id: input.row_id, action: null, errors: 0, warnings: 0, issues: [], reads: [], effects: [] };
+    // The file reader never sees a row without cells: it has no action and no issue.
+    if (!hasPlacedCell(context, cells)) return empty;
+    this.overlay.startRow();
+    const rowNumber = (context.parsed.firstDataRow ?? 2) + input.idx;
+    const { row, issues } = parseStagedRow(context, rowNumber, cells);
+    const check: RowCheck = {
+      store: this.store,
+      caller: this.caller,
+      overlay: this.overlay,
+      sheet: context.parsed,
+      model: context.model,
+      row,
+      ref: { sheet: context.parsed.name, row: rowNumber },
+      defaultNode: this.defaultNode,
+      cache: this.cache,
+      issues,
+    };
+    const action = validateRow(check);
+    const { reads, effects } = this.overlay.rowRecord();
+    const stored = check.issues.map((issue) => storedIssue(this.store, context, issue, cells));
+    const errors = stored.filter((issue) => issue.severity === 'error').length;
+    return { row_id: input.row_id, action, errors, warnings: stored.length - errors, issues: stored, reads, effects };
+  }
+}
+
+/** An issue as stored: its column by id (the letters change when columns move). */
+export function storedIssue(store: Store, context: SheetContext, issue: SheetIssue, cells?: RowCells): StoredIssue {
+  let columnId: number | null = null;
+  if (issue.column !== '') {
+    for (const [place, id] of context.ids) {
+      if (columnLetters(place) === issue.column) {
+        columnId = id;
+        break;
+      }
+    }
+  }
+  const cell = columnId !== null && cells ? cells[columnId] : undefined;
+  const suggestion = cells ? suggestionFor(store, context, issue, cell ?? null) : null;
+  return {
+    sheet_no: context.record.sheet_no,
+    column_id: columnId,
+    field: issue.field,
+    severity: issue.severity,
+    code: issue.code,
+    message: issue.message,
+    suggestion: suggestion ? JSON.stringify(suggestion) : null,
+  };
+}

@@ -1,0 +1,302 @@
+import { randomUUID } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
+import { principalOfUser } from '../auth/principal';
+import type { WorkbookEditResult, WorkbookSource } from '../contract/workbook-api';
+import { isWithin } from '../domain/hierarchy';
+import type { Store } from '../domain/store';
+import { ApiError, notFound } from '../errors';
+import type { WorkbookOutcomesChunk } from '../jobs/job-handlers';
+import type { JobPool } from '../jobs/job-pool';
+import type { ValidationCaller } from '../sheets/validate-context';
+import type { NodeRow } from '../store/nodes-repo';
+import type { WorkbookRecord } from '../store/workbooks-repo';
+import type { StageChunk } from './stage-file';
+import type { RowOutcome } from './staged-validator';
+import { EditPlanner } from './workbook-edits';
+import { applyOps, type AppliedOps, type PrimitiveOp } from './workbook-ops';
+import { writeOutcomes, writeSheetIssues } from './workbook-results';
+import { countsOf, rowIssues } from './workbook-views';
+
+/**
+ * Staged workbooks from end to end (architecture.md, Staged workbooks): staging a file (read on
+ * a job worker into the workbook's tables), validating it whole there, and every edit, undo and
+ * redo as a revision followed by the validation of the rows it can change. The edits of one
+ * workbook run one at a time, in order; a revision names the state an edit was made on, and an
+ * edit made on any other is refused, never applied on top.
+ */
+export interface WorkbookDeps {
+  store: Store;
+  pool: JobPool;
+  events: EventEmitter;
+  now: () => string;
+  onInternalError: (error: unknown, reference: string) => void;
+}
+
+export interface Who {
+  principal: { pkid: string; username: string; role: 'admin' | 'operator' | 'readonly'; hierarchyPkid: string };
+  callerPath: string;
+}
+
+/** What the `workbook` service event says. */
+export interface WorkbookEvent {
+  id: string;
+  state: string;
+  revision: number;
+  validated_revision: number | null;
+}
+
+export class StagedWorkbooks {
+  private readonly chains = new Map<number, Promise<unknown>>();
+  private readonly staging = new Map<string, Promise<void>>();
+
+  constructor(private readonly deps: WorkbookDeps) {}
+
+  /** The workbook, if the caller may see it: its owner, or an admin at or above the owner's node. Else 404: another's workbook is not shown to exist. */
+  find(who: Who, id: string): WorkbookRecord {
+    const record = this.deps.store.workbooks.get(id);
+    const mine = record?.owner_pkid === who.principal.pkid;
+    const above = record !== undefined && who.principal.role === 'admin' && isWithin(record.owner_path, who.callerPath);
+    if (!record || !(mine || above)) throw notFound(`No staged workbook has the id '${id}'.`);
+    return record;
+  }
+
+  list(who: Who): WorkbookRecord[] {
+    return this.deps.store.workbooks
+      .list()
+      .filter((record) => record.owner_pkid === who.principal.pkid || (who.principal.role === 'admin' && isWithin(record.owner_path, who.callerPath)));
+  }
+
+  /** Resolves when the workbook's staging (and first validation) has ended, well or not. */
+  async settled(id: string): Promise<void> {
+    await this.staging.get(id);
+  }
+
+  /** Starts staging a file; answers the workbook at once (state `staging`). `done` runs after (to remove a temporary file). */
+  stageFile(who: Who, node: NodeRow, path: string, name: string, source: WorkbookSource, done?: () => void): WorkbookRecord {
+    const { store } = this.deps;
+    const now = this.deps.now();
+    const id = randomUUID();
+    const wb = store.workbooks.create({
+      id,
+      name: name.slice(0, 255),
+      owner: who.principal.username,
+      owner_pkid: who.principal.pkid,
+      owner_path: who.callerPath,
+      hierarchy_pkid: node.pkid,
+      source,
+      state: 'staging',
+      revision: store.workbooks.nextRevision(),
+      created_at: now,
+      updated_at: now,
+    });
+    const staged = this.serial(wb, () => this.stage(wb, who, path, name))
+      .catch((error: unknown) => this.failStaging(wb, error))
+      .finally(() => done?.());
+    this.staging.set(id, staged);
+    void staged.finally(() => this.staging.delete(id));
+    return store.workbooks.getByWb(wb) as WorkbookRecord;
+  }
+
+  private async stage(wb: number, who: Who, path: string, name: string): Promise<void> {
+    const { store, pool } = this.deps;
+    const take = store.db.transaction((chunk: StageChunk) => {
+      if (chunk.type === 'sheet') {
+        store.workbooks.addSheet({ ...chunk.sheet, wb });
+        return;
+      }
+      const first = store.workbooks.takeRowIds(wb, chunk.cells.length);
+      chunk.cells.forEach((cells, offset) => store.workbooks.addRow(wb, first + offset, chunk.sheet_no, chunk.first_idx + offset, cells));
+    });
+    await pool.run('stage-file', { path, fileName: name }, { owner: who.principal.username, onChunk: (chunk) => take(chunk as StageChunk) });
+    await this.validateWhole(wb);
+  }
+
+  private failStaging(wb: number, error: unknown): void {
+    const { store } = this.deps;
+    const record = store.workbooks.getByWb(wb);
+    if (!record) return;
+    if (!(error instanceof ApiError)) this.deps.onInternalError(error, record.id);
+    const message = error instanceof ApiError ? error.message : 'The workbook could not be staged: an internal error (see the log).';
+    // The record stays, empty and failed, so whoever waits on it learns why.
+    store.db.transaction(() => {
+      store.workbooks.clear(wb);
+      store.workbooks.setState(wb, 'failed', message, this.deps.now());
+    })();
+    this.emit(record.id);
+  }
+
+  /** Who validation runs as: the owner as the store knows it now (its role and node). */
+  private callerOf(record: WorkbookRecord): ValidationCaller {
+    const principal = principalOfUser(this.deps.store, record.owner_pkid);
+    const node = principal && this.deps.store.nodes.get(principal.hierarchyPkid);
+    if (!principal || !node) throw new ApiError(409, 'owner-gone', `The owner of this workbook, ${record.owner}, no longer exists: it can be read and saved, not validated.`);
+    return { principal, callerPath: node.path };
+  }
+
+  private nodeOf(record: WorkbookRecord): NodeRow {
+    const node = this.deps.store.nodes.get(record.hierarchy_pkid);
+    if (!node) throw new ApiError(409, 'hierarchy-gone', 'The hierarchy node this workbook loads at no longer exists.');
+    return node;
+  }
+
+  /** Every row validated again (on a worker), its outcomes written as they come. */
+  private async validateWhole(wb: number): Promise<void> {
+    const { store, pool } = this.deps;
+    const record = store.workbooks.getByWb(wb) as WorkbookRecord;
+    const write = store.db.transaction((outcomes: RowOutcome[]) => writeOutcomes(store, wb, outcomes));
+    const result = await pool.run(
+      'validate-workbook',
+      { wb, caller: this.callerOf(record), nodePkid: this.nodeOf(record).pkid },
+      { owner: record.owner, onChunk: (chunk) => write((chunk as WorkbookOutcomesChunk).outcomes) },
+    );
+    store.db.transaction(() => {
+      writeSheetIssues(store, wb, result.sheets ?? []);
+      this.validated(wb, record.revision);
+    })();
+  }
+
+  private validated(wb: number, revision: number): void {
+    const { store } = this.deps;
+    const record = store.workbooks.getByWb(wb) as WorkbookRecord;
+    store.workbooks.setValidated(wb, revision);
+    const counts = countsOf(store, wb);
+    store.workbooks.setState(wb, counts.errors > 0 ? 'draft' : 'validated', null, this.deps.now());
+    this.emit(record.id);
+  }
+
+  private emit(id: string): void {
+    const record = this.deps.store.workbooks.get(id);
+    if (!record) return;
+    const event: WorkbookEvent = { id, state: record.state, revision: record.revision, validated_revision: record.validated_revision };
+    this.deps.events.emit('workbook', event);
+  }
+
+  /** Runs `work` after the workbook's earlier work: its edits apply one at a time, in order. */
+  private serial<T>(wb: number, work: () => Promise<T>): Promise<T> {
+    const before = this.chains.get(wb) ?? Promise.resolve();
+    const run = before.then(work, work);
+    const tail = run.catch(() => undefined);
+    this.chains.set(wb, tail);
+    void tail.then(() => {
+      if (this.chains.get(wb) === tail) this.chains.delete(wb);
+    });
+    return run;
+  }
+
+  private editable(record: WorkbookRecord): void {
+    if (record.state === 'staging') throw new ApiError(409, 'workbook-busy', 'The workbook is still being staged: edit it when its state is draft or validated.');
+    if (record.state === 'loading') throw new ApiError(409, 'workbook-busy', 'The workbook is being loaded: edit it when the load has ended.');
+    if (record.state === 'failed' && record.validated_revision === null) throw new ApiError(409, 'workbook-failed', `The workbook could not be staged: ${record.problem ?? ''}`);
+  }
+
+  private checkRevision(record: WorkbookRecord, revision: unknown): void {
+    if (revision !== record.revision) {
+      throw new ApiError(
+        409,
+        'revision-conflict',
+        `The workbook is at revision ${record.revision}, not ${String(revision)}: it changed since you read it. Read it again and redo your edit.`,
+      );
+    }
+  }
+
+  async edit(who: Who, id: string, revision: unknown, edit: unknown): Promise<WorkbookEditResult> {
+    const found = this.find(who, id);
+    this.editable(found);
+    return this.serial(found.wb, async () => {
+      const { store } = this.deps;
+      const record = store.workbooks.getByWb(found.wb) as WorkbookRecord;
+      this.editable(record);
+      this.checkRevision(record, revision);
+      const applied = store.db.transaction(() => {
+        const planned = new EditPlanner(store, record.wb).plan(edit);
+        const done = applyOps(store, record.wb, planned.ops);
+        const seq = record.head + 1;
+        store.workbooks.dropRevisionsAfter(record.wb, record.head);
+        store.workbooks.addRevision(record.wb, {
+          seq,
+          op: planned.op,
+          summary: planned.summary,
+          username: who.principal.username,
+          at: this.deps.now(),
+          forward: JSON.stringify(planned.ops),
+          backward: JSON.stringify(done.inverse),
+        });
+        store.workbooks.setRevision(record.wb, store.workbooks.nextRevision(), seq, this.deps.now());
+        return done;
+      })();
+      return this.afterChange(record.wb, applied);
+    });
+  }
+
+  /** Undo (`step` -1) or redo (+1): the history's previous or next revision, applied as a revision of its own. */
+  async step(who: Who, id: string, revision: unknown, step: -1 | 1): Promise<WorkbookEditResult> {
+    const found = this.find(who, id);
+    this.editable(found);
+    return this.serial(found.wb, async () => {
+      const { store } = this.deps;
+      const record = store.workbooks.getByWb(found.wb) as WorkbookRecord;
+      this.editable(record);
+      this.checkRevision(record, revision);
+      const entry = store.workbooks.revision(record.wb, step < 0 ? record.head : record.head + 1);
+      if (!entry) throw new ApiError(409, step < 0 ? 'nothing-to-undo' : 'nothing-to-redo', step < 0 ? 'There is no edit to undo.' : 'There is no undone edit to redo.');
+      const applied = store.db.transaction(() => {
+        const done = applyOps(store, record.wb, JSON.parse(step < 0 ? entry.backward : entry.forward) as PrimitiveOp[]);
+        store.workbooks.setRevision(record.wb, store.workbooks.nextRevision(), record.head + step, this.deps.now());
+        return done;
+      })();
+      return this.afterChange(record.wb, applied);
+    });
+  }
+
+  /** Validates what the change can affect (all of it when rows or columns moved) and answers the rows' issues now. */
+  private async afterChange(wb: number, applied: AppliedOps): Promise<WorkbookEditResult> {
+    const { store, pool } = this.deps;
+    const record = store.workbooks.getByWb(wb) as WorkbookRecord;
+    let outcomes: RowOutcome[] = [];
+    if (applied.structural) await this.validateWhole(wb);
+    else if (applied.rows.size > 0) {
+      const result = await pool.run(
+        'validate-workbook',
+        { wb, caller: this.callerOf(record), nodePkid: this.nodeOf(record).pkid, changed: [...applied.rows] },
+        { owner: record.owner },
+      );
+      outcomes = result.outcomes;
+      store.db.transaction(() => {
+        writeOutcomes(store, wb, outcomes);
+        this.validated(wb, record.revision);
+      })();
+    } else this.validated(wb, record.revision);
+    const now = store.workbooks.getByWb(wb) as WorkbookRecord;
+    const sheets = new Map(store.workbooks.sheets(wb).map((sheet) => [sheet.sheet_no, sheet]));
+    const shown = new Set([...applied.rows, ...outcomes.map((outcome) => outcome.row_id)]);
+    const issues = [...shown].flatMap((rowId) => {
+      const row = store.workbooks.row(wb, rowId);
+      const sheet = row && sheets.get(row.sheet_no);
+      return row && sheet ? rowIssues(store, wb, sheet, row) : [];
+    });
+    return {
+      success: true,
+      revision: now.revision,
+      can_undo: now.head > 0,
+      can_redo: store.workbooks.revision(wb, now.head + 1) !== undefined,
+      changed: applied.changedCells,
+      revalidated: applied.structural ? countsOf(store, wb).rows : outcomes.length,
+      issues,
+      counts: countsOf(store, wb),
+    };
+  }
+
+  /** Validates the whole workbook again, against the store as it is now. */
+  async revalidate(who: Who, id: string): Promise<WorkbookRecord> {
+    const found = this.find(who, id);
+    this.editable(found);
+    await this.serial(found.wb, () => this.validateWhole(found.wb));
+    return this.deps.store.workbooks.getByWb(found.wb) as WorkbookRecord;
+  }
+
+  async remove(who: Who, id: string): Promise<void> {
+    const found = this.find(who, id);
+    if (found.state === 'loading') throw new ApiError(409, 'workbook-busy', 'The workbook is being loaded: delete it when the load has ended.');
+    await this.serial(found.wb, async () => this.deps.store.workbooks.remove(found.wb));
+  }
+}

@@ -1,0 +1,267 @@
+import type { WorkbookCell, WorkbookEdit } from '../contract/workbook-api';
+import type { Store } from '../domain/store';
+import { ApiError } from '../errors';
+import type { WorkbookSheetRecord } from '../store/workbooks-repo';
+import { columnsOf, sheetContext, type StagedColumn } from './staged-sheet';
+import { cellFromRequest, cellText, MAX_CELL_TEXT, parseCells } from './workbook-cells';
+import type { PrimitiveOp } from './workbook-ops';
+import { parseTsv } from './workbook-tsv';
+
+/**
+ * An edit as a client sends it, checked and turned into primitive ops (workbook-ops.ts). Every
+ * place it names must exist: a row of that sheet, a column of that sheet, an index within it.
+ * Anything else is a 400 that says what was wrong, and nothing is applied.
+ */
+export interface PlannedEdit {
+  op: WorkbookEdit['op'];
+  ops: PrimitiveOp[];
+  summary: string;
+}
+
+/** Rows an edit may add or touch at once, and the longest find pattern: bounds on one request's work. */
+const MAX_NEW_ROWS = 100_000;
+const MAX_PATTERN = 500;
+
+const bad = (message: string): ApiError => new ApiError(400, 'bad-edit', message);
+
+type Fields = Record<string, unknown>;
+
+function int(fields: Fields, name: string, min = 0): number {
+  const value = fields[name];
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) throw bad(`'${name}' must be a whole number of at least ${min}.`);
+  return value;
+}
+
+function text(fields: Fields, name: string, max = 1000): string {
+  const value = fields[name];
+  if (typeof value !== 'string' || value.length > max) throw bad(`'${name}' must be text of at most ${max} characters.`);
+  return value;
+}
+
+const plural = (count: number, word: string): string => `${count.toLocaleString('en-US')} ${word}${count === 1 ? '' : 's'}`;
+
+export class EditPlanner {
+  private readonly sheets: WorkbookSheetRecord[];
+
+  constructor(
+    private readonly store: Store,
+    private readonly wb: number,
+  ) {
+    this.sheets = store.workbooks.sheets(wb);
+  }
+
+  plan(raw: unknown): PlannedEdit {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw bad("'edit' must be an object with an 'op'.");
+    const fields = raw as Fields;
+    switch (fields.op as WorkbookEdit['op']) {
+      case 'set':
+        return this.set(fields);
+      case 'paste':
+        return this.paste(fields);
+      case 'insert_rows':
+        return this.insertRows(fields);
+      case 'delete_rows':
+        return this.deleteRows(fields);
+      case 'add_column':
+      case 'remove_column':
+      case 'move_column':
+        return this.columnEdit(fields);
+      case 'fill_down':
+        return this.fillDown(fields);
+      case 'replace':
+        return this.replace(fields);
+      case 'directive':
+        return this.directive(fields);
+      default:
+        throw bad(`'op' must be one of set, paste, insert_rows, delete_rows, add_column, remove_column, move_column, fill_down, replace, directive.`);
+    }
+  }
+
+  private sheet(fields: Fields): WorkbookSheetRecord {
+    const index = int(fields, 'sheet');
+    const sheet = this.sheets.find((candidate) => candidate.sheet_no === index);
+    if (!sheet) throw bad(`The workbook has no sheet ${index}: its sheets are 0 to ${this.sheets.length - 1}.`);
+    if (sheet.skipped) throw bad(`Sheet '${sheet.name}' is not loaded (its name starts with #, or it is empty): it cannot be edited here.`);
+    return sheet;
+  }
+
+  private rowIdx(sheet: WorkbookSheetRecord, rowId: unknown): number {
+    const row = typeof rowId === 'number' ? this.store.workbooks.row(this.wb, rowId) : undefined;
+    if (!row || row.sheet_no !== sheet.sheet_no) throw bad(`Row ${String(rowId)} is not a row of sheet '${sheet.name}'.`);
+    return row.idx;
+  }
+
+  private columnPlace(sheet: WorkbookSheetRecord, columnId: unknown): number {
+    const place = columnsOf(sheet).findIndex((column) => column.id === columnId);
+    if (place < 0) throw bad(`Column ${String(columnId)} is not a column of sheet '${sheet.name}'.`);
+    return place;
+  }
+
+  private set(fields: Fields): PlannedEdit {
+    const sheet = this.sheet(fields);
+    if (!Array.isArray(fields.cells) || fields.cells.length === 0) throw bad("'cells' must list at least one {row_id, column_id, value}.");
+    if (fields.cells.length > MAX_NEW_ROWS) throw bad(`At most ${MAX_NEW_ROWS.toLocaleString('en-US')} cells can be set at once.`);
+    const cells: [number, number, WorkbookCell][] = fields.cells.map((entry: unknown, index) => {
+      const cell = (typeof entry === 'object' && entry !== null ? entry : {}) as Fields;
+      this.rowIdx(sheet, cell.row_id);
+      this.columnPlace(sheet, cell.column_id);
+      return [cell.row_id as number, cell.column_id as number, cellFromRequest(cell.value, `cells[${index}].value`)];
+    });
+    return { op: 'set', ops: [['cells', sheet.sheet_no, cells]], summary: `Set ${plural(cells.length, 'cell')} in '${sheet.name}'` };
+  }
+
+  private paste(fields: Fields): PlannedEdit {
+    const sheet = this.sheet(fields);
+    const tsv = text(fields, 'tsv', 50 * 1024 * 1024);
+    const top = this.rowIdx(sheet, fields.row_id);
+    const left = this.columnPlace(sheet, fields.column_id);
+    const block = parseTsv(tsv);
+    const columns = columnsOf(sheet);
+    const width = Math.max(0, ...block.map((line) => line.length));
+    if (left + width > columns.length) {
+      throw bad(`The block is ${plural(width, 'column')} wide and does not fit from column ${left + 1} of the ${columns.length}: add columns first.`);
+    }
+    const ops: PrimitiveOp[] = [];
+    const extra = top + block.length - sheet.rows;
+    if (extra > MAX_NEW_ROWS) throw bad(`The block would add ${plural(extra, 'row')}; paste at most ${MAX_NEW_ROWS.toLocaleString('en-US')} new rows at once.`);
+    if (extra > 0) ops.push(this.newRows(sheet, sheet.rows, extra));
+    const cells: [number, number, WorkbookCell][] = [];
+    const insertedIds = extra > 0 ? (ops[0] as Extract<PrimitiveOp, { 0: 'insert' }>)[3].map(([id]) => id) : [];
+    block.forEach((line, offset) => {
+      const idx = top + offset;
+      const rowId = idx < sheet.rows ? this.store.workbooks.rowAt(this.wb, sheet.sheet_no, idx)?.row_id : insertedIds[idx - sheet.rows];
+      if (rowId === undefined) return;
+      line.forEach((value, column) => cells.push([rowId, columns[left + column].id, cellFromRequest(value, `line ${offset + 1}, cell ${column + 1}`)]));
+    });
+    ops.push(['cells', sheet.sheet_no, cells]);
+    return { op: 'paste', ops, summary: `Pasted ${block.length} x ${width} cells in '${sheet.name}'` };
+  }
+
+  private newRows(sheet: WorkbookSheetRecord, at: number, count: number, rows?: Record<string, WorkbookCell>[]): PrimitiveOp {
+    const first = this.store.workbooks.takeRowIds(this.wb, count);
+    const columns = new Set(columnsOf(sheet).map((column) => column.id));
+    const made: [number, string][] = [];
+    for (let offset = 0; offset < count; offset += 1) {
+      const given = rows?.[offset] ?? {};
+      const cells: Record<string, WorkbookCell> = {};
+      for (const [id, value] of Object.entries(given)) {
+        if (!columns.has(Number(id))) throw bad(`rows[${offset}]: column ${id} is not a column of sheet '${sheet.name}'.`);
+        const cell = cellFromRequest(value, `rows[${offset}].${id}`);
+        if (cell !== null) cells[id] = cell;
+      }
+      made.push([first + offset, JSON.stringify(cells)]);
+    }
+    return ['insert', sheet.sheet_no, at, made];
+  }
+
+  private insertRows(fields: Fields): PlannedEdit {
+    const sheet = this.sheet(fields);
+    const at = int(fields, 'at');
+    if (at > sheet.rows) throw bad(`'at' is ${at}, past the end of sheet '${sheet.name}' (${plural(sheet.rows, 'row')}): give 0 to ${sheet.rows}.`);
+    const rows = Array.isArray(fields.rows) ? (fields.rows as Record<string, WorkbookCell>[]) : undefined;
+    const count = rows ? rows.length : fields.count === undefined ? 1 : int(fields, 'count', 1);
+    if (count < 1 || count > MAX_NEW_ROWS) throw bad(`Insert 1 to ${MAX_NEW_ROWS.toLocaleString('en-US')} rows at once.`);
+    if (rows?.some((row) => typeof row !== 'object' || row === null || Array.isArray(row))) throw bad("'rows' must be objects of column id -> value.");
+    return { op: 'insert_rows', ops: [this.newRows(sheet, at, count, rows)], summary: `Inserted ${plural(count, 'row')} in '${sheet.name}'` };
+  }
+
+  private deleteRows(fields: Fields): PlannedEdit {
+    const sheet = this.sheet(fields);
+    if (!Array.isArray(fields.row_ids) || fields.row_ids.length === 0) throw bad("'row_ids' must list the ids of the rows to delete.");
+    const ids = [...new Set(fields.row_ids as unknown[])];
+    for (const id of ids) this.rowIdx(sheet, id);
+    return { op: 'delete_rows', ops: [['delete', sheet.sheet_no, ids as number[]]], summary: `Deleted ${plural(ids.length, 'row')} from '${sheet.name}'` };
+  }
+
+  private columnEdit(fields: Fields): PlannedEdit {
+    const sheet = this.sheet(fields);
+    const columns = columnsOf(sheet);
+    let next = sheet.next_column;
+    let summary: string;
+    if (fields.op === 'add_column') {
+      const at = int(fields, 'at');
+      if (at > columns.length) throw bad(`'at' is ${at}; the sheet has ${plural(columns.length, 'column')}: give 0 to ${columns.length}.`);
+      const column: StagedColumn = { id: next, name: text(fields, 'name', 255), group: fields.group === undefined ? '' : text(fields, 'group', 255), title: fields.title === undefined ? '' : text(fields, 'title', 255) };
+      next += 1;
+      columns.splice(at, 0, column);
+      summary = `Added column '${column.name || column.title}' to '${sheet.name}'`;
+    } else {
+      const place = this.columnPlace(sheet, fields.column_id);
+      const [column] = columns.splice(place, 1);
+      if (fields.op === 'move_column') {
+        const to = int(fields, 'to');
+        if (to > columns.length) throw bad(`'to' is ${to}; give 0 to ${columns.length}.`);
+        columns.splice(to, 0, column);
+        summary = `Moved column '${column.name || column.title}' in '${sheet.name}'`;
+      } else summary = `Removed column '${column.name || column.title}' from '${sheet.name}'`;
+    }
+    // The loader's own header checks: a header that names nothing is refused now, not at load.
+    sheetContext({ ...sheet, columns: JSON.stringify(columns) });
+    return { op: fields.op as WorkbookEdit['op'], ops: [['columns', sheet.sheet_no, columns, next]], summary };
+  }
+
+  private fillDown(fields: Fields): PlannedEdit {
+    const sheet = this.sheet(fields);
+    const from = int(fields, 'from_index');
+    const to = int(fields, 'to_index');
+    if (to <= from || to >= sheet.rows) throw bad(`Fill down needs 'from_index' < 'to_index' < ${sheet.rows} (the sheet's rows).`);
+    if (to - from > MAX_NEW_ROWS) throw bad(`Fill at most ${MAX_NEW_ROWS.toLocaleString('en-US')} rows at once.`);
+    if (!Array.isArray(fields.column_ids) || fields.column_ids.length === 0) throw bad("'column_ids' must list the columns to fill.");
+    for (const id of fields.column_ids) this.columnPlace(sheet, id);
+    const rows = this.store.workbooks.page(this.wb, sheet.sheet_no, from, to - from + 1);
+    const source = parseCells(rows[0].cells);
+    const cells: [number, number, WorkbookCell][] = [];
+    for (const row of rows.slice(1)) for (const id of fields.column_ids as number[]) cells.push([row.row_id, id, source[id] ?? null]);
+    return { op: 'fill_down', ops: [['cells', sheet.sheet_no, cells]], summary: `Filled down ${plural(rows.length - 1, 'row')} in '${sheet.name}'` };
+  }
+
+  private pattern(fields: Fields): RegExp {
+    const find = text(fields, 'find', MAX_PATTERN);
+    if (find === '') throw bad("'find' must not be empty.");
+    const flags = fields.match_case === true ? 'g' : 'gi';
+    try {
+      return new RegExp(fields.regex === true ? find : find.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), flags);
+    } catch (error) {
+      throw bad(`'find' is not a regular expression: ${(error as Error).message}.`);
+    }
+  }
+
+  private replace(fields: Fields): PlannedEdit {
+    const pattern = this.pattern(fields);
+    const replacement = text(fields, 'replace', MAX_CELL_TEXT);
+    const within = (typeof fields.within === 'object' && fields.within !== null ? fields.within : undefined) as Fields | undefined;
+    const sheets = within ? [this.sheet(within)] : this.sheets.filter((sheet) => !sheet.skipped);
+    const ops: PrimitiveOp[] = [];
+    let count = 0;
+    for (const sheet of sheets) {
+      const columnIds = within?.columns === undefined ? columnsOf(sheet).map((column) => column.id) : (within.columns as unknown[]);
+      for (const id of columnIds) this.columnPlace(sheet, id);
+      const from = within?.from_index === undefined ? 0 : int(within, 'from_index');
+      const to = within?.to_index === undefined ? sheet.rows - 1 : int(within, 'to_index');
+      const cells: [number, number, WorkbookCell][] = [];
+      for (let skip = from; skip <= to; skip += 1000) {
+        for (const row of this.store.workbooks.page(this.wb, sheet.sheet_no, skip, Math.min(1000, to - skip + 1))) {
+          const current = parseCells(row.cells);
+          for (const id of columnIds as number[]) {
+            const before = cellText(current[id]);
+            if (before === '') continue;
+            pattern.lastIndex = 0;
+            const after = before.replace(pattern, replacement);
+            if (after !== before) cells.push([row.row_id, id, cellFromRequest(after, `row ${row.idx + 1}`)]);
+          }
+        }
+      }
+      if (cells.length > 0) ops.push(['cells', sheet.sheet_no, cells]);
+      count += cells.length;
+    }
+    return { op: 'replace', ops, summary: `Replaced in ${plural(count, 'cell')}` };
+  }
+
+  private directive(fields: Fields): PlannedEdit {
+    const sheet = this.sheet(fields);
+    if (sheet.directive === null) throw bad(`Sheet '${sheet.name}' has the compact layout: it has no directive in A1.`);
+    const directive = text(fields, 'text', 1000).trim();
+    sheetContext({ ...sheet, directive });
+    return { op: 'directive', ops: [['directive', sheet.sheet_no, directive]], summary: `Directive of '${sheet.name}': ${directive}` };
+  }
+}

@@ -1,0 +1,54 @@
+import type { Store } from '../domain/store';
+import { KEY_READ, KEY_WRITE } from '../store/workbooks-repo';
+import type { SheetIssues } from './staged-revalidate';
+import type { RowOutcome } from './staged-validator';
+import { effectKey, keyHash, type OverlayEffect } from './tracked-overlay';
+
+/**
+ * Writes validation outcomes into the workbook's tables (the service's thread; validation only
+ * reads): each row's counts, issues, and the overlay entries it reads and writes, indexed by
+ * hash so an edit finds the rows it can affect.
+ */
+function keysOf(reads: string[], effects: OverlayEffect[]): { reads: number[]; writes: number[] } {
+  return { reads: [...new Set(reads.map(keyHash))], writes: [...new Set(effects.map((effect) => keyHash(effectKey(effect))))] };
+}
+
+export function writeOutcomes(store: Store, wb: number, outcomes: RowOutcome[]): void {
+  const repo = store.workbooks;
+  for (const outcome of outcomes) {
+    const old = repo.rowResult(wb, outcome.row_id);
+    if (!old) continue;
+    const before = keysOf(JSON.parse(old.reads) as string[], JSON.parse(old.effects) as OverlayEffect[]);
+    const after = keysOf(outcome.reads, outcome.effects);
+    for (const key of before.reads) if (!after.reads.includes(key)) repo.dropKey(wb, key, KEY_READ, outcome.row_id);
+    for (const key of before.writes) if (!after.writes.includes(key)) repo.dropKey(wb, key, KEY_WRITE, outcome.row_id);
+    for (const key of after.reads) repo.addKey(wb, key, KEY_READ, outcome.row_id);
+    for (const key of after.writes) repo.addKey(wb, key, KEY_WRITE, outcome.row_id);
+    repo.setRowResult(wb, {
+      row_id: outcome.row_id,
+      errors: outcome.errors,
+      warnings: outcome.warnings,
+      reads: JSON.stringify(outcome.reads),
+      effects: JSON.stringify(outcome.effects),
+    });
+    repo.replaceIssues(wb, outcome.row_id, outcome.issues);
+  }
+}
+
+/** A deleted row leaves the key index too. */
+export function forgetRow(store: Store, wb: number, rowId: number): string[] {
+  const repo = store.workbooks;
+  const old = repo.rowResult(wb, rowId);
+  if (!old) return [];
+  const reads = JSON.parse(old.reads) as string[];
+  const effects = JSON.parse(old.effects) as OverlayEffect[];
+  const keys = keysOf(reads, effects);
+  for (const key of keys.reads) repo.dropKey(wb, key, KEY_READ, rowId);
+  for (const key of keys.writes) repo.dropKey(wb, key, KEY_WRITE, rowId);
+  repo.deleteRow(wb, rowId);
+  return effects.map(effectKey);
+}
+
+export function writeSheetIssues(store: Store, wb: number, sheets: SheetIssues[]): void {
+  for (const sheet of sheets) store.workbooks.setSheetIssues(wb, sheet.sheet_no, JSON.stringify(sheet.issues));
+}

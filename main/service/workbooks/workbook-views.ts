@@ -1,0 +1,205 @@
+import type {
+  WorkbookCell,
+  WorkbookInfo,
+  WorkbookIssue,
+  WorkbookIssueList,
+  WorkbookRow,
+  WorkbookRowPage,
+  WorkbookSheet,
+  WorkbookSource,
+  WorkbookState,
+  WorkbookSuggestion,
+  WorkbookSummaryCounts,
+} from '../contract/workbook-api';
+import type { Store } from '../domain/store';
+import { ApiError } from '../errors';
+import { columnLetters } from '../sheets/sheet-xml-scan';
+import type { WorkbookIssueRecord, WorkbookRecord, WorkbookRowRecord, WorkbookSheetRecord } from '../store/workbooks-repo';
+import { columnsAnswer, columnsOf, firstRowOf, sheetContext, type SheetContext } from './staged-sheet';
+import type { StoredIssue } from './staged-validator';
+import { cellText, parseCells, type RowCells } from './workbook-cells';
+
+/**
+ * The answers of the workbook endpoints, built from the tables: a workbook with its sheets and
+ * counts, a page of rows with their issues, the issue list with counts per code and column.
+ */
+function contextOf(sheet: WorkbookSheetRecord): SheetContext | undefined {
+  if (sheet.skipped) return undefined;
+  try {
+    return sheetContext(sheet);
+  } catch {
+    return undefined;
+  }
+}
+
+const sheetIssuesOf = (sheet: WorkbookSheetRecord): StoredIssue[] => JSON.parse(sheet.sheet_issues) as StoredIssue[];
+
+export function countsOf(store: Store, wb: number, sheets = store.workbooks.sheets(wb)): WorkbookSummaryCounts {
+  const totals = store.workbooks.issueTotals(wb);
+  let errors = totals.errors;
+  let warnings = totals.warnings;
+  for (const sheet of sheets) {
+    for (const issue of sheetIssuesOf(sheet)) {
+      if (issue.severity === 'error') errors += 1;
+      else warnings += 1;
+    }
+  }
+  const rows = sheets.filter((sheet) => !sheet.skipped).reduce((sum, sheet) => sum + sheet.rows, 0);
+  return { rows, errors, warnings, rows_with_errors: totals.rows_with_errors, rows_with_warnings: totals.rows_with_warnings };
+}
+
+export function workbookInfo(store: Store, record: WorkbookRecord, withSheets = true): WorkbookInfo {
+  const sheets = store.workbooks.sheets(record.wb);
+  const byColumn = withSheets ? store.workbooks.issuesByColumn(record.wb) : [];
+  const info: WorkbookInfo = {
+    id: record.id,
+    name: record.name,
+    owner: record.owner,
+    hierarchy: store.nodes.get(record.hierarchy_pkid)?.path ?? '',
+    source: record.source as WorkbookSource,
+    state: record.state as WorkbookState,
+    revision: record.revision,
+    validated_revision: record.validated_revision,
+    can_undo: record.head > 0,
+    can_redo: store.workbooks.revision(record.wb, record.head + 1) !== undefined,
+    counts: countsOf(store, record.wb, sheets),
+    problem: record.problem,
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+    sheets: [],
+  };
+  if (!withSheets) return info;
+  info.sheets = sheets.map((sheet): WorkbookSheet => {
+    const own = sheetIssuesOf(sheet);
+    const rowCounts = byColumn.filter((entry) => entry.sheet_no === sheet.sheet_no);
+    return {
+      index: sheet.sheet_no,
+      name: sheet.name,
+      skipped: sheet.skipped === 1,
+      model_type: sheet.model_type,
+      layout: sheet.skipped ? null : sheet.directive === null ? 'compact' : 'directive',
+      directive: sheet.directive,
+      first_row: firstRowOf(sheet),
+      columns: columnsAnswer(contextOf(sheet), columnsOf(sheet)),
+      rows: sheet.rows,
+      errors: rowCounts.reduce((sum, entry) => sum + entry.errors, 0) + own.filter((issue) => issue.severity === 'error').length,
+      warnings: rowCounts.reduce((sum, entry) => sum + entry.warnings, 0) + own.filter((issue) => issue.severity === 'warning').length,
+    };
+  });
+  return info;
+}
+
+function issueOf(record: Pick<WorkbookIssueRecord, 'column_id' | 'field' | 'severity' | 'code' | 'message' | 'suggestion'>, sheet: WorkbookSheetRecord, rowId: number, idx: number | null): WorkbookIssue {
+  const place = record.column_id === null ? -1 : columnsOf(sheet).findIndex((column) => column.id === record.column_id);
+  return {
+    sheet: sheet.sheet_no,
+    row_id: rowId,
+    row: idx === null ? 0 : firstRowOf(sheet) + idx,
+    column_id: record.column_id,
+    column: place < 0 ? '' : columnLetters(place + 1),
+    field: record.field,
+    severity: record.severity,
+    code: record.code,
+    message: record.message,
+    suggestion: record.suggestion === null ? null : (JSON.parse(record.suggestion) as WorkbookSuggestion),
+  };
+}
+
+export function rowIssues(store: Store, wb: number, sheet: WorkbookSheetRecord, row: Pick<WorkbookRowRecord, 'row_id' | 'idx'>): WorkbookIssue[] {
+  return store.workbooks.rowIssues(wb, row.row_id).map((issue) => issueOf(issue, sheet, row.row_id, row.idx));
+}
+
+/** The cells of the sheet's columns (cells of removed columns are kept for undo, not shown). */
+function shownCells(sheet: WorkbookSheetRecord, cells: RowCells): Record<string, WorkbookCell> {
+  const ids = new Set(columnsOf(sheet).map((column) => String(column.id)));
+  const shown: Record<string, WorkbookCell> = {};
+  for (const id in cells) if (ids.has(id)) shown[id] = cells[id];
+  return shown;
+}
+
+export function rowAnswer(store: Store, wb: number, sheet: WorkbookSheetRecord, row: WorkbookRowRecord): WorkbookRow {
+  return {
+    id: row.row_id,
+    row: firstRowOf(sheet) + row.idx,
+    index: row.idx,
+    cells: shownCells(sheet, parseCells(row.cells)),
+    issues: row.errors + row.warnings > 0 ? rowIssues(store, wb, sheet, row) : [],
+  };
+}
+
+export interface RowQuery {
+  skip: number;
+  limit: number;
+  only?: 'errors' | 'warnings';
+  code?: string;
+  column?: number;
+  find?: RegExp;
+}
+
+/** Rows through a filter that no index serves (a code, a column, a text): a scan of the sheet, in pages. */
+function scanRows(store: Store, record: WorkbookRecord, sheet: WorkbookSheetRecord, query: RowQuery): { total: number; rows: WorkbookRowRecord[] } {
+  const rows: WorkbookRowRecord[] = [];
+  let total = 0;
+  for (let skip = 0; ; skip += 1000) {
+    const page = store.workbooks.page(record.wb, sheet.sheet_no, skip, 1000, query.only);
+    for (const row of page) {
+      if (!matches(store, record.wb, sheet, row, query)) continue;
+      if (total >= query.skip && rows.length < query.limit) rows.push(row);
+      total += 1;
+    }
+    if (page.length < 1000) break;
+  }
+  return { total, rows };
+}
+
+function matches(store: Store, wb: number, sheet: WorkbookSheetRecord, row: WorkbookRowRecord, query: RowQuery): boolean {
+  if (query.code !== undefined || query.column !== undefined) {
+    if (row.errors + row.warnings === 0) return false;
+    const issues = store.workbooks.rowIssues(wb, row.row_id);
+    if (!issues.some((issue) => (query.code === undefined || issue.code === query.code) && (query.column === undefined || issue.column_id === query.column))) return false;
+  }
+  if (query.find) {
+    const cells = shownCells(sheet, parseCells(row.cells));
+    const pattern = query.find;
+    if (!Object.values(cells).some((cell) => ((pattern.lastIndex = 0), pattern.test(cellText(cell))))) return false;
+  }
+  return true;
+}
+
+export function rowPage(store: Store, record: WorkbookRecord, sheetNo: number, query: RowQuery): WorkbookRowPage {
+  const sheet = store.workbooks.sheets(record.wb).find((candidate) => candidate.sheet_no === sheetNo);
+  if (!sheet) throw new ApiError(404, 'not-found', `The workbook has no sheet ${sheetNo}.`);
+  let found: { total: number; rows: WorkbookRowRecord[] };
+  if (query.code !== undefined || query.column !== undefined || query.find) found = scanRows(store, record, sheet, query);
+  else if (query.only) found = { total: store.workbooks.countRows(record.wb, sheetNo, query.only), rows: store.workbooks.page(record.wb, sheetNo, query.skip, query.limit, query.only) };
+  else found = { total: sheet.rows, rows: store.workbooks.page(record.wb, sheetNo, query.skip, query.limit) };
+  return { revision: record.revision, total: found.total, skip: query.skip, rows: found.rows.map((row) => rowAnswer(store, record.wb, sheet, row)) };
+}
+
+export function issueList(store: Store, record: WorkbookRecord, skip: number, limit: number): WorkbookIssueList {
+  const sheets = store.workbooks.sheets(record.wb);
+  const bySheet = new Map(sheets.map((sheet) => [sheet.sheet_no, sheet]));
+  const own = sheets.flatMap((sheet) => sheetIssuesOf(sheet).map((issue) => issueOf(issue, sheet, 0, null)));
+  const counts = countsOf(store, record.wb, sheets);
+  const rowIssuesPage = store.workbooks
+    .issuesPage(record.wb, Math.max(0, skip - own.length), Math.max(0, limit - Math.max(0, own.length - skip)))
+    .map((issue) => issueOf(issue, bySheet.get(issue.sheet_no) as WorkbookSheetRecord, issue.row_id, issue.idx));
+  const byColumn = store.workbooks.issuesByColumn(record.wb).map((entry) => {
+    const sheet = bySheet.get(entry.sheet_no) as WorkbookSheetRecord;
+    const place = entry.column_id === null ? -1 : columnsOf(sheet).findIndex((column) => column.id === entry.column_id);
+    return { sheet: entry.sheet_no, column_id: entry.column_id, column: place < 0 ? '' : columnLetters(place + 1), errors: entry.errors, warnings: entry.warnings };
+  });
+  const byCode = store.workbooks.issuesByCode(record.wb);
+  for (const issue of own) {
+    const entry = byCode.find((candidate) => candidate.code === issue.code && candidate.severity === issue.severity);
+    if (entry) entry.count += 1;
+    else byCode.push({ code: issue.code, severity: issue.severity, count: 1 });
+  }
+  return {
+    revision: record.revision,
+    total: counts.errors + counts.warnings,
+    issues: [...own.slice(skip, skip + limit), ...rowIssuesPage].slice(0, limit),
+    by_code: byCode,
+    by_column: byColumn,
+  };
+}

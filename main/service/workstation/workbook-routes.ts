@@ -1,0 +1,225 @@
+import { writeFile, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { isJsonObject, type ApiResponse, type JsonObject } from '../api-types';
+import { assertRole } from '../auth/access';
+import type { WorkbookAnswer, WorkbookList, WorkbookSource } from '../contract/workbook-api';
+import { guardNode } from '../domain/guards';
+import { resolveHierarchy } from '../domain/hierarchy';
+import { ownedUpload } from '../domain/owned-upload';
+import { ApiError, notFound } from '../errors';
+import { jsonBody, type RequestContext } from '../request-context';
+import { json } from '../responses';
+import { XLSX_TYPE } from '../sheets/write-workbook';
+import type { NodeRow } from '../store/nodes-repo';
+import type { Who } from '../workbooks/staged-workbooks';
+import { saveWorkbook } from '../workbooks/workbook-save';
+import { issueList, rowPage, workbookInfo } from '../workbooks/workbook-views';
+import { methodNotAllowed, type WorkstationDeps, type WorkstationRouteGroup } from './route-group';
+
+/**
+ * `/workstation/workbooks/`: staged workbooks (README: Staged workbooks). Every endpoint needs
+ * the bulkload role; a workbook is its owner's, and admins at or above the owner's node may see
+ * it (anyone else gets 404). Shapes: `../contract/workbook-api.ts`.
+ */
+const whoOf = (ctx: RequestContext): Who => ({ principal: ctx.principal, callerPath: ctx.callerPath });
+
+const bad = (message: string, field?: string): ApiError =>
+  new ApiError(400, 'validation-failed', message, field ? [{ field, message }] : undefined);
+
+function bodyOf(ctx: RequestContext): JsonObject {
+  const body = jsonBody(ctx);
+  if (!isJsonObject(body)) throw bad('The body must be a JSON object.');
+  return body;
+}
+
+function text(body: JsonObject, name: string, required = true): string | undefined {
+  const value = body[name];
+  if (value === undefined && !required) return undefined;
+  if (typeof value !== 'string' || value.trim() === '' || value.length > 1000) throw bad(`'${name}' must be given, as text.`, name);
+  return value;
+}
+
+/** The API request whose answer (an .xlsx) a generated workbook starts from. */
+function generatorRequest(body: JsonObject, node: NodeRow): { method: string; url: string; body?: string; name: string } {
+  const hierarchy = encodeURIComponent(node.path);
+  if (body.from === 'search') {
+    const query = text(body, 'query') as string;
+    return {
+      method: 'POST',
+      url: `/api/export/export_data/?url=/api/tool/Search/&hierarchy=${hierarchy}`,
+      body: JSON.stringify({ query, export_data_type: 'formatted', hierarchy_paths: [node.path] }),
+      name: 'search.xlsx',
+    };
+  }
+  const model = text(body, 'model_type') as string;
+  if (!/^[a-z]+\/(cucm\/)?[A-Za-z]+$/.test(model)) throw bad(`'model_type' must be a model type such as relation/LineRelation.`, 'model_type');
+  const short = model.split('/').pop() as string;
+  if (body.from === 'template') {
+    const params = new URLSearchParams({ hierarchy: node.path });
+    for (const name of ['template', 'template_name', 'policy', 'policy_name'] as const) {
+      const value = text(body, name, false);
+      if (value !== undefined) params.set(name, value);
+    }
+    return { method: 'GET', url: `/api/${model}/export_bulkload_template/?${params.toString()}`, name: `${short}-template.xlsx` };
+  }
+  if (body.hrefs !== undefined) {
+    return { method: 'POST', url: `/api/${model}/export/?hierarchy=${hierarchy}`, body: JSON.stringify({ hrefs: body.hrefs }), name: `${short}-export.xlsx` };
+  }
+  const params = new URLSearchParams({ hierarchy: node.path });
+  if (body.filter !== undefined) {
+    if (!isJsonObject(body.filter)) throw bad("'filter' must be an object of list parameters.", 'filter');
+    for (const [name, value] of Object.entries(body.filter)) if (typeof value === 'string') params.set(name, value);
+  }
+  return { method: 'POST', url: `/api/${model}/export/?${params.toString()}`, body: '{}', name: `${short}-export.xlsx` };
+}
+
+async function create(deps: WorkstationDeps, ctx: RequestContext): Promise<ApiResponse> {
+  const body = bodyOf(ctx);
+  const from = body.from;
+  const node = resolveHierarchy(deps.store.nodes, typeof body.hierarchy === 'string' ? body.hierarchy : null);
+  guardNode(ctx, node, 'bulkload');
+  if (from === 'upload') {
+    const upload = ownedUpload(deps.store, whoOf(ctx), text(body, 'file') as string);
+    const record = deps.workbooks.stageFile(whoOf(ctx), node, deps.store.uploads.pathOf(upload.id), upload.name, 'upload');
+    return json(202, { success: true, workbook: workbookInfo(deps.store, record) } satisfies WorkbookAnswer);
+  }
+  if (from !== 'template' && from !== 'export' && from !== 'search') {
+    throw bad(`'from' must be upload, template, export or search.`, 'from');
+  }
+  const request = generatorRequest(body, node);
+  const answer = await deps.apiAs(ctx.principal, {
+    method: request.method,
+    url: request.url,
+    headers: { 'content-type': 'application/json' },
+    body: request.body,
+  });
+  if (answer.status !== 200 || typeof answer.body === 'string') {
+    const fault = typeof answer.body === 'string' ? (JSON.parse(answer.body) as { code?: string; message?: string }) : {};
+    throw new ApiError(answer.status, fault.code ?? 'generator-failed', fault.message ?? 'The workbook could not be generated.');
+  }
+  const path = join(deps.store.uploads.folder, `${randomBytes(12).toString('hex')}.stage.xlsx`);
+  await writeFile(path, answer.body);
+  const name = typeof body.name === 'string' && body.name.trim() !== '' ? body.name.slice(0, 255) : request.name;
+  const source: WorkbookSource = from === 'template' ? 'template' : 'export';
+  const record = deps.workbooks.stageFile(whoOf(ctx), node, path, name, source, () => void unlink(path).catch(() => undefined));
+  return json(202, { success: true, workbook: workbookInfo(deps.store, record) } satisfies WorkbookAnswer);
+}
+
+function intParam(ctx: RequestContext, name: string, fallback: number, max: number): number {
+  const raw = ctx.query.get(name);
+  if (raw === null || raw === '') return fallback;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) > max) throw bad(`'${name}' must be a whole number from 0 to ${max}.`, name);
+  return Number(raw);
+}
+
+function findParam(ctx: RequestContext): RegExp | undefined {
+  const find = ctx.query.get('find');
+  if (find === null || find === '') return undefined;
+  if (find.length > 500) throw bad("'find' is at most 500 characters.", 'find');
+  try {
+    return new RegExp(ctx.query.get('regex') === 'true' ? find : find.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
+  } catch (error) {
+    throw bad(`'find' is not a regular expression: ${(error as Error).message}.`, 'find');
+  }
+}
+
+function rows(deps: WorkstationDeps, ctx: RequestContext, id: string, sheet: string): ApiResponse {
+  const record = deps.workbooks.find(whoOf(ctx), id);
+  if (!/^\d{1,4}$/.test(sheet)) throw notFound(`No sheet '${sheet}': sheets are numbered from 0.`);
+  const only = ctx.query.get('only');
+  if (only !== null && only !== 'errors' && only !== 'warnings') throw bad("'only' must be errors or warnings.", 'only');
+  const column = ctx.query.get('column');
+  const page = rowPage(deps.store, record, Number(sheet), {
+    skip: intParam(ctx, 'skip', 0, 10_000_000),
+    limit: intParam(ctx, 'limit', 100, 5000),
+    only: only ?? undefined,
+    code: ctx.query.get('code') ?? undefined,
+    column: column === null ? undefined : intParam(ctx, 'column', 0, 1_000_000),
+    find: findParam(ctx),
+  });
+  return json(200, page);
+}
+
+async function save(deps: WorkstationDeps, ctx: RequestContext, id: string): Promise<ApiResponse> {
+  const record = deps.workbooks.find(whoOf(ctx), id);
+  const bytes = await saveWorkbook(deps.store, record, ctx.query.get('issues') === 'true');
+  const name = record.name.replace(/[^\w.() -]/g, '_').replace(/(\.xlsx)?$/i, '.xlsx');
+  return {
+    status: 200,
+    headers: { 'content-type': XLSX_TYPE, 'content-disposition': `attachment; filename="${name}"`, 'cache-control': 'no-store' },
+    body: bytes,
+  };
+}
+
+async function oneWorkbook(deps: WorkstationDeps, ctx: RequestContext, rest: string[]): Promise<ApiResponse> {
+  const [id, action, sheet, tail] = rest;
+  const who = whoOf(ctx);
+  if (rest.length === 1) {
+    if (ctx.method === 'GET') return json(200, { success: true, workbook: workbookInfo(deps.store, deps.workbooks.find(who, id)) });
+    if (ctx.method === 'DELETE') {
+      await deps.workbooks.remove(who, id);
+      return json(200, { success: true, id });
+    }
+    throw methodNotAllowed(ctx, 'GET or DELETE');
+  }
+  if (action === 'sheets' && rest.length === 4 && tail === 'rows') {
+    if (ctx.method !== 'GET') throw methodNotAllowed(ctx, 'GET');
+    return rows(deps, ctx, id, sheet);
+  }
+  if (rest.length !== 2) throw notFound(`No workstation endpoint at ${ctx.path}.`);
+  const get = (): void => {
+    if (ctx.method !== 'GET') throw methodNotAllowed(ctx, 'GET');
+  };
+  const post = (): void => {
+    if (ctx.method !== 'POST') throw methodNotAllowed(ctx, 'POST');
+  };
+  switch (action) {
+    case 'issues': {
+      get();
+      const record = deps.workbooks.find(who, id);
+      return json(200, issueList(deps.store, record, intParam(ctx, 'skip', 0, 10_000_000), intParam(ctx, 'limit', 1000, 100_000)));
+    }
+    case 'history': {
+      get();
+      const record = deps.workbooks.find(who, id);
+      const history = deps.store.workbooks.history(record.wb).map((entry) => ({ ...entry, undone: entry.seq > record.head }));
+      return json(200, { revision: record.revision, history });
+    }
+    case 'edits': {
+      post();
+      const body = bodyOf(ctx);
+      return json(200, await deps.workbooks.edit(who, id, body.revision, body.edit));
+    }
+    case 'undo':
+    case 'redo': {
+      post();
+      return json(200, await deps.workbooks.step(who, id, bodyOf(ctx).revision, action === 'undo' ? -1 : 1));
+    }
+    case 'validate': {
+      post();
+      return json(200, { success: true, workbook: workbookInfo(deps.store, await deps.workbooks.revalidate(who, id)) });
+    }
+    case 'file':
+      get();
+      return save(deps, ctx, id);
+    default:
+      throw notFound(`No workstation endpoint at ${ctx.path}.`);
+  }
+}
+
+export const workbookRoutes: WorkstationRouteGroup = {
+  prefix: 'workbooks',
+  async handle(deps, ctx, rest) {
+    assertRole(ctx.principal, 'bulkload');
+    if (rest.length === 0) {
+      if (ctx.method === 'GET') {
+        const list: WorkbookList = { workbooks: deps.workbooks.list(whoOf(ctx)).map((record) => workbookInfo(deps.store, record, false)) };
+        return json(200, list);
+      }
+      if (ctx.method === 'POST') return create(deps, ctx);
+      throw methodNotAllowed(ctx, 'GET or POST');
+    }
+    return oneWorkbook(deps, ctx, rest);
+  },
+};
