@@ -136,7 +136,10 @@ export interface WorkbookOutcomesChunk {
   outcomes: RowOutcome[];
 }
 
-async function validateStaged(ctx: JobContext, input: WorkbookValidateInput): Promise<{ sheets: SheetIssues[] | null; outcomes: RowOutcome[] }> {
+async function validateStaged(
+  ctx: JobContext,
+  input: WorkbookValidateInput,
+): Promise<{ sheets: SheetIssues[] | null; outcomes: RowOutcome[] }> {
   const node = ctx.store.nodes.get(input.nodePkid);
   const workbook = ctx.store.workbooks.getByWb(input.wb);
   if (!node || !workbook) throw notFound('The workbook or its hierarchy node no longer exists.');
@@ -144,7 +147,9 @@ async function validateStaged(ctx: JobContext, input: WorkbookValidateInput): Pr
     if (input.changed) {
       return { sheets: null, outcomes: validateIncremental(ctx.store, workbook, input.caller, node, input.changed, input.goneWrites) };
     }
-    const sheets = await validateFull(ctx.store, workbook, input.caller, node, (outcomes) => ctx.send({ outcomes } satisfies WorkbookOutcomesChunk));
+    const sheets = await validateFull(ctx.store, workbook, input.caller, node, (outcomes) =>
+      ctx.send({ outcomes } satisfies WorkbookOutcomesChunk),
+    );
     return { sheets, outcomes: [] };
   });
 }

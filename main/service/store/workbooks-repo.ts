@@ -114,7 +114,9 @@ export class WorkbooksRepo {
       setState: p<[string, string | null, string, number]>('UPDATE workbooks SET state = ?, problem = ?, updated_at = ? WHERE wb = ?'),
       setRevision: p<[number, number, string, number]>('UPDATE workbooks SET revision = ?, head = ?, updated_at = ? WHERE wb = ?'),
       setValidated: p<[number, number]>('UPDATE workbooks SET validated_revision = ? WHERE wb = ?'),
-      takeRowIds: p<[number, number], { next: number }>('UPDATE workbooks SET next_row = next_row + ? WHERE wb = ? RETURNING next_row AS next'),
+      takeRowIds: p<[number, number], { next: number }>(
+        'UPDATE workbooks SET next_row = next_row + ? WHERE wb = ? RETURNING next_row AS next',
+      ),
       insertSheet: p<[number, number, string, number, string | null, string | null, string, number, number, string | null]>(
         `INSERT INTO workbook_sheets (wb, sheet_no, name, skipped, directive, model_type, columns, next_column, rows, raw)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -209,14 +211,9 @@ export class WorkbooksRepo {
         'SELECT seq, op, summary, username, at FROM workbook_revisions WHERE wb = ? ORDER BY seq',
       ),
       dropRevisionsAfter: p<[number, number]>('DELETE FROM workbook_revisions WHERE wb = ? AND seq > ?'),
-      remove: [
-        'workbook_revisions',
-        'workbook_row_keys',
-        'workbook_issues',
-        'workbook_rows',
-        'workbook_sheets',
-        'workbooks',
-      ].map((table) => p<[number]>(`DELETE FROM ${table} WHERE wb = ?`)),
+      remove: ['workbook_revisions', 'workbook_row_keys', 'workbook_issues', 'workbook_rows', 'workbook_sheets', 'workbooks'].map((table) =>
+        p<[number]>(`DELETE FROM ${table} WHERE wb = ?`),
+      ),
     };
   }
 

@@ -64,7 +64,8 @@ export function suggestionFor(store: Store, context: SheetContext, issue: SheetI
   const text = cellText(cell);
   if (TEXT_FORM_CODES.has(issue.code)) return { label: `Store it as the text '${text}'`, value: text };
   if (issue.code === 'not-a-choice' || issue.code === 'bad-action') {
-    const choices = issue.code === 'bad-action' ? ACTIONS : (fieldAt(context.model, issue.field)?.choices ?? []).map((choice) => choice.value);
+    const choices =
+      issue.code === 'bad-action' ? ACTIONS : (fieldAt(context.model, issue.field)?.choices ?? []).map((choice) => choice.value);
     const nearest = nearestChoice(text, choices);
     if (nearest !== undefined) return { label: `Use '${nearest}'`, value: nearest };
   }

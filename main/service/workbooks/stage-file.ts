@@ -24,7 +24,8 @@ export interface StagedSheetInput extends Omit<WorkbookSheetRecord, 'wb' | 'shee
   rows: number;
 }
 
-export type StageChunk = { type: 'rows'; sheet_no: number; first_idx: number; cells: string[] } | { type: 'sheet'; sheet: StagedSheetInput };
+export type StageChunk =
+  { type: 'rows'; sheet_no: number; first_idx: number; cells: string[] } | { type: 'sheet'; sheet: StagedSheetInput };
 
 /** `#` sheets are for notes and lists: kept to be saved back, up to this many rows. */
 const MAX_KEPT_ROWS = 10_000;

@@ -111,20 +111,21 @@ export function validateIncremental(
     for (const key of dirty) {
       if (readersSeen.has(key)) continue;
       readersSeen.add(key);
-      for (const rowId of store.workbooks.rowsWithKey(wb, keyHash(key), KEY_READ)) if (knownRow(store, wb, rowId, cache)) candidates.add(rowId);
+      for (const rowId of store.workbooks.rowsWithKey(wb, keyHash(key), KEY_READ))
+        if (knownRow(store, wb, rowId, cache)) candidates.add(rowId);
     }
     for (const rowId of candidates) for (const key of cache.get(rowId)?.reads ?? []) needed.add(key);
     const outcomes = runPass(store, workbook, caller, node, contexts, cache, candidates, needed);
-    let grew = false;
+    const before = needed.size + dirty.size;
     for (const outcome of outcomes) {
       const known = cache.get(outcome.row_id) as Known;
-      for (const key of outcome.reads) if (!needed.has(key)) (needed.add(key), (grew = true));
-      const effects = JSON.stringify(outcome.effects);
-      if (effects !== known.effects) {
-        for (const key of [...writeKeys(known.effects), ...outcome.effects.map(effectKey)]) if (!dirty.has(key)) (dirty.add(key), (grew = true));
+      for (const key of outcome.reads) needed.add(key);
+      if (JSON.stringify(outcome.effects) !== known.effects) {
+        for (const key of [...writeKeys(known.effects), ...outcome.effects.map(effectKey)]) dirty.add(key);
       }
     }
-    if (!grew) return outcomes;
+    // Nothing new to read or to tell other rows: the pass was the answer.
+    if (needed.size + dirty.size === before) return outcomes;
   }
 }
 
@@ -159,4 +160,3 @@ function runPass(
   }
   return outcomes;
 }
-

@@ -79,7 +79,13 @@ export function sheetContext(record: WorkbookSheetRecord): SheetContext {
     .filter((binding) => binding.kind === 'field' && binding.path.readonly)
     .map((binding) =>
       issueAt(
-        { sheet: record.name, row: binding.row, column: binding.letters, field: binding.kind === 'field' ? binding.path.text : '', label: binding.label },
+        {
+          sheet: record.name,
+          row: binding.row,
+          column: binding.letters,
+          field: binding.kind === 'field' ? binding.path.text : '',
+          label: binding.label,
+        },
         'warning',
         'read-only-column',
         'this field is computed by the service: the values in this column are ignored',
@@ -124,7 +130,11 @@ export function columnsAnswer(context: SheetContext | undefined, columns: Staged
       field: binding ? (binding.kind === 'meta' ? META_NAMES[binding.meta] : binding.path.text) : null,
       required: field?.required === true,
       text: types.includes('string') && !types.some((type) => type === 'integer' || type === 'number' || type === 'boolean'),
-      choices: field?.choices ? field.choices.map((choice) => choice.value) : binding?.kind === 'meta' && binding.meta === 'action' ? ['add', 'modify', 'delete'] : null,
+      choices: field?.choices
+        ? field.choices.map((choice) => choice.value)
+        : binding?.kind === 'meta' && binding.meta === 'action'
+          ? ['add', 'modify', 'delete']
+          : null,
     };
   });
 }

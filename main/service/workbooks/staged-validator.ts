@@ -49,7 +49,12 @@ export function hasPlacedCell(context: SheetContext, cells: RowCells): boolean {
 
 export class StagedValidator {
   readonly overlay = new TrackedOverlay();
-  private readonly cache: ValidationCache = { nodes: new Map(), phones: new Map(), findTemplate: templateCache(), templateQueries: new Map() };
+  private readonly cache: ValidationCache = {
+    nodes: new Map(),
+    phones: new Map(),
+    findTemplate: templateCache(),
+    templateQueries: new Map(),
+  };
 
   constructor(
     private readonly store: Store,

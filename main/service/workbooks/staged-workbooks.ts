@@ -63,7 +63,10 @@ export class StagedWorkbooks {
   list(who: Who): WorkbookRecord[] {
     return this.deps.store.workbooks
       .list()
-      .filter((record) => record.owner_pkid === who.principal.pkid || (who.principal.role === 'admin' && isWithin(record.owner_path, who.callerPath)));
+      .filter(
+        (record) =>
+          record.owner_pkid === who.principal.pkid || (who.principal.role === 'admin' && isWithin(record.owner_path, who.callerPath)),
+      );
   }
 
   /** Resolves when the workbook's staging (and first validation) has ended, well or not. */
@@ -107,7 +110,11 @@ export class StagedWorkbooks {
       const first = store.workbooks.takeRowIds(wb, chunk.cells.length);
       chunk.cells.forEach((cells, offset) => store.workbooks.addRow(wb, first + offset, chunk.sheet_no, chunk.first_idx + offset, cells));
     });
-    await pool.run('stage-file', { path, fileName: name }, { owner: who.principal.username, onChunk: (chunk) => take(chunk as StageChunk) });
+    await pool.run(
+      'stage-file',
+      { path, fileName: name },
+      { owner: who.principal.username, onChunk: (chunk) => take(chunk as StageChunk) },
+    );
     await this.validateWhole(wb);
   }
 
@@ -129,7 +136,12 @@ export class StagedWorkbooks {
   private callerOf(record: WorkbookRecord): ValidationCaller {
     const principal = principalOfUser(this.deps.store, record.owner_pkid);
     const node = principal && this.deps.store.nodes.get(principal.hierarchyPkid);
-    if (!principal || !node) throw new ApiError(409, 'owner-gone', `The owner of this workbook, ${record.owner}, no longer exists: it can be read and saved, not validated.`);
+    if (!principal || !node)
+      throw new ApiError(
+        409,
+        'owner-gone',
+        `The owner of this workbook, ${record.owner}, no longer exists: it can be read and saved, not validated.`,
+      );
     return { principal, callerPath: node.path };
   }
 
@@ -184,9 +196,12 @@ export class StagedWorkbooks {
   }
 
   private editable(record: WorkbookRecord): void {
-    if (record.state === 'staging') throw new ApiError(409, 'workbook-busy', 'The workbook is still being staged: edit it when its state is draft or validated.');
-    if (record.state === 'loading') throw new ApiError(409, 'workbook-busy', 'The workbook is being loaded: edit it when the load has ended.');
-    if (record.state === 'failed' && record.validated_revision === null) throw new ApiError(409, 'workbook-failed', `The workbook could not be staged: ${record.problem ?? ''}`);
+    if (record.state === 'staging')
+      throw new ApiError(409, 'workbook-busy', 'The workbook is still being staged: edit it when its state is draft or validated.');
+    if (record.state === 'loading')
+      throw new ApiError(409, 'workbook-busy', 'The workbook is being loaded: edit it when the load has ended.');
+    if (record.state === 'failed' && record.validated_revision === null)
+      throw new ApiError(409, 'workbook-failed', `The workbook could not be staged: ${record.problem ?? ''}`);
   }
 
   private checkRevision(record: WorkbookRecord, revision: unknown): void {
@@ -238,7 +253,12 @@ export class StagedWorkbooks {
       this.editable(record);
       this.checkRevision(record, revision);
       const entry = store.workbooks.revision(record.wb, step < 0 ? record.head : record.head + 1);
-      if (!entry) throw new ApiError(409, step < 0 ? 'nothing-to-undo' : 'nothing-to-redo', step < 0 ? 'There is no edit to undo.' : 'There is no undone edit to redo.');
+      if (!entry)
+        throw new ApiError(
+          409,
+          step < 0 ? 'nothing-to-undo' : 'nothing-to-redo',
+          step < 0 ? 'There is no edit to undo.' : 'There is no undone edit to redo.',
+        );
       const applied = store.db.transaction(() => {
         const done = applyOps(store, record.wb, JSON.parse(step < 0 ? entry.backward : entry.forward) as PrimitiveOp[]);
         store.workbooks.setRevision(record.wb, store.workbooks.nextRevision(), record.head + step, this.deps.now());
@@ -296,7 +316,8 @@ export class StagedWorkbooks {
 
   async remove(who: Who, id: string): Promise<void> {
     const found = this.find(who, id);
-    if (found.state === 'loading') throw new ApiError(409, 'workbook-busy', 'The workbook is being loaded: delete it when the load has ended.');
+    if (found.state === 'loading')
+      throw new ApiError(409, 'workbook-busy', 'The workbook is being loaded: delete it when the load has ended.');
     await this.serial(found.wb, async () => this.deps.store.workbooks.remove(found.wb));
   }
 }

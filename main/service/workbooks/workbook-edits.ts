@@ -28,7 +28,8 @@ type Fields = Record<string, unknown>;
 
 function int(fields: Fields, name: string, min = 0): number {
   const value = fields[name];
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) throw bad(`'${name}' must be a whole number of at least ${min}.`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min)
+    throw bad(`'${name}' must be a whole number of at least ${min}.`);
   return value;
 }
 
@@ -73,7 +74,9 @@ export class EditPlanner {
       case 'directive':
         return this.directive(fields);
       default:
-        throw bad(`'op' must be one of set, paste, insert_rows, delete_rows, add_column, remove_column, move_column, fill_down, replace, directive.`);
+        throw bad(
+          `'op' must be one of set, paste, insert_rows, delete_rows, add_column, remove_column, move_column, fill_down, replace, directive.`,
+        );
     }
   }
 
@@ -119,11 +122,14 @@ export class EditPlanner {
     const columns = columnsOf(sheet);
     const width = Math.max(0, ...block.map((line) => line.length));
     if (left + width > columns.length) {
-      throw bad(`The block is ${plural(width, 'column')} wide and does not fit from column ${left + 1} of the ${columns.length}: add columns first.`);
+      throw bad(
+        `The block is ${plural(width, 'column')} wide and does not fit from column ${left + 1} of the ${columns.length}: add columns first.`,
+      );
     }
     const ops: PrimitiveOp[] = [];
     const extra = top + block.length - sheet.rows;
-    if (extra > MAX_NEW_ROWS) throw bad(`The block would add ${plural(extra, 'row')}; paste at most ${MAX_NEW_ROWS.toLocaleString('en-US')} new rows at once.`);
+    if (extra > MAX_NEW_ROWS)
+      throw bad(`The block would add ${plural(extra, 'row')}; paste at most ${MAX_NEW_ROWS.toLocaleString('en-US')} new rows at once.`);
     if (extra > 0) ops.push(this.newRows(sheet, sheet.rows, extra));
     const cells: [number, number, WorkbookCell][] = [];
     const insertedIds = extra > 0 ? (ops[0] as Extract<PrimitiveOp, { 0: 'insert' }>)[3].map(([id]) => id) : [];
@@ -131,7 +137,9 @@ export class EditPlanner {
       const idx = top + offset;
       const rowId = idx < sheet.rows ? this.store.workbooks.rowAt(this.wb, sheet.sheet_no, idx)?.row_id : insertedIds[idx - sheet.rows];
       if (rowId === undefined) return;
-      line.forEach((value, column) => cells.push([rowId, columns[left + column].id, cellFromRequest(value, `line ${offset + 1}, cell ${column + 1}`)]));
+      line.forEach((value, column) =>
+        cells.push([rowId, columns[left + column].id, cellFromRequest(value, `line ${offset + 1}, cell ${column + 1}`)]),
+      );
     });
     ops.push(['cells', sheet.sheet_no, cells]);
     return { op: 'paste', ops, summary: `Pasted ${block.length} x ${width} cells in '${sheet.name}'` };
@@ -157,12 +165,18 @@ export class EditPlanner {
   private insertRows(fields: Fields): PlannedEdit {
     const sheet = this.sheet(fields);
     const at = int(fields, 'at');
-    if (at > sheet.rows) throw bad(`'at' is ${at}, past the end of sheet '${sheet.name}' (${plural(sheet.rows, 'row')}): give 0 to ${sheet.rows}.`);
+    if (at > sheet.rows)
+      throw bad(`'at' is ${at}, past the end of sheet '${sheet.name}' (${plural(sheet.rows, 'row')}): give 0 to ${sheet.rows}.`);
     const rows = Array.isArray(fields.rows) ? (fields.rows as Record<string, WorkbookCell>[]) : undefined;
     const count = rows ? rows.length : fields.count === undefined ? 1 : int(fields, 'count', 1);
     if (count < 1 || count > MAX_NEW_ROWS) throw bad(`Insert 1 to ${MAX_NEW_ROWS.toLocaleString('en-US')} rows at once.`);
-    if (rows?.some((row) => typeof row !== 'object' || row === null || Array.isArray(row))) throw bad("'rows' must be objects of column id -> value.");
-    return { op: 'insert_rows', ops: [this.newRows(sheet, at, count, rows)], summary: `Inserted ${plural(count, 'row')} in '${sheet.name}'` };
+    if (rows?.some((row) => typeof row !== 'object' || row === null || Array.isArray(row)))
+      throw bad("'rows' must be objects of column id -> value.");
+    return {
+      op: 'insert_rows',
+      ops: [this.newRows(sheet, at, count, rows)],
+      summary: `Inserted ${plural(count, 'row')} in '${sheet.name}'`,
+    };
   }
 
   private deleteRows(fields: Fields): PlannedEdit {
@@ -170,7 +184,11 @@ export class EditPlanner {
     if (!Array.isArray(fields.row_ids) || fields.row_ids.length === 0) throw bad("'row_ids' must list the ids of the rows to delete.");
     const ids = [...new Set(fields.row_ids as unknown[])];
     for (const id of ids) this.rowIdx(sheet, id);
-    return { op: 'delete_rows', ops: [['delete', sheet.sheet_no, ids as number[]]], summary: `Deleted ${plural(ids.length, 'row')} from '${sheet.name}'` };
+    return {
+      op: 'delete_rows',
+      ops: [['delete', sheet.sheet_no, ids as number[]]],
+      summary: `Deleted ${plural(ids.length, 'row')} from '${sheet.name}'`,
+    };
   }
 
   private columnEdit(fields: Fields): PlannedEdit {
@@ -181,7 +199,12 @@ export class EditPlanner {
     if (fields.op === 'add_column') {
       const at = int(fields, 'at');
       if (at > columns.length) throw bad(`'at' is ${at}; the sheet has ${plural(columns.length, 'column')}: give 0 to ${columns.length}.`);
-      const column: StagedColumn = { id: next, name: text(fields, 'name', 255), group: fields.group === undefined ? '' : text(fields, 'group', 255), title: fields.title === undefined ? '' : text(fields, 'title', 255) };
+      const column: StagedColumn = {
+        id: next,
+        name: text(fields, 'name', 255),
+        group: fields.group === undefined ? '' : text(fields, 'group', 255),
+        title: fields.title === undefined ? '' : text(fields, 'title', 255),
+      };
       next += 1;
       columns.splice(at, 0, column);
       summary = `Added column '${column.name || column.title}' to '${sheet.name}'`;
@@ -212,7 +235,11 @@ export class EditPlanner {
     const source = parseCells(rows[0].cells);
     const cells: [number, number, WorkbookCell][] = [];
     for (const row of rows.slice(1)) for (const id of fields.column_ids as number[]) cells.push([row.row_id, id, source[id] ?? null]);
-    return { op: 'fill_down', ops: [['cells', sheet.sheet_no, cells]], summary: `Filled down ${plural(rows.length - 1, 'row')} in '${sheet.name}'` };
+    return {
+      op: 'fill_down',
+      ops: [['cells', sheet.sheet_no, cells]],
+      summary: `Filled down ${plural(rows.length - 1, 'row')} in '${sheet.name}'`,
+    };
   }
 
   private pattern(fields: Fields): RegExp {

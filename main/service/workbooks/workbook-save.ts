@@ -28,7 +28,13 @@ function cellValue(cell: WorkbookCell | undefined): CellValue {
   return null;
 }
 
-function* sheetRows(store: Store, wb: number, sheet: WorkbookSheetRecord, columns: StagedColumn[], issuesOf?: (rowId: number) => string): Generator<CellValue[]> {
+function* sheetRows(
+  store: Store,
+  wb: number,
+  sheet: WorkbookSheetRecord,
+  columns: StagedColumn[],
+  issuesOf?: (rowId: number) => string,
+): Generator<CellValue[]> {
   for (let skip = 0; skip < sheet.rows; skip += PAGE) {
     for (const row of store.workbooks.page(wb, sheet.sheet_no, skip, PAGE)) {
       const cells: RowCells = parseCells(row.cells);
@@ -72,11 +78,23 @@ function rawSheet(sheet: WorkbookSheetRecord): SheetSpec {
 function issuesSheet(store: Store, record: WorkbookRecord): SheetSpec {
   const list = issueList(store, record, 0, 1_000_000);
   const names = new Map(store.workbooks.sheets(record.wb).map((sheet) => [sheet.sheet_no, sheet.name]));
-  const header: SheetColumn[] = ['Sheet', 'Row', 'Column', 'Severity', 'Code', 'Message'].map((name) => ({ name, group: '', title: name, text: true }));
+  const header: SheetColumn[] = ['Sheet', 'Row', 'Column', 'Severity', 'Code', 'Message'].map((name) => ({
+    name,
+    group: '',
+    title: name,
+    text: true,
+  }));
   return {
     name: ISSUES_SHEET,
     columns: header,
-    rows: list.issues.map((issue) => [names.get(issue.sheet) ?? '', issue.row || null, issue.column || null, issue.severity, issue.code, issue.message]),
+    rows: list.issues.map((issue) => [
+      names.get(issue.sheet) ?? '',
+      issue.row || null,
+      issue.column || null,
+      issue.severity,
+      issue.code,
+      issue.message,
+    ]),
   };
 }
 

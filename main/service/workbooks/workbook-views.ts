@@ -89,7 +89,12 @@ export function workbookInfo(store: Store, record: WorkbookRecord, withSheets = 
   return info;
 }
 
-function issueOf(record: Pick<WorkbookIssueRecord, 'column_id' | 'field' | 'severity' | 'code' | 'message' | 'suggestion'>, sheet: WorkbookSheetRecord, rowId: number, idx: number | null): WorkbookIssue {
+function issueOf(
+  record: Pick<WorkbookIssueRecord, 'column_id' | 'field' | 'severity' | 'code' | 'message' | 'suggestion'>,
+  sheet: WorkbookSheetRecord,
+  rowId: number,
+  idx: number | null,
+): WorkbookIssue {
   const place = record.column_id === null ? -1 : columnsOf(sheet).findIndex((column) => column.id === record.column_id);
   return {
     sheet: sheet.sheet_no,
@@ -105,7 +110,12 @@ function issueOf(record: Pick<WorkbookIssueRecord, 'column_id' | 'field' | 'seve
   };
 }
 
-export function rowIssues(store: Store, wb: number, sheet: WorkbookSheetRecord, row: Pick<WorkbookRowRecord, 'row_id' | 'idx'>): WorkbookIssue[] {
+export function rowIssues(
+  store: Store,
+  wb: number,
+  sheet: WorkbookSheetRecord,
+  row: Pick<WorkbookRowRecord, 'row_id' | 'idx'>,
+): WorkbookIssue[] {
   return store.workbooks.rowIssues(wb, row.row_id).map((issue) => issueOf(issue, sheet, row.row_id, row.idx));
 }
 
@@ -137,7 +147,12 @@ export interface RowQuery {
 }
 
 /** Rows through a filter that no index serves (a code, a column, a text): a scan of the sheet, in pages. */
-function scanRows(store: Store, record: WorkbookRecord, sheet: WorkbookSheetRecord, query: RowQuery): { total: number; rows: WorkbookRowRecord[] } {
+function scanRows(
+  store: Store,
+  record: WorkbookRecord,
+  sheet: WorkbookSheetRecord,
+  query: RowQuery,
+): { total: number; rows: WorkbookRowRecord[] } {
   const rows: WorkbookRowRecord[] = [];
   let total = 0;
   for (let skip = 0; ; skip += 1000) {
@@ -156,7 +171,13 @@ function matches(store: Store, wb: number, sheet: WorkbookSheetRecord, row: Work
   if (query.code !== undefined || query.column !== undefined) {
     if (row.errors + row.warnings === 0) return false;
     const issues = store.workbooks.rowIssues(wb, row.row_id);
-    if (!issues.some((issue) => (query.code === undefined || issue.code === query.code) && (query.column === undefined || issue.column_id === query.column))) return false;
+    if (
+      !issues.some(
+        (issue) =>
+          (query.code === undefined || issue.code === query.code) && (query.column === undefined || issue.column_id === query.column),
+      )
+    )
+      return false;
   }
   if (query.find) {
     const cells = shownCells(sheet, parseCells(row.cells));
@@ -171,9 +192,18 @@ export function rowPage(store: Store, record: WorkbookRecord, sheetNo: number, q
   if (!sheet) throw new ApiError(404, 'not-found', `The workbook has no sheet ${sheetNo}.`);
   let found: { total: number; rows: WorkbookRowRecord[] };
   if (query.code !== undefined || query.column !== undefined || query.find) found = scanRows(store, record, sheet, query);
-  else if (query.only) found = { total: store.workbooks.countRows(record.wb, sheetNo, query.only), rows: store.workbooks.page(record.wb, sheetNo, query.skip, query.limit, query.only) };
+  else if (query.only)
+    found = {
+      total: store.workbooks.countRows(record.wb, sheetNo, query.only),
+      rows: store.workbooks.page(record.wb, sheetNo, query.skip, query.limit, query.only),
+    };
   else found = { total: sheet.rows, rows: store.workbooks.page(record.wb, sheetNo, query.skip, query.limit) };
-  return { revision: record.revision, total: found.total, skip: query.skip, rows: found.rows.map((row) => rowAnswer(store, record.wb, sheet, row)) };
+  return {
+    revision: record.revision,
+    total: found.total,
+    skip: query.skip,
+    rows: found.rows.map((row) => rowAnswer(store, record.wb, sheet, row)),
+  };
 }
 
 export function issueList(store: Store, record: WorkbookRecord, skip: number, limit: number): WorkbookIssueList {
@@ -187,7 +217,13 @@ export function issueList(store: Store, record: WorkbookRecord, skip: number, li
   const byColumn = store.workbooks.issuesByColumn(record.wb).map((entry) => {
     const sheet = bySheet.get(entry.sheet_no) as WorkbookSheetRecord;
     const place = entry.column_id === null ? -1 : columnsOf(sheet).findIndex((column) => column.id === entry.column_id);
-    return { sheet: entry.sheet_no, column_id: entry.column_id, column: place < 0 ? '' : columnLetters(place + 1), errors: entry.errors, warnings: entry.warnings };
+    return {
+      sheet: entry.sheet_no,
+      column_id: entry.column_id,
+      column: place < 0 ? '' : columnLetters(place + 1),
+      errors: entry.errors,
+      warnings: entry.warnings,
+    };
   });
   const byCode = store.workbooks.issuesByCode(record.wb);
   for (const issue of own) {

@@ -53,7 +53,8 @@ function generatorRequest(body: JsonObject, node: NodeRow): { method: string; ur
     };
   }
   const model = text(body, 'model_type') as string;
-  if (!/^[a-z]+\/(cucm\/)?[A-Za-z]+$/.test(model)) throw bad(`'model_type' must be a model type such as relation/LineRelation.`, 'model_type');
+  if (!/^[a-z]+\/(cucm\/)?[A-Za-z]+$/.test(model))
+    throw bad(`'model_type' must be a model type such as relation/LineRelation.`, 'model_type');
   const short = model.split('/').pop() as string;
   if (body.from === 'template') {
     const params = new URLSearchParams({ hierarchy: node.path });
@@ -64,7 +65,12 @@ function generatorRequest(body: JsonObject, node: NodeRow): { method: string; ur
     return { method: 'GET', url: `/api/${model}/export_bulkload_template/?${params.toString()}`, name: `${short}-template.xlsx` };
   }
   if (body.hrefs !== undefined) {
-    return { method: 'POST', url: `/api/${model}/export/?hierarchy=${hierarchy}`, body: JSON.stringify({ hrefs: body.hrefs }), name: `${short}-export.xlsx` };
+    return {
+      method: 'POST',
+      url: `/api/${model}/export/?hierarchy=${hierarchy}`,
+      body: JSON.stringify({ hrefs: body.hrefs }),
+      name: `${short}-export.xlsx`,
+    };
   }
   const params = new URLSearchParams({ hierarchy: node.path });
   if (body.filter !== undefined) {

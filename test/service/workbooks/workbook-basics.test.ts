@@ -22,7 +22,11 @@ describe('a staged workbook', () => {
     const first = page.rows[0];
     const column = info.sheets[0].columns.find((c) => c.field === 'pattern');
     expect(column).toBeDefined();
-    const result = await edit(t, info.id, info.revision, { op: 'set', sheet: 0, cells: [{ row_id: first.id, column_id: column!.id, value: 'abc' }] });
+    const result = await edit(t, info.id, info.revision, {
+      op: 'set',
+      sheet: 0,
+      cells: [{ row_id: first.id, column_id: column!.id, value: 'abc' }],
+    });
     expect(result.issues.map((issue) => issue.code)).toContain('bad-pattern');
     const after = await settled(t, info.id);
     const again = await validateFileIssues(t, await saved(t, info.id));

@@ -61,11 +61,17 @@ export async function validateFileIssues(t: TestService, bytes: Buffer, hierarch
 
 export function plainIssues(info: WorkbookInfo, list: WorkbookIssueList): PlainIssue[] {
   const names = new Map(info.sheets.map((sheet) => [sheet.index, sheet.name]));
-  return list.issues.map((issue): PlainIssue => [names.get(issue.sheet) ?? '', issue.row, issue.column, issue.severity, issue.code, issue.message]).sort();
+  return list.issues
+    .map((issue): PlainIssue => [names.get(issue.sheet) ?? '', issue.row, issue.column, issue.severity, issue.code, issue.message])
+    .sort();
 }
 
 export async function saved(t: TestService, id: string, query = ''): Promise<Buffer> {
-  const reply = await t.service.handle({ method: 'GET', url: `/workstation/workbooks/${id}/file/${query}`, headers: { authorization: BASIC } });
+  const reply = await t.service.handle({
+    method: 'GET',
+    url: `/workstation/workbooks/${id}/file/${query}`,
+    headers: { authorization: BASIC },
+  });
   expect(reply.status, String(reply.body)).toBe(200);
   return Buffer.from(reply.body);
 }
