@@ -58,7 +58,7 @@ export function randomEdit(random: () => number, info: WorkbookInfo, rowIds: num
   if (roll < 0.32) {
     const top = Math.floor(random() * ids.length);
     const left = Math.floor(random() * Math.max(1, columns.length - 1));
-    const block = [0, 1].map((down) =>
+    const block = [0, 1].map((_down) =>
       [0, 1].filter((right) => left + right < columns.length).map((right) => tsvText(pick(random, valuesFor(columns[left + right].field)))),
     );
     return {
