@@ -17,9 +17,10 @@ export interface BenchConfig {
    * BENCH_ONLY: `ui` runs the seed and the UI bench only, `load` everything but the UI bench,
    * `search` the seed and the searches (their raw SQL and HTTP scenarios) only, `sheets` the
    * bulk load, validation and export of a 100,000-row workbook only (no 1M seed), `remote` the
-   * live-workspace proxy beside a direct remote and a bare undici proxy only (no 1M seed).
+   * live-workspace proxy beside a direct remote and a bare undici proxy only (no 1M seed),
+   * `workbook` a staged workbook of 100,000 rows only (staging, edits, filtered pages, save).
    */
-  only?: 'ui' | 'load' | 'search' | 'sheets' | 'remote';
+  only?: 'ui' | 'load' | 'search' | 'sheets' | 'remote' | 'workbook';
 }
 
 /** A bad BENCH_* setting: reported as one line, without a stack. */
@@ -39,8 +40,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
   if (rows < 1000) throw new BenchConfigError(`BENCH_ROWS must be at least 1000, not ${rows}`);
   const seconds = positiveNumber('BENCH_SECONDS', env.BENCH_SECONDS, 6, 60);
   const only = env.BENCH_ONLY || undefined;
-  if (only !== undefined && only !== 'ui' && only !== 'load' && only !== 'search' && only !== 'sheets' && only !== 'remote') {
-    throw new BenchConfigError(`BENCH_ONLY must be ui, load, search, sheets or remote, not '${only}'`);
+  const known = ['ui', 'load', 'search', 'sheets', 'remote', 'workbook'] as const;
+  if (only !== undefined && !(known as readonly string[]).includes(only)) {
+    throw new BenchConfigError(`BENCH_ONLY must be ${known.join(', ')}, not '${only}'`);
   }
   return {
     rows,
@@ -52,7 +54,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
     getSamples: 10_000,
     // A fresh random password: the bench never relies on a known secret.
     adminPassword: `bench-${randomBytes(12).toString('base64url')}`,
-    only,
+    only: only as BenchConfig['only'],
   };
 }
 

@@ -5,6 +5,7 @@ import { CleanupStack } from './cleanup-stack';
 import { writeResults } from './results-file';
 import { runRemoteBench } from './remote-steps';
 import { runSheetsBench } from './sheets-steps';
+import { runWorkbookBench } from './workbook-steps';
 
 /**
  * `npm run bench`: seeds a store of LineRelation instances, measures the service over HTTP
@@ -25,6 +26,12 @@ async function main(): Promise<number> {
       process.stdout.write(`\n${sheets.text}\n\n${passed ? 'PASS' : 'FAIL'}\n`);
       return passed ? 0 : 1;
     }
+    if (config.only === 'workbook') {
+      const workbook = await runWorkbookBench(config, cleanup);
+      const passed = workbook.checks.every((check) => check.pass);
+      process.stdout.write(`\n${workbook.text}\n\n${passed ? 'PASS' : 'FAIL'}\n`);
+      return passed ? 0 : 1;
+    }
     if (config.only === 'remote') {
       const remote = await runRemoteBench(config, cleanup);
       const passed = remote.checks.every((check) => check.pass);
@@ -38,12 +45,15 @@ async function main(): Promise<number> {
     // The remote part too: its own small stores and three servers, nothing of the 1M seed.
     const remote = config.only === undefined ? await runRemoteBench(config, cleanup) : undefined;
     if (remote) outcome.checks.push(...remote.checks);
+    const workbook = config.only === undefined ? await runWorkbookBench(config, cleanup) : undefined;
+    if (workbook) outcome.checks.push(...workbook.checks);
     const passed = outcome.checks.every((check) => check.pass);
     process.stdout.write(`\n${reportText(outcome)}\n\nList page SQL: ${outcome.listPlan.pageSql}\n`);
     process.stdout.write(`  page plan: ${outcome.listPlan.page.join(' | ')}\n  count plan: ${outcome.listPlan.count.join(' | ')}\n`);
     for (const search of outcome.searchPlans) process.stdout.write(`Search '${search.query}' plan: ${search.plan.join(' | ')}\n`);
     if (sheets) process.stdout.write(`\n${sheets.text}\n`);
     if (remote) process.stdout.write(`\n${remote.text}\n`);
+    if (workbook) process.stdout.write(`\n${workbook.text}\n`);
     const file = writeResults(startedAt, config, outcome, passed);
     process.stdout.write(`\n${passed ? 'PASS' : 'FAIL'}: results written to ${file}\n`);
     return passed ? 0 : 1;

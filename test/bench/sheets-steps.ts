@@ -55,7 +55,7 @@ async function writeWorkbook(file: string, rows: number, prefix: string): Promis
 }
 
 /** The demo world and the phones the rows name, written before the server starts. */
-async function seedStore(dataDir: string, password: string): Promise<void> {
+export async function seedStore(dataDir: string, password: string): Promise<void> {
   const service = await createService({ dataDir, adminPassword: password, log: () => undefined });
   const admin = service.store.instances.findByKey('data/User', JSON.stringify(['admin']))[0];
   await seedDemo(service, { pkid: admin.pkid, username: 'admin', role: 'admin', hierarchyPkid: admin.hierarchyPkid });
@@ -76,7 +76,7 @@ async function seedStore(dataDir: string, password: string): Promise<void> {
   service.close();
 }
 
-async function baselineRead(file: string): Promise<number> {
+export async function baselineRead(file: string): Promise<number> {
   const started = performance.now();
   let rows = 0;
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, {
@@ -117,7 +117,7 @@ function baselineInsert(dir: string): number {
   return rate;
 }
 
-async function baselineWrite(file: string, columns: number): Promise<number> {
+export async function baselineWrite(file: string, columns: number): Promise<number> {
   const started = performance.now();
   const writer = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useStyles: true, useSharedStrings: false });
   const sheet = writer.addWorksheet('relation_LineRelation');
@@ -127,13 +127,13 @@ async function baselineWrite(file: string, columns: number): Promise<number> {
   return ROWS / ((performance.now() - started) / 1000);
 }
 
-interface Server {
+export interface Server {
   origin: string;
   child: ChildProcess;
   ask(message: 'reset' | 'stats'): Promise<{ p99Ms: number; maxMs: number }>;
 }
 
-async function startServer(dataDir: string, password: string, cleanup: CleanupStack): Promise<Server> {
+export async function startServer(dataDir: string, password: string, cleanup: CleanupStack): Promise<Server> {
   const child = fork(join(__dirname, 'sheets-server.js'), [dataDir], {
     env: { ...process.env, WORKSTATION_ADMIN_PASSWORD: password },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
@@ -163,7 +163,7 @@ interface Rss {
   file: number;
 }
 
-function rssOf(pid: number): Rss {
+export function rssOf(pid: number): Rss {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const mb = (key: string): number => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
   return { total: mb('VmRSS'), anon: mb('RssAnon'), file: mb('RssFile') };
@@ -172,7 +172,7 @@ function rssOf(pid: number): Rss {
 /** Validations measured (and exceljs reads beside them); their medians are reported. */
 const VALIDATION_RUNS = 3;
 
-const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+export const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** Several runs of one job: the median time, and the worst peak RSS, loop delay and GET latency of any run. */
 function medianJob(runs: readonly JobFigures[]): JobFigures {
@@ -186,7 +186,7 @@ function medianJob(runs: readonly JobFigures[]): JobFigures {
   };
 }
 
-interface JobFigures {
+export interface JobFigures {
   seconds: number;
   peakRssMb: number;
   /** The anonymous and file parts at the peak. */
@@ -196,7 +196,7 @@ interface JobFigures {
 }
 
 /** Runs a job over HTTP with the RSS sampled and a GET every 20 ms, and the server's loop delay for exactly that span. */
-async function measureJob(server: Server, authorization: string, job: () => Promise<void>): Promise<JobFigures> {
+export async function measureJob(server: Server, authorization: string, job: () => Promise<void>): Promise<JobFigures> {
   await server.ask('reset');
   let peak = rssOf(server.child.pid ?? 0);
   const sampler = setInterval(() => {
@@ -246,7 +246,7 @@ async function post(origin: string, authorization: string, path: string, body?: 
   return reply;
 }
 
-async function uploadFile(origin: string, authorization: string, file: string, name: string): Promise<void> {
+export async function uploadFile(origin: string, authorization: string, file: string, name: string): Promise<void> {
   const form = new FormData();
   form.append('uploadedfile', new Blob([readFileSync(file)]), name);
   const reply = await fetch(`${origin}/api/uploadfiles/?hierarchy=${PARIS}`, { method: 'POST', headers: { authorization }, body: form });

@@ -20,7 +20,11 @@ export type WorkbookCell =
   | { error: string }
   | { no_value: true };
 
-export type WorkbookState = 'staging' | 'draft' | 'validated' | 'planned' | 'loading' | 'loaded' | 'failed';
+/**
+ * `staging`: the file is being read; `validating`: its rows are stored (readable) and a full
+ * validation runs; `draft`: validated, with errors; `validated`: validated, no error.
+ */
+export type WorkbookState = 'staging' | 'validating' | 'draft' | 'validated' | 'planned' | 'loading' | 'loaded' | 'failed';
 
 export type WorkbookSource = 'upload' | 'template' | 'export';
 

@@ -32,6 +32,11 @@ export interface WorkbookSheetRecord {
   next_column: number;
   /** Data rows (blank ones included), kept as rows are inserted and deleted. */
   rows: number;
+  /** Issues of its rows and rows with issues, kept as validation writes its outcomes: a count is never a scan. */
+  errors: number;
+  warnings: number;
+  rows_with_errors: number;
+  rows_with_warnings: number;
   /** JSON: issues of the whole sheet (headers), from its last validation. */
   sheet_issues: string;
   /** JSON: a `#` sheet's rows, kept to be saved back. */
@@ -51,6 +56,7 @@ export interface WorkbookRowRecord {
 /** What validation learnt of a row: its counts, and the overlay keys it read and the effects it had (JSON). */
 export interface RowValidationRecord {
   row_id: number;
+  sheet_no: number;
   errors: number;
   warnings: number;
   reads: string;
@@ -127,11 +133,9 @@ export class WorkbooksRepo {
            (SELECT row_id, ROW_NUMBER() OVER (ORDER BY idx) - 1 AS place FROM workbook_rows WHERE wb = ? AND sheet_no = ?) AS r
          WHERE workbook_rows.wb = ? AND workbook_rows.row_id = r.row_id AND workbook_rows.idx <> r.place AND workbook_rows.sheet_no = ?`,
       ),
-      errorTotals: p<[number], { errors: number; rows: number }>(
-        'SELECT COALESCE(SUM(errors), 0) AS errors, COUNT(*) AS rows FROM workbook_rows WHERE wb = ? AND errors > 0',
-      ),
-      warningTotals: p<[number], { warnings: number; rows: number }>(
-        'SELECT COALESCE(SUM(warnings), 0) AS warnings, COUNT(*) AS rows FROM workbook_rows WHERE wb = ? AND warnings > 0',
+      addCounts: p<[number, number, number, number, number, number]>(
+        `UPDATE workbook_sheets SET errors = errors + ?, warnings = warnings + ?, rows_with_errors = rows_with_errors + ?,
+           rows_with_warnings = rows_with_warnings + ? WHERE wb = ? AND sheet_no = ?`,
       ),
       sheets: p<[number], WorkbookSheetRecord>('SELECT * FROM workbook_sheets WHERE wb = ? ORDER BY sheet_no'),
       updateSheet: p<[string | null, string, number, number, number]>(
@@ -160,12 +164,6 @@ export class WorkbooksRepo {
          WHERE wb = ? AND sheet_no = ? AND warnings > 0 ORDER BY idx LIMIT ? OFFSET ?`,
       ),
       countRows: p<[number, number], { n: number }>('SELECT COUNT(*) AS n FROM workbook_rows WHERE wb = ? AND sheet_no = ?'),
-      countErrorRows: p<[number, number], { n: number }>(
-        'SELECT COUNT(*) AS n FROM workbook_rows WHERE wb = ? AND sheet_no = ? AND errors > 0',
-      ),
-      countWarningRows: p<[number, number], { n: number }>(
-        'SELECT COUNT(*) AS n FROM workbook_rows WHERE wb = ? AND sheet_no = ? AND warnings > 0',
-      ),
       sheetRows: p<[number, number], WorkbookRowRecord>(
         'SELECT row_id, sheet_no, idx, cells, errors, warnings FROM workbook_rows WHERE wb = ? AND sheet_no = ? ORDER BY idx',
       ),
@@ -176,7 +174,7 @@ export class WorkbooksRepo {
         'UPDATE workbook_rows SET errors = ?, warnings = ?, reads = ?, effects = ? WHERE wb = ? AND row_id = ?',
       ),
       rowResult: p<[number, number], RowValidationRecord>(
-        'SELECT row_id, errors, warnings, reads, effects FROM workbook_rows WHERE wb = ? AND row_id = ?',
+        'SELECT row_id, sheet_no, errors, warnings, reads, effects FROM workbook_rows WHERE wb = ? AND row_id = ?',
       ),
       rowEffects: p<[number, number], RowEffectsRecord>(
         'SELECT row_id, sheet_no, idx, effects FROM workbook_rows WHERE wb = ? AND row_id = ?',
@@ -269,7 +267,7 @@ export class WorkbooksRepo {
     return (this.s.takeRowIds.get(count, wb) as { next: number }).next - count;
   }
 
-  addSheet(sheet: Omit<WorkbookSheetRecord, 'sheet_issues'>): void {
+  addSheet(sheet: Omit<WorkbookSheetRecord, 'sheet_issues' | 'errors' | 'warnings' | 'rows_with_errors' | 'rows_with_warnings'>): void {
     this.s.insertSheet.run(
       sheet.wb,
       sheet.sheet_no,
@@ -293,11 +291,10 @@ export class WorkbooksRepo {
     this.s.renumber.run(wb, sheetNo, wb, sheetNo);
   }
 
-  /** Issues and rows with issues, counted through the partial indexes (only the rows with issues are visited). */
-  issueTotals(wb: number): { errors: number; warnings: number; rows_with_errors: number; rows_with_warnings: number } {
-    const errors = this.s.errorTotals.get(wb) as { errors: number; rows: number };
-    const warnings = this.s.warningTotals.get(wb) as { warnings: number; rows: number };
-    return { errors: errors.errors, warnings: warnings.warnings, rows_with_errors: errors.rows, rows_with_warnings: warnings.rows };
+  /** Moves a sheet's counts of issues and of rows with issues by what a row's validation changed. */
+  addCounts(wb: number, sheetNo: number, errors: number, warnings: number, rowsWithErrors: number, rowsWithWarnings: number): void {
+    if (errors === 0 && warnings === 0 && rowsWithErrors === 0 && rowsWithWarnings === 0) return;
+    this.s.addCounts.run(errors, warnings, rowsWithErrors, rowsWithWarnings, wb, sheetNo);
   }
 
   sheets(wb: number): WorkbookSheetRecord[] {
@@ -330,9 +327,8 @@ export class WorkbooksRepo {
     return this.s.page.all(wb, sheetNo, skip, limit);
   }
 
-  countRows(wb: number, sheetNo: number, only?: 'errors' | 'warnings'): number {
-    const statement = only === 'errors' ? this.s.countErrorRows : only === 'warnings' ? this.s.countWarningRows : this.s.countRows;
-    return (statement.get(wb, sheetNo) as { n: number }).n;
+  countRows(wb: number, sheetNo: number): number {
+    return (this.s.countRows.get(wb, sheetNo) as { n: number }).n;
   }
 
   /** Every row of a sheet in order, one at a time (a cursor: the caller must not write on this connection while iterating). */

@@ -19,7 +19,10 @@ import { storedOf, type RowCells } from './workbook-cells';
  * `#choices`, which saving writes anew. Each sheet is checked as the loader checks it (directive,
  * headers) before the next is read: a sheet the loader would refuse refuses the staging.
  */
-export interface StagedSheetInput extends Omit<WorkbookSheetRecord, 'wb' | 'sheet_issues'> {
+export interface StagedSheetInput extends Omit<
+  WorkbookSheetRecord,
+  'wb' | 'sheet_issues' | 'errors' | 'warnings' | 'rows_with_errors' | 'rows_with_warnings'
+> {
   /** Data rows (blank ones included) of the sheet. */
   rows: number;
 }
@@ -30,6 +33,7 @@ export type StageChunk =
 /** `#` sheets are for notes and lists: kept to be saved back, up to this many rows. */
 const MAX_KEPT_ROWS = 10_000;
 const ROWS_PER_CHUNK = 1000;
+const NO_COUNTS = { errors: 0, warnings: 0, rows_with_errors: 0, rows_with_warnings: 0 };
 
 const textOf = (row: SheetRow | undefined, column: number): string => {
   const raw = row?.cells.get(column);
@@ -134,7 +138,7 @@ class SheetStager {
     };
     if (!sheet.skipped) {
       // The loader's own checks of the sheet: its model, directive and every header.
-      sheet.model_type = sheetContext({ ...sheet, wb: 0, sheet_issues: '[]' }).model.modelType;
+      sheet.model_type = sheetContext({ ...sheet, ...NO_COUNTS, wb: 0, sheet_issues: '[]' }).model.modelType;
     }
     await this.emit({ type: 'sheet', sheet });
     return sheet.skipped === 0;

@@ -38,7 +38,15 @@ export interface SheetContext {
   headerIssues: SheetIssue[];
 }
 
-export const columnsOf = (record: WorkbookSheetRecord): StagedColumn[] => JSON.parse(record.columns) as StagedColumn[];
+/** Parsed once per sheet record read: a page of rows asks for them per row and per issue. */
+const parsedColumns = new WeakMap<WorkbookSheetRecord, StagedColumn[]>();
+
+export function columnsOf(record: WorkbookSheetRecord): StagedColumn[] {
+  let columns = parsedColumns.get(record);
+  if (!columns) parsedColumns.set(record, (columns = JSON.parse(record.columns) as StagedColumn[]));
+  // A copy: callers reorder and splice it.
+  return [...columns];
+}
 
 export const firstRowOf = (record: { directive: string | null }): number => (record.directive === null ? 2 : 5);
 

@@ -155,6 +155,8 @@ export class StagedWorkbooks {
   private async validateWhole(wb: number): Promise<void> {
     const { store, pool } = this.deps;
     const record = store.workbooks.getByWb(wb) as WorkbookRecord;
+    store.workbooks.setState(wb, 'validating', null, this.deps.now());
+    this.emit(record.id);
     const write = store.db.transaction((outcomes: RowOutcome[]) => writeOutcomes(store, wb, outcomes));
     const result = await pool.run(
       'validate-workbook',

@@ -24,8 +24,17 @@ export function writeOutcomes(store: Store, wb: number, outcomes: RowOutcome[]):
     for (const key of before.writes) if (!after.writes.includes(key)) repo.dropKey(wb, key, KEY_WRITE, outcome.row_id);
     for (const key of after.reads) repo.addKey(wb, key, KEY_READ, outcome.row_id);
     for (const key of after.writes) repo.addKey(wb, key, KEY_WRITE, outcome.row_id);
+    repo.addCounts(
+      wb,
+      old.sheet_no,
+      outcome.errors - old.errors,
+      outcome.warnings - old.warnings,
+      Number(outcome.errors > 0) - Number(old.errors > 0),
+      Number(outcome.warnings > 0) - Number(old.warnings > 0),
+    );
     repo.setRowResult(wb, {
       row_id: outcome.row_id,
+      sheet_no: old.sheet_no,
       errors: outcome.errors,
       warnings: outcome.warnings,
       reads: JSON.stringify(outcome.reads),
@@ -45,6 +54,7 @@ export function forgetRow(store: Store, wb: number, rowId: number): string[] {
   const keys = keysOf(reads, effects);
   for (const key of keys.reads) repo.dropKey(wb, key, KEY_READ, rowId);
   for (const key of keys.writes) repo.dropKey(wb, key, KEY_WRITE, rowId);
+  repo.addCounts(wb, old.sheet_no, -old.errors, -old.warnings, -Number(old.errors > 0), -Number(old.warnings > 0));
   repo.deleteRow(wb, rowId);
   return effects.map(effectKey);
 }

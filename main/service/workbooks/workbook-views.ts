@@ -35,17 +35,22 @@ function contextOf(sheet: WorkbookSheetRecord): SheetContext | undefined {
 const sheetIssuesOf = (sheet: WorkbookSheetRecord): StoredIssue[] => JSON.parse(sheet.sheet_issues) as StoredIssue[];
 
 export function countsOf(store: Store, wb: number, sheets = store.workbooks.sheets(wb)): WorkbookSummaryCounts {
-  const totals = store.workbooks.issueTotals(wb);
-  let errors = totals.errors;
-  let warnings = totals.warnings;
+  let errors = 0;
+  let warnings = 0;
+  let rowsWithErrors = 0;
+  let rowsWithWarnings = 0;
   for (const sheet of sheets) {
+    errors += sheet.errors;
+    warnings += sheet.warnings;
+    rowsWithErrors += sheet.rows_with_errors;
+    rowsWithWarnings += sheet.rows_with_warnings;
     for (const issue of sheetIssuesOf(sheet)) {
       if (issue.severity === 'error') errors += 1;
       else warnings += 1;
     }
   }
   const rows = sheets.filter((sheet) => !sheet.skipped).reduce((sum, sheet) => sum + sheet.rows, 0);
-  return { rows, errors, warnings, rows_with_errors: totals.rows_with_errors, rows_with_warnings: totals.rows_with_warnings };
+  return { rows, errors, warnings, rows_with_errors: rowsWithErrors, rows_with_warnings: rowsWithWarnings };
 }
 
 export function workbookInfo(store: Store, record: WorkbookRecord, withSheets = true): WorkbookInfo {
@@ -194,7 +199,7 @@ export function rowPage(store: Store, record: WorkbookRecord, sheetNo: number, q
   if (query.code !== undefined || query.column !== undefined || query.find) found = scanRows(store, record, sheet, query);
   else if (query.only)
     found = {
-      total: store.workbooks.countRows(record.wb, sheetNo, query.only),
+      total: query.only === 'errors' ? sheet.rows_with_errors : sheet.rows_with_warnings,
       rows: store.workbooks.page(record.wb, sheetNo, query.skip, query.limit, query.only),
     };
   else found = { total: sheet.rows, rows: store.workbooks.page(record.wb, sheetNo, query.skip, query.limit) };

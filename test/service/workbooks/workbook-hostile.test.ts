@@ -64,7 +64,7 @@ describe('hostile edits', () => {
       cells: [{ row_id: row.id, column_id: column, value: '=HYPERLINK("http://x","y")' }],
     });
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(await saved(t, info.id));
+    await workbook.xlsx.load((await saved(t, info.id)) as unknown as ArrayBuffer);
     const cell = workbook.getWorksheet('LineRelation')?.getCell(`E${row.row}`);
     expect(cell?.formula).toBeUndefined();
     expect(cell?.value).toBe('=HYPERLINK("http://x","y")');

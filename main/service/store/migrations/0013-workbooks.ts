@@ -36,6 +36,10 @@ CREATE TABLE workbook_sheets (
   columns TEXT NOT NULL,
   next_column INTEGER NOT NULL,
   rows INTEGER NOT NULL DEFAULT 0,
+  errors INTEGER NOT NULL DEFAULT 0,
+  warnings INTEGER NOT NULL DEFAULT 0,
+  rows_with_errors INTEGER NOT NULL DEFAULT 0,
+  rows_with_warnings INTEGER NOT NULL DEFAULT 0,
   sheet_issues TEXT NOT NULL DEFAULT '[]',
   raw TEXT,
   PRIMARY KEY (wb, sheet_no)

@@ -1,0 +1,271 @@
+import * as ExcelJS from 'exceljs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { WorkbookEditResult, WorkbookInfo, WorkbookRowPage } from '../../main/service/contract/workbook-api';
+import { basicAuth, type BenchConfig } from './bench-config';
+import type { Check } from './bench-targets';
+import { stopChild } from './child-process-stop';
+import type { CleanupStack } from './cleanup-stack';
+import { percentile } from './latency-stats';
+import {
+  baselineRead,
+  baselineWrite,
+  measureJob,
+  median,
+  seedStore,
+  startServer,
+  uploadFile,
+  type JobFigures,
+  type Server,
+} from './sheets-steps';
+import { textTable } from './text-table';
+
+/**
+ * BENCH_ONLY=workbook: a staged workbook of 100,000 LineRelation rows (5% of them in error: a
+ * directory number that is not one) over HTTP against the service in a child process. Staging
+ * (until its rows are stored and readable) beside exceljs's streaming read of the same file;
+ * single-cell edits answered with their issues; pages of 200 rows filtered to errors; saving
+ * beside exceljs's streaming write of the same rows; the server's peak RSS throughout.
+ */
+const PARIS = 'sys.hcs.Telco.Acme.Paris';
+const ROWS = 100_000;
+const EDITS = 200;
+const PAGES = 200;
+const TARGETS = { stageRatio: 0.5, editP99Ms: 50, pageP99Ms: 20, saveRatio: 0.5, rssMb: 500 } as const;
+const log = (line: string): void => void process.stderr.write(`bench: ${line}\n`);
+
+const header = ['Hierarchy Node', 'Action', 'Device', 'CFT Template', 'Directory Number', 'Alerting Name'];
+const phone = (i: number): string => `SEPBE${String(Math.floor(i / 4)).padStart(10, '0')}`;
+/** Every 20th row's number is not a number: 5% of rows in error. */
+const numberOf = (i: number): string => (i % 20 === 7 ? `not-a-number-${i}` : `+3319${String(i).padStart(7, '0')}`);
+
+async function writeBook(file: string): Promise<void> {
+  const writer = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file });
+  const sheet = writer.addWorksheet('LineRelation');
+  sheet.addRow(header).commit();
+  for (let i = 0; i < ROWS; i += 1) sheet.addRow([PARIS, 'add', phone(i), 'Acme Line Defaults', numberOf(i), `Person ${i}`]).commit();
+  await writer.commit();
+}
+
+async function call<T>(server: Server, authorization: string, method: string, path: string, body?: unknown): Promise<T> {
+  const reply = await fetch(`${server.origin}${path}`, {
+    method,
+    headers: { authorization, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (reply.status >= 300) throw new Error(`${method} ${path} answered ${reply.status}: ${(await reply.text()).slice(0, 300)}`);
+  return (await reply.json()) as T;
+}
+
+const info = async (server: Server, authorization: string, id: string): Promise<WorkbookInfo> =>
+  (await call<{ workbook: WorkbookInfo }>(server, authorization, 'GET', `/workstation/workbooks/${id}/`)).workbook;
+
+async function waitWhile(server: Server, authorization: string, id: string, states: string[]): Promise<WorkbookInfo> {
+  for (;;) {
+    const now = await info(server, authorization, id);
+    if (!states.includes(now.state)) return now;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const timed = async (work: () => Promise<unknown>): Promise<number> => {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+};
+
+export interface WorkbookOutcome {
+  checks: Check[];
+  text: string;
+}
+
+export async function runWorkbookBench(config: BenchConfig, cleanup: CleanupStack): Promise<WorkbookOutcome> {
+  const dir = mkdtempSync(join(tmpdir(), 'workstation-workbook-bench-'));
+  cleanup.push('remove the workbook bench folder', () => rmSync(dir, { recursive: true, force: true }));
+  const authorization = basicAuth(config.adminPassword);
+  const file = join(dir, 'lines-100k.xlsx');
+  log('workbook: writing the 100,000-row workbook (5% of rows in error), seeding the demo world and phones...');
+  await writeBook(file);
+  const dataDir = join(dir, 'data');
+  await seedStore(dataDir, config.adminPassword);
+  const server = await startServer(dataDir, config.adminPassword, cleanup);
+  try {
+    await uploadFile(server.origin, authorization, file, 'lines-100k.xlsx');
+    log("workbook: staging it, beside exceljs's streaming read of the file...");
+    const readRate = median([await baselineRead(file), await baselineRead(file), await baselineRead(file)]);
+    let id = '';
+    let validateSeconds = 0;
+    const staging = await measureJob(server, authorization, async () => {
+      const created = await call<{ workbook: WorkbookInfo }>(server, authorization, 'POST', '/workstation/workbooks/', {
+        from: 'upload',
+        file: 'lines-100k.xlsx',
+        hierarchy: PARIS,
+      });
+      id = created.workbook.id;
+      await waitWhile(server, authorization, id, ['staging']);
+    });
+    const validating = await measureJob(server, authorization, async () => {
+      const started = performance.now();
+      const done = await waitWhile(server, authorization, id, ['validating']);
+      validateSeconds = (performance.now() - started) / 1000;
+      if (done.counts.rows_with_errors !== ROWS / 20)
+        throw new Error(`expected ${ROWS / 20} rows in error, found ${done.counts.rows_with_errors}`);
+    });
+    log(`workbook: ${EDITS} single-cell edits, then ${PAGES} pages of 200 rows filtered to errors...`);
+    const editMs: number[] = [];
+    const pageMs: number[] = [];
+    let current = await info(server, authorization, id);
+    const numberColumn = current.sheets[0].columns.find((column) => column.field === 'pattern')?.id ?? 0;
+    const edits = await measureJob(server, authorization, async () => {
+      for (let i = 0; i < EDITS; i += 1) {
+        const index = Math.floor((i * 7919) % ROWS);
+        const row = (
+          await call<WorkbookRowPage>(server, authorization, 'GET', `/workstation/workbooks/${id}/sheets/0/rows/?skip=${index}&limit=1`)
+        ).rows[0];
+        const value = i % 2 === 0 ? `bad ${i}` : `+3318${String(i).padStart(7, '0')}`;
+        let answer: WorkbookEditResult | undefined;
+        editMs.push(
+          await timed(async () => {
+            answer = await call<WorkbookEditResult>(server, authorization, 'POST', `/workstation/workbooks/${id}/edits/`, {
+              revision: current.revision,
+              edit: { op: 'set', sheet: 0, cells: [{ row_id: row.id, column_id: numberColumn, value }] },
+            });
+          }),
+        );
+        if (!answer || (i % 2 === 0) !== answer.issues.some((issue) => issue.row_id === row.id && issue.code === 'bad-pattern'))
+          throw new Error(`edit ${i} answered without its issue`);
+        current = { ...current, revision: answer.revision };
+      }
+    });
+    const pages = await measureJob(server, authorization, async () => {
+      for (let i = 0; i < PAGES; i += 1) {
+        const skip = (i * 997) % (ROWS / 20 - 200);
+        pageMs.push(
+          await timed(() =>
+            call(server, authorization, 'GET', `/workstation/workbooks/${id}/sheets/0/rows/?only=errors&skip=${skip}&limit=200`),
+          ),
+        );
+      }
+    });
+    log("workbook: saving it, then exceljs's streaming write of the same rows...");
+    let bytes = 0;
+    const saving = await measureJob(server, authorization, async () => {
+      const reply = await fetch(`${server.origin}/workstation/workbooks/${id}/file/`, { headers: { authorization } });
+      bytes = (await reply.arrayBuffer()).byteLength;
+      if (reply.status !== 200) throw new Error(`save answered ${reply.status}`);
+    });
+    const writeRate = await baselineWrite(join(dir, 'baseline-write.xlsx'), header.length);
+    return report({ readRate, writeRate, staging, validating, validateSeconds, edits, pages, saving, bytes, editMs, pageMs });
+  } finally {
+    await stopChild(server.child);
+  }
+}
+
+interface Figures {
+  readRate: number;
+  writeRate: number;
+  staging: JobFigures;
+  validating: JobFigures;
+  validateSeconds: number;
+  edits: JobFigures;
+  pages: JobFigures;
+  saving: JobFigures;
+  bytes: number;
+  editMs: number[];
+  pageMs: number[];
+}
+
+function report(f: Figures): WorkbookOutcome {
+  const pct = (value: number): string => `${(value * 100).toFixed(1)}%`;
+  const check = (subject: string, target: string, measured: string, pass: boolean): Check => ({ subject, target, measured, pass });
+  const stageRate = ROWS / f.staging.seconds;
+  const saveRate = ROWS / f.saving.seconds;
+  const editP99 = percentile(
+    [...f.editMs].sort((a, b) => a - b),
+    99,
+  );
+  const pageP99 = percentile(
+    [...f.pageMs].sort((a, b) => a - b),
+    99,
+  );
+  const jobs: [string, JobFigures][] = [
+    ['staging', f.staging],
+    ['first validation', f.validating],
+    ['edits', f.edits],
+    ['error pages', f.pages],
+    ['save', f.saving],
+  ];
+  const peak = Math.max(...jobs.map(([, job]) => job.peakRssMb));
+  const checks: Check[] = [
+    check(
+      'stage 100k rows',
+      `>= ${pct(TARGETS.stageRatio)} of exceljs read`,
+      pct(stageRate / f.readRate),
+      stageRate / f.readRate >= TARGETS.stageRatio,
+    ),
+    check(
+      'edit one cell, answered with its issues',
+      `p99 < ${TARGETS.editP99Ms} ms`,
+      `${editP99.toFixed(1)} ms`,
+      editP99 < TARGETS.editP99Ms,
+    ),
+    check('page of 200 rows filtered to errors', `p99 < ${TARGETS.pageP99Ms} ms`, `${pageP99.toFixed(1)} ms`, pageP99 < TARGETS.pageP99Ms),
+    check(
+      'save 100k rows',
+      `>= ${pct(TARGETS.saveRatio)} of exceljs write`,
+      pct(saveRate / f.writeRate),
+      saveRate / f.writeRate >= TARGETS.saveRatio,
+    ),
+    check('peak RSS (every step)', `< ${TARGETS.rssMb} MB`, `${peak.toFixed(0)} MB`, peak < TARGETS.rssMb),
+  ];
+  const table = textTable(
+    ['step', 'figure', 'baseline (same run)', 'peak RSS MB', 'loop p99 ms'],
+    [
+      [
+        'stage 100,000 rows',
+        `${Math.round(stageRate).toLocaleString('en-US')} rows/s`,
+        `exceljs read ${Math.round(f.readRate).toLocaleString('en-US')} rows/s`,
+        f.staging.peakRssMb.toFixed(0),
+        f.staging.loopP99Ms.toFixed(1),
+      ],
+      [
+        'first full validation',
+        `${Math.round(ROWS / f.validateSeconds).toLocaleString('en-US')} rows/s`,
+        '',
+        f.validating.peakRssMb.toFixed(0),
+        f.validating.loopP99Ms.toFixed(1),
+      ],
+      [
+        `${EDITS} one-cell edits`,
+        `p50 ${percentile(
+          [...f.editMs].sort((a, b) => a - b),
+          50,
+        ).toFixed(1)} ms, p99 ${editP99.toFixed(1)} ms`,
+        '',
+        f.edits.peakRssMb.toFixed(0),
+        f.edits.loopP99Ms.toFixed(1),
+      ],
+      [
+        `${PAGES} error pages of 200`,
+        `p50 ${percentile(
+          [...f.pageMs].sort((a, b) => a - b),
+          50,
+        ).toFixed(1)} ms, p99 ${pageP99.toFixed(1)} ms`,
+        '',
+        f.pages.peakRssMb.toFixed(0),
+        f.pages.loopP99Ms.toFixed(1),
+      ],
+      [
+        `save (${(f.bytes / 1e6).toFixed(1)} MB)`,
+        `${Math.round(saveRate).toLocaleString('en-US')} rows/s`,
+        `exceljs write ${Math.round(f.writeRate).toLocaleString('en-US')} rows/s`,
+        f.saving.peakRssMb.toFixed(0),
+        f.saving.loopP99Ms.toFixed(1),
+      ],
+    ],
+    new Set([3, 4]),
+  );
+  const lines = checks.map((c) => `${c.pass ? 'PASS' : 'FAIL'}  ${c.subject}: ${c.measured} (target ${c.target})`);
+  return { checks, text: `Staged workbook (100,000 LineRelation rows at ${PARIS}, 5% in error):\n${table}\n${lines.join('\n')}` };
+}
