@@ -24,6 +24,7 @@ import { isoMicros, isoMicrosAt } from './store/ids';
 import { WalCheckpointer } from './store/wal-checkpointer';
 import { TransactionEngine, type TransactionEvent } from './transactions/engine';
 import { StagedWorkbooks } from './workbooks/staged-workbooks';
+import { WorkbookRuns } from './workbooks/workbook-runs';
 import type { WorkstationDeps } from './workstation';
 
 export type { ApiRequest, ApiResponse } from './api-types';
@@ -117,13 +118,17 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   });
   const vault = options.vault ?? new MemoryVault();
   const remote = new RemoteHub(vault);
-  const workbooks = new StagedWorkbooks({ store, pool: jobs, events: engine.events, now, onInternalError: internalError });
+  const workbookDeps = { store, pool: jobs, events: engine.events, now, onInternalError: internalError };
+  const workbooks = new StagedWorkbooks(workbookDeps);
+  const workbookRuns = new WorkbookRuns({ ...workbookDeps, loads }, workbooks);
+  workbookRuns.recover();
   const workstation: WorkstationDeps = {
     store,
     profiles: new RemoteProfilesRepo(db),
     vault,
     remote,
     workbooks,
+    workbookRuns,
     apiAs: () => Promise.reject(new Error('the pipeline is not ready')),
   };
   const pipeline = createPipeline({

@@ -10,7 +10,7 @@ import type { NodeRow } from '../store/nodes-repo';
 import type { UploadRow } from '../store/uploads-repo';
 import type { WalCheckpointer } from '../store/wal-checkpointer';
 import type { Submitted, TransactionEngine, TxSpec } from '../transactions/engine';
-import { loadDetail, LoadRun, stopLoad, type LoadRunDeps } from './load-run';
+import { loadDetail, LoadRun, stopLoad, type LoadRunDeps, type RowHook } from './load-run';
 
 /**
  * Bulk loads from end to end. `read` has a worker read the workbook (every whole-file check on
@@ -83,15 +83,15 @@ export class BulkLoads {
     return load;
   }
 
-  /** Opens the parent (Processing) and queues the rows. */
-  start(caller: Caller, load: BulkLoadRow, node: NodeRow): Submitted {
+  /** Opens the parent (Processing) and queues the rows; `onRow` learns each row's outcome inside its batch. */
+  start(caller: Caller, load: BulkLoadRow, node: NodeRow, onRow?: RowHook): Submitted {
     // The parent and the load's `running` state commit together: recovery never finds one without the other.
     this.deps.store.db.transaction(() => {
       this.deps.store.bulkLoads.setState(load.load_id, 'running');
       this.deps.engine.openGroup(load.load_id, parentOf(caller.principal.username, node, load), 'Processing');
     })();
     this.deps.engine.announceGroup(load.load_id, 'Processing', 'tool/BulkLoad');
-    return this.run(caller, load, node);
+    return this.run(caller, load, node, onRow);
   }
 
   /** A read load waits for its moment: its parent is Queued until `startWaiting`. */
@@ -132,8 +132,8 @@ export class BulkLoads {
     return stopped;
   }
 
-  private run(caller: Caller, load: BulkLoadRow, node: NodeRow): Submitted {
-    const work = new LoadRun(this.runDeps(), load, caller, node.path);
+  private run(caller: Caller, load: BulkLoadRow, node: NodeRow, onRow?: RowHook): Submitted {
+    const work = new LoadRun(this.runDeps(), load, caller, node.path, onRow);
     this.deps.engine.submitSliced(work);
     return { transactionId: load.load_id, done: work.finished };
   }

@@ -11,7 +11,15 @@ import type { TxStatus } from '../store/transactions-repo';
 import { ascendingTransactionIds } from '../store/ids';
 import type { WalCheckpointer } from '../store/wal-checkpointer';
 import { templateCache } from '../templates/configuration-template';
-import { GroupRedo, inSavepoint, recordRowNotRun, runRowInBatch, type BatchRowDeps, type RowGuard } from '../transactions/batch-row';
+import {
+  GroupRedo,
+  inSavepoint,
+  recordRowNotRun,
+  runRowInBatch,
+  type BatchRowDeps,
+  type BatchRowOutcome,
+  type RowGuard,
+} from '../transactions/batch-row';
 import { countedDetail, type LoadProgressEvent, type SlicedWork, type TransactionEvent, type TxOutcome } from '../transactions/engine';
 import { recordedWithin, rowHead, rowTransaction } from './row-transaction';
 
@@ -49,6 +57,9 @@ interface GroupedRow {
   transactionId: string;
 }
 
+/** What a caller learns of each row as it runs (a staged workbook writes the outcome back to its row). */
+export type RowHook = (row: ParsedRow, outcome: BatchRowOutcome) => void;
+
 export interface LoadRunDeps extends BatchRowDeps {
   store: Store;
   events: EventEmitter;
@@ -85,6 +96,8 @@ export class LoadRun implements SlicedWork {
     private readonly load: BulkLoadRow,
     private readonly caller: Caller,
     private readonly defaultPath: string,
+    /** Called for each row inside its batch's transaction: what it writes commits with the row, or not at all. */
+    private readonly onRow?: RowHook,
   ) {
     this.sheets = sheetsOf(load);
     this.done = load.done;
@@ -192,6 +205,7 @@ export class LoadRun implements SlicedWork {
 
   private runGrouped(grouped: GroupedRow, events: TransactionEvent[], guard: RowGuard): void {
     const outcome = this.runRow(this.sheets[grouped.queued.sheet], grouped.queued.row, guard, grouped.transactionId);
+    this.onRow?.(grouped.queued.row, outcome);
     events.push(outcome.event);
     if (grouped.endsEntry !== undefined) this.ranEntry = grouped.endsEntry;
   }

@@ -2,6 +2,7 @@ import type { JsonObject } from '../api-types';
 import { hashPasswordSync } from '../auth/passwords';
 import { businessKeyOf } from '../domain/business-key';
 import { isWithin } from '../domain/hierarchy';
+import { versionOf } from '../domain/instance-version';
 import { labelOf, requireInstance, requireNode } from '../domain/instance-ops';
 import type { Store } from '../domain/store';
 import { ApiError, notFound } from '../errors';
@@ -104,7 +105,7 @@ function runRow(steps: StepContext, source: RowSource, model: ModelDef, path: st
     const data = prepareCreate(store, caller, model, node, row.data, query, source.findTemplate);
     return workflow.create(steps, { store, model, node, pkid: pkid ?? newPkid(), data, secrets: secretsOf(model, data) });
   }
-  const existing = targetOf(store, model, node, row);
+  const existing = row.expect?.pkid ? plannedTarget(store, model, node, row, row.expect) : targetOf(store, model, node, row);
   const current = requireNode(store, existing.hierarchyPkid);
   if (row.action === 'delete') {
     guardInstance(caller, store, existing, 'delete');
@@ -132,6 +133,41 @@ function targetOf(store: Store, model: ModelDef, node: NodeRow, row: ParsedRow):
   if (!found) {
     const described = keyFields.map((field) => `${field} '${String(row.data[field])}'`).join(' and ');
     throw notFound(`Row ${row.rowNumber}: no ${model.title} with ${described} at ${node.path} to ${row.action}.`);
+  }
+  return found;
+}
+
+/**
+ * The target a plan saw, if it is still what the plan saw: another instance under the key, one
+ * deleted, or one changed since is a conflict for this row alone (the others run).
+ */
+function plannedTarget(
+  store: Store,
+  model: ModelDef,
+  node: NodeRow,
+  row: ParsedRow,
+  expect: { pkid: string; version: string },
+): InstanceRecord {
+  let found: InstanceRecord | undefined;
+  try {
+    found = targetOf(store, model, node, row);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.httpCode !== 404) throw error;
+  }
+  const what = `${model.title} ${expect.pkid}`;
+  if (!found || found.pkid !== expect.pkid) {
+    throw new ApiError(
+      409,
+      'plan-conflict',
+      `Row ${row.rowNumber}: ${what} was deleted or replaced since the plan; plan the workbook again.`,
+    );
+  }
+  if (versionOf(found) !== expect.version) {
+    throw new ApiError(
+      409,
+      'plan-conflict',
+      `Row ${row.rowNumber}: ${what} was changed since the plan; plan the workbook again to see its changes.`,
+    );
   }
   return found;
 }

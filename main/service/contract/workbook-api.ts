@@ -22,9 +22,12 @@ export type WorkbookCell =
 
 /**
  * `staging`: the file is being read; `validating`: its rows are stored (readable) and a full
- * validation runs; `draft`: validated, with errors; `validated`: validated, no error.
+ * validation runs; `draft`: validated, with errors; `validated`: validated, no error;
+ * `planning`: a plan runs; `planned`: the plan is of the current revision; `loading`: a load
+ * runs; `loaded`: every row of the last load succeeded; `failed`: staging failed (`problem`
+ * says why), or some rows of the last load failed (`load` counts them).
  */
-export type WorkbookState = 'staging' | 'validating' | 'draft' | 'validated' | 'planned' | 'loading' | 'loaded' | 'failed';
+export type WorkbookState = 'staging' | 'validating' | 'draft' | 'validated' | 'planning' | 'planned' | 'loading' | 'loaded' | 'failed';
 
 export type WorkbookSource = 'upload' | 'template' | 'export';
 
@@ -93,6 +96,10 @@ export interface WorkbookInfo {
   problem: string | null;
   created_at: string;
   updated_at: string;
+  /** The last plan: the revision it was made on (stale once `revision` moves on) and its totals. */
+  plan: { revision: number; totals: PlanTotals } | null;
+  /** The last load of this workbook (every row it ran, across retries). */
+  load: WorkbookLoadInfo | null;
   sheets: WorkbookSheet[];
 }
 
@@ -128,6 +135,10 @@ export interface WorkbookRow {
   /** Column id -> cell; empty cells are left out. */
   cells: Record<string, WorkbookCell>;
   issues: WorkbookIssue[];
+  /** What the last plan predicted for the row, or null (no plan, or a row added since). */
+  plan: WorkbookPlanEntry | null;
+  /** What loading the row did, or null when it has never run. */
+  outcome: WorkbookRowOutcome | null;
 }
 
 /** GET /workstation/workbooks/<id>/sheets/<n>/rows/ */
@@ -220,4 +231,100 @@ export interface WorkbookAnswer {
 
 export interface WorkbookList {
   workbooks: Omit<WorkbookInfo, 'sheets'>[];
+}
+
+/**
+ * What a plan predicts for a row: `add`, `modify` (with each changed field), `delete`,
+ * `unchanged` (a modify that changes nothing), `conflict` (the store holds what the row clashes
+ * with: its key taken, its number not Available) or `error` (the row has other errors).
+ */
+export type PlanAction = 'add' | 'modify' | 'delete' | 'unchanged' | 'conflict' | 'error';
+
+export type PlanTotals = Record<PlanAction, number>;
+
+export interface PlanChange {
+  /** Field name (top level of the model's data). */
+  field: string;
+  /** JSON values; undefined where the field had no value. */
+  old?: unknown;
+  new?: unknown;
+}
+
+export interface WorkbookPlanEntry {
+  action: PlanAction;
+  /** The instance a modify, delete or unchanged row works on (null for an add, or a target an earlier row adds). */
+  target_pkid: string | null;
+  /** For modify: each field whose value changes, old -> new. */
+  changes: PlanChange[];
+  /** For conflict and error: the first error's message. */
+  message: string | null;
+}
+
+/** One row of GET /workstation/workbooks/<id>/plan/ */
+export interface WorkbookPlanRow extends WorkbookPlanEntry {
+  sheet: number;
+  row_id: number;
+  /** The Excel row. */
+  row: number;
+}
+
+/** GET /workstation/workbooks/<id>/plan/?skip=&limit=&action= */
+export interface WorkbookPlan {
+  revision: number;
+  /** The revision the plan was made on: null with no plan; another than `revision` means stale. */
+  planned_revision: number | null;
+  totals: PlanTotals;
+  /** Rows that pass the `action` filter. */
+  total: number;
+  skip: number;
+  rows: WorkbookPlanRow[];
+}
+
+/** POST /workstation/workbooks/<id>/plan/ and load/: the revision the caller saw. */
+export interface WorkbookPlanRequest {
+  revision: number;
+}
+
+/**
+ * POST /workstation/workbooks/<id>/load/. `rows`: `all` (every row that has not loaded yet:
+ * the first load), or `failed` (the rows whose last run failed or that never ran: a retry).
+ * `allow_errors`: run rows that validation finds in error too (they fail as the loader says);
+ * without it a workbook with errors is refused.
+ */
+export interface WorkbookLoadRequest {
+  revision: number;
+  rows?: 'all' | 'failed';
+  allow_errors?: boolean;
+}
+
+/** A row's load outcome: `loaded`, `failed`, or `conflict` (its target changed since the plan; it did not run). */
+export interface WorkbookRowOutcome {
+  status: 'loaded' | 'failed' | 'conflict';
+  /** The row's sub-transaction. */
+  transaction_id: string;
+  message: string;
+  /** The instance it made or changed. */
+  pkid: string | null;
+}
+
+export interface WorkbookLoadInfo {
+  /** The parent transaction of the last load (tool/BulkLoad): follow it at /api/tool/Transaction/<id>/. */
+  transaction_id: string;
+  running: boolean;
+  /** Data rows of the workbook's loaded sheets. */
+  total: number;
+  loaded: number;
+  failed: number;
+  conflicts: number;
+  /** Rows that have never run. */
+  not_run: number;
+}
+
+/** The answer to POST .../load/ (202): the parent transaction, and the workbook (state `loading`). */
+export interface WorkbookLoadAnswer {
+  success: true;
+  transaction_id: string;
+  /** Rows this load runs. */
+  rows: number;
+  workbook: WorkbookInfo;
 }

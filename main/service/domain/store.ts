@@ -9,6 +9,7 @@ import { BulkLoadsRepo } from '../store/bulk-loads-repo';
 import { ScheduledLoadsRepo } from '../store/scheduled-loads-repo';
 import { KeyHoldersRepo } from '../store/key-holders-repo';
 import { WorkbooksRepo } from '../store/workbooks-repo';
+import { WorkbookOutcomesRepo, WorkbookPlanRepo } from '../store/workbook-runs-repo';
 
 /** The repositories of one workspace, handed to routes and workflows together. */
 export interface Store {
@@ -24,6 +25,9 @@ export interface Store {
   keyHolders: KeyHoldersRepo;
   /** Staged workbooks (workbooks/). */
   workbooks: WorkbooksRepo;
+  /** A staged workbook's last plan, and each row's load outcome. */
+  workbookPlan: WorkbookPlanRepo;
+  workbookOutcomes: WorkbookOutcomesRepo;
   now: () => string;
   /** A prepared statement per distinct SQL text; list SQL varies only with the request's shape. */
   statement(sql: string): Statement;
@@ -62,6 +66,8 @@ export function createStore(db: Db, now: () => string, uploadsFolder: string | n
     scheduledLoads: new ScheduledLoadsRepo(db),
     keyHolders: new KeyHoldersRepo(db),
     workbooks: new WorkbooksRepo(db),
+    workbookPlan: new WorkbookPlanRepo(db),
+    workbookOutcomes: new WorkbookOutcomesRepo(db),
     now,
   };
 }

@@ -130,6 +130,8 @@ export interface WorkbookValidateInput {
   nodePkid: string;
   changed?: number[];
   goneWrites?: string[];
+  /** A plan's full validation: each outcome also carries its row's plan entry. */
+  plan?: boolean;
 }
 
 export interface WorkbookOutcomesChunk {
@@ -147,8 +149,13 @@ async function validateStaged(
     if (input.changed) {
       return { sheets: null, outcomes: validateIncremental(ctx.store, workbook, input.caller, node, input.changed, input.goneWrites) };
     }
-    const sheets = await validateFull(ctx.store, workbook, input.caller, node, (outcomes) =>
-      ctx.send({ outcomes } satisfies WorkbookOutcomesChunk),
+    const sheets = await validateFull(
+      ctx.store,
+      workbook,
+      input.caller,
+      node,
+      (outcomes) => ctx.send({ outcomes } satisfies WorkbookOutcomesChunk),
+      input.plan === true,
     );
     return { sheets, outcomes: [] };
   });

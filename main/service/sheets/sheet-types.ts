@@ -47,6 +47,13 @@ export interface ParsedRow {
   badAction?: string;
   /** Cells of this row that could not be read (their fields are left out): the row must not run. */
   readErrors?: number;
+  /** The staged workbook row this row was spooled from (its outcome is written back to it). */
+  stagedRow?: number;
+  /**
+   * What a plan saw of the row: for a modify or delete its target, which must still have this
+   * version when the row runs; for an add (`pkid` '') that its key was free.
+   */
+  expect?: { pkid: string; version: string };
 }
 
 export interface ParsedSheet {

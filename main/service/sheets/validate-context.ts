@@ -1,4 +1,6 @@
+import type { JsonObject } from '../api-types';
 import type { Principal } from '../auth/principal';
+import type { InstanceRecord } from '../store/instances-repo';
 import type { Store } from '../domain/store';
 import type { FieldDef, ModelDef } from '../models/types';
 import type { NodeRow } from '../store/nodes-repo';
@@ -41,6 +43,11 @@ export interface RowCheck {
   defaultNode: NodeRow;
   cache: ValidationCache;
   issues: SheetIssue[];
+  /**
+   * What a modify or delete row works on, for a plan (workbooks/workbook-plan.ts): the stored
+   * instance (undefined when an earlier row adds it) and, for a modify, its data after the row.
+   */
+  target?: { record?: InstanceRecord; after?: JsonObject };
 }
 
 /**

@@ -115,6 +115,7 @@ function validateModify(plan: RowPlan): void {
   }
   const payload = templated(plan, check.row.data, record?.data);
   const merged = record ? mergeData(record.data, payload) : undefined;
+  check.target = { record, after: merged ?? payload };
   checkValues(plan, payload, merged);
   if (record && merged && !check.model.businessKey.fields.some((field) => plan.bad.has(field))) {
     const use = ownKey(check.model, merged, plan.node, record.pkid);
@@ -129,6 +130,7 @@ function validateDelete(plan: RowPlan): void {
   const target = findTarget(check, plan.node);
   if (!target) return;
   if (target.kind === 'stored' && !mayChangeAt(check, targetPath(check.store, target.record), '')) return;
+  check.target = { record: target.kind === 'stored' ? target.record : undefined };
   MODEL_RULES[check.model.modelType]?.remove?.(plan, target);
   plan.commits.push(() => {
     check.overlay.countDelete();

@@ -16,6 +16,12 @@ export interface WorkbookRecord {
   validated_revision: number | null;
   problem: string | null;
   next_row: number;
+  /** The revision the last plan was made on, and its totals (JSON PlanTotals). */
+  plan_revision: number | null;
+  plan_totals: string | null;
+  /** The parent transaction of the last load, and the rows with an action at its start. */
+  load_id: string | null;
+  load_total: number;
   created_at: string;
   updated_at: string;
 }
@@ -120,6 +126,9 @@ export class WorkbooksRepo {
       setState: p<[string, string | null, string, number]>('UPDATE workbooks SET state = ?, problem = ?, updated_at = ? WHERE wb = ?'),
       setRevision: p<[number, number, string, number]>('UPDATE workbooks SET revision = ?, head = ?, updated_at = ? WHERE wb = ?'),
       setValidated: p<[number, number]>('UPDATE workbooks SET validated_revision = ? WHERE wb = ?'),
+      setPlanned: p<[number | null, string | null, number]>('UPDATE workbooks SET plan_revision = ?, plan_totals = ? WHERE wb = ?'),
+      setLoad: p<[string, number, number]>('UPDATE workbooks SET load_id = ?, load_total = ? WHERE wb = ?'),
+      inState: p<[string], WorkbookRecord>('SELECT * FROM workbooks WHERE state = ?'),
       takeRowIds: p<[number, number], { next: number }>(
         'UPDATE workbooks SET next_row = next_row + ? WHERE wb = ? RETURNING next_row AS next',
       ),
@@ -209,9 +218,16 @@ export class WorkbooksRepo {
         'SELECT seq, op, summary, username, at FROM workbook_revisions WHERE wb = ? ORDER BY seq',
       ),
       dropRevisionsAfter: p<[number, number]>('DELETE FROM workbook_revisions WHERE wb = ? AND seq > ?'),
-      remove: ['workbook_revisions', 'workbook_row_keys', 'workbook_issues', 'workbook_rows', 'workbook_sheets', 'workbooks'].map((table) =>
-        p<[number]>(`DELETE FROM ${table} WHERE wb = ?`),
-      ),
+      remove: [
+        'workbook_plan',
+        'workbook_outcomes',
+        'workbook_revisions',
+        'workbook_row_keys',
+        'workbook_issues',
+        'workbook_rows',
+        'workbook_sheets',
+        'workbooks',
+      ].map((table) => p<[number]>(`DELETE FROM ${table} WHERE wb = ?`)),
     };
   }
 
@@ -220,7 +236,12 @@ export class WorkbooksRepo {
     return (this.s.counter.get('workbook-revision') as { value: number }).value;
   }
 
-  create(row: Omit<WorkbookRecord, 'wb' | 'head' | 'validated_revision' | 'problem' | 'next_row'>): number {
+  create(
+    row: Omit<
+      WorkbookRecord,
+      'wb' | 'head' | 'validated_revision' | 'problem' | 'next_row' | 'plan_revision' | 'plan_totals' | 'load_id' | 'load_total'
+    >,
+  ): number {
     const s = this.s.insert;
     const inserted = s.get(
       row.id,
@@ -260,6 +281,18 @@ export class WorkbooksRepo {
 
   setValidated(wb: number, revision: number): void {
     this.s.setValidated.run(revision, wb);
+  }
+
+  setPlanned(wb: number, revision: number | null, totals: string | null): void {
+    this.s.setPlanned.run(revision, totals, wb);
+  }
+
+  setLoad(wb: number, loadId: string, total: number): void {
+    this.s.setLoad.run(loadId, total, wb);
+  }
+
+  withState(state: string): WorkbookRecord[] {
+    return this.s.inState.all(state);
   }
 
   /** Reserves `count` new row ids; answers the first. */

@@ -53,8 +53,9 @@ export async function validateFull(
   caller: ValidationCaller,
   node: NodeRow,
   emit: (outcomes: RowOutcome[]) => Promise<void>,
+  planning = false,
 ): Promise<SheetIssues[]> {
-  const validator = new StagedValidator(store, caller, node);
+  const validator = new StagedValidator(store, caller, node, planning);
   const sheets: SheetIssues[] = [];
   for (const context of dataContexts(store, workbook.wb)) {
     for (let skip = 0; ; skip += PAGE) {

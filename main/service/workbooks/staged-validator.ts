@@ -9,6 +9,7 @@ import { parseStagedRow, type SheetContext } from './staged-sheet';
 import { TrackedOverlay, type OverlayEffect } from './tracked-overlay';
 import { parseCells, type RowCells } from './workbook-cells';
 import { suggestionFor } from './issue-suggestions';
+import { planEntry, type PlanEntry } from './workbook-plan';
 
 /**
  * Validates staged rows with the file validator's own row checks (sheets/validate-row.ts), in
@@ -33,6 +34,8 @@ export interface RowOutcome {
   issues: StoredIssue[];
   reads: string[];
   effects: OverlayEffect[];
+  /** What the load will do with the row, when the validation is a plan's. */
+  plan?: PlanEntry;
 }
 
 export interface StagedRowInput {
@@ -60,6 +63,8 @@ export class StagedValidator {
     private readonly store: Store,
     private readonly caller: ValidationCaller,
     private readonly defaultNode: NodeRow,
+    /** A plan's validation: each row's outcome also says what the load will do with it. */
+    private readonly planning = false,
   ) {}
 
   validate(context: SheetContext, input: StagedRowInput): RowOutcome {
@@ -86,7 +91,9 @@ export class StagedValidator {
     const { reads, effects } = this.overlay.rowRecord();
     const stored = check.issues.map((issue) => storedIssue(this.store, context, issue, cells));
     const errors = stored.filter((issue) => issue.severity === 'error').length;
-    return { row_id: input.row_id, action, errors, warnings: stored.length - errors, issues: stored, reads, effects };
+    const outcome: RowOutcome = { row_id: input.row_id, action, errors, warnings: stored.length - errors, issues: stored, reads, effects };
+    if (this.planning && action !== null) outcome.plan = planEntry(context.model, action, stored, check.target);
+    return outcome;
   }
 }
 

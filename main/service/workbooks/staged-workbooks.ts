@@ -45,6 +45,11 @@ export interface WorkbookEvent {
   validated_revision: number | null;
 }
 
+/**
+ * `callerOf`, `nodeOf`, `emit`, `serial`, `editable`, `checkRevision`, `validated` and
+ * `validateWhole` are this
+ * folder's own: plans and loads (workbook-runs.ts) run in the same per-workbook order.
+ */
 export class StagedWorkbooks {
   private readonly chains = new Map<number, Promise<unknown>>();
   private readonly staging = new Map<string, Promise<void>>();
@@ -69,9 +74,21 @@ export class StagedWorkbooks {
       );
   }
 
-  /** Resolves when the workbook's staging (and first validation) has ended, well or not. */
+  /** Resolves when the workbook's staging (and first validation), or its plan, has ended, well or not. */
   async settled(id: string): Promise<void> {
     await this.staging.get(id);
+  }
+
+  /** Long work on a workbook that `settled` waits for (a plan). */
+  track(id: string, work: Promise<unknown>): void {
+    const tracked = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.staging.set(id, tracked);
+    void tracked.then(() => {
+      if (this.staging.get(id) === tracked) this.staging.delete(id);
+    });
   }
 
   /** Starts staging a file; answers the workbook at once (state `staging`). `done` runs after (to remove a temporary file). */
@@ -133,7 +150,7 @@ export class StagedWorkbooks {
   }
 
   /** Who validation runs as: the owner as the store knows it now (its role and node). */
-  private callerOf(record: WorkbookRecord): ValidationCaller {
+  callerOf(record: WorkbookRecord): ValidationCaller {
     const principal = principalOfUser(this.deps.store, record.owner_pkid);
     const node = principal && this.deps.store.nodes.get(principal.hierarchyPkid);
     if (!principal || !node)
@@ -145,14 +162,14 @@ export class StagedWorkbooks {
     return { principal, callerPath: node.path };
   }
 
-  private nodeOf(record: WorkbookRecord): NodeRow {
+  nodeOf(record: WorkbookRecord): NodeRow {
     const node = this.deps.store.nodes.get(record.hierarchy_pkid);
     if (!node) throw new ApiError(409, 'hierarchy-gone', 'The hierarchy node this workbook loads at no longer exists.');
     return node;
   }
 
   /** Every row validated again (on a worker), its outcomes written as they come. */
-  private async validateWhole(wb: number): Promise<void> {
+  async validateWhole(wb: number): Promise<void> {
     const { store, pool } = this.deps;
     const record = store.workbooks.getByWb(wb) as WorkbookRecord;
     store.workbooks.setState(wb, 'validating', null, this.deps.now());
@@ -169,7 +186,7 @@ export class StagedWorkbooks {
     })();
   }
 
-  private validated(wb: number, revision: number): void {
+  validated(wb: number, revision: number): void {
     const { store } = this.deps;
     const record = store.workbooks.getByWb(wb) as WorkbookRecord;
     store.workbooks.setValidated(wb, revision);
@@ -178,7 +195,7 @@ export class StagedWorkbooks {
     this.emit(record.id);
   }
 
-  private emit(id: string): void {
+  emit(id: string): void {
     const record = this.deps.store.workbooks.get(id);
     if (!record) return;
     const event: WorkbookEvent = { id, state: record.state, revision: record.revision, validated_revision: record.validated_revision };
@@ -186,7 +203,7 @@ export class StagedWorkbooks {
   }
 
   /** Runs `work` after the workbook's earlier work: its edits apply one at a time, in order. */
-  private serial<T>(wb: number, work: () => Promise<T>): Promise<T> {
+  serial<T>(wb: number, work: () => Promise<T>): Promise<T> {
     const before = this.chains.get(wb) ?? Promise.resolve();
     const run = before.then(work, work);
     const tail = run.catch(() => undefined);
@@ -197,7 +214,7 @@ export class StagedWorkbooks {
     return run;
   }
 
-  private editable(record: WorkbookRecord): void {
+  editable(record: WorkbookRecord): void {
     if (record.state === 'staging')
       throw new ApiError(409, 'workbook-busy', 'The workbook is still being staged: edit it when its state is draft or validated.');
     if (record.state === 'loading')
@@ -206,7 +223,7 @@ export class StagedWorkbooks {
       throw new ApiError(409, 'workbook-failed', `The workbook could not be staged: ${record.problem ?? ''}`);
   }
 
-  private checkRevision(record: WorkbookRecord, revision: unknown): void {
+  checkRevision(record: WorkbookRecord, revision: unknown): void {
     if (revision !== record.revision) {
       throw new ApiError(
         409,

@@ -18,6 +18,7 @@ import type { WorkbookIssueRecord, WorkbookRecord, WorkbookRowRecord, WorkbookSh
 import { columnsAnswer, columnsOf, firstRowOf, sheetContext, type SheetContext } from './staged-sheet';
 import type { StoredIssue } from './staged-validator';
 import { cellText, parseCells, type RowCells } from './workbook-cells';
+import { loadInfo, outcomeOf, planEntryOf, planInfo } from './workbook-run-views';
 
 /**
  * The answers of the workbook endpoints, built from the tables: a workbook with its sheets and
@@ -71,6 +72,8 @@ export function workbookInfo(store: Store, record: WorkbookRecord, withSheets = 
     problem: record.problem,
     created_at: record.created_at,
     updated_at: record.updated_at,
+    plan: planInfo(record),
+    load: loadInfo(store, record),
     sheets: [],
   };
   if (!withSheets) return info;
@@ -133,12 +136,16 @@ function shownCells(sheet: WorkbookSheetRecord, cells: RowCells): Record<string,
 }
 
 export function rowAnswer(store: Store, wb: number, sheet: WorkbookSheetRecord, row: WorkbookRowRecord): WorkbookRow {
+  const planned = store.workbookPlan.get(wb, row.row_id);
+  const outcome = store.workbookOutcomes.get(wb, row.row_id);
   return {
     id: row.row_id,
     row: firstRowOf(sheet) + row.idx,
     index: row.idx,
     cells: shownCells(sheet, parseCells(row.cells)),
     issues: row.errors + row.warnings > 0 ? rowIssues(store, wb, sheet, row) : [],
+    plan: planned ? planEntryOf(planned) : null,
+    outcome: outcome ? outcomeOf(outcome) : null,
   };
 }
 

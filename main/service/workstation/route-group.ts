@@ -6,6 +6,7 @@ import type { Store } from '../domain/store';
 import { ApiError } from '../errors';
 import type { RequestContext } from '../request-context';
 import type { RemoteProfilesRepo } from '../store/remote-profiles-repo';
+import type { WorkbookRuns } from '../workbooks/workbook-runs';
 import type { StagedWorkbooks } from '../workbooks/staged-workbooks';
 
 /** What the workstation's own endpoints use: the Local store, remote profiles, the vault and the proxy. */
@@ -15,6 +16,8 @@ export interface WorkstationDeps {
   vault: CredentialVault;
   remote: RemoteHub;
   workbooks: StagedWorkbooks;
+  /** Plans and loads of staged workbooks. */
+  workbookRuns: WorkbookRuns;
   /** An /api/ request answered in-process as `principal` (set once the pipeline exists): generated workbooks start from the API's own files. */
   apiAs: (principal: Principal, request: ApiRequest) => Promise<ApiResponse>;
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { isJsonObject, type ApiResponse, type JsonObject } from '../api-types';
 import { assertRole } from '../auth/access';
-import type { WorkbookAnswer, WorkbookList, WorkbookSource } from '../contract/workbook-api';
+import type { PlanAction, WorkbookAnswer, WorkbookList, WorkbookLoadAnswer, WorkbookSource } from '../contract/workbook-api';
 import { guardNode } from '../domain/guards';
 import { resolveHierarchy } from '../domain/hierarchy';
 import { ownedUpload } from '../domain/owned-upload';
@@ -14,6 +14,7 @@ import { XLSX_TYPE } from '../sheets/write-workbook';
 import type { NodeRow } from '../store/nodes-repo';
 import type { Who } from '../workbooks/staged-workbooks';
 import { saveWorkbook } from '../workbooks/workbook-save';
+import { planPage } from '../workbooks/workbook-run-views';
 import { issueList, rowPage, workbookInfo } from '../workbooks/workbook-views';
 import { methodNotAllowed, type WorkstationDeps, type WorkstationRouteGroup } from './route-group';
 
@@ -158,6 +159,25 @@ async function save(deps: WorkstationDeps, ctx: RequestContext, id: string): Pro
   };
 }
 
+const PLAN_ACTIONS: readonly PlanAction[] = ['add', 'modify', 'delete', 'unchanged', 'conflict', 'error'];
+
+/** POST starts a plan (202, the workbook in state `planning`); GET pages through the last one. */
+function plan(deps: WorkstationDeps, ctx: RequestContext, id: string): ApiResponse {
+  if (ctx.method === 'POST') {
+    const record = deps.workbookRuns.plan(whoOf(ctx), id, bodyOf(ctx).revision);
+    return json(202, { success: true, workbook: workbookInfo(deps.store, record) } satisfies WorkbookAnswer);
+  }
+  if (ctx.method !== 'GET') throw methodNotAllowed(ctx, 'GET or POST');
+  const record = deps.workbooks.find(whoOf(ctx), id);
+  const action = ctx.query.get('action');
+  if (action !== null && !PLAN_ACTIONS.includes(action as PlanAction)) {
+    throw bad(`'action' must be one of ${PLAN_ACTIONS.join(', ')}.`, 'action');
+  }
+  const skip = intParam(ctx, 'skip', 0, 10_000_000);
+  const limit = intParam(ctx, 'limit', 100, 5000);
+  return json(200, planPage(deps.store, record, skip, limit, (action ?? undefined) as PlanAction | undefined));
+}
+
 async function oneWorkbook(deps: WorkstationDeps, ctx: RequestContext, rest: string[]): Promise<ApiResponse> {
   const [id, action, sheet, tail] = rest;
   const who = whoOf(ctx);
@@ -209,6 +229,19 @@ async function oneWorkbook(deps: WorkstationDeps, ctx: RequestContext, rest: str
     case 'file':
       get();
       return save(deps, ctx, id);
+    case 'plan':
+      return plan(deps, ctx, id);
+    case 'load': {
+      post();
+      const started = await deps.workbookRuns.load(who, id, bodyOf(ctx));
+      const answer: WorkbookLoadAnswer = {
+        success: true,
+        transaction_id: started.transactionId,
+        rows: started.rows,
+        workbook: workbookInfo(deps.store, started.record),
+      };
+      return json(202, answer);
+    }
     default:
       throw notFound(`No workstation endpoint at ${ctx.path}.`);
   }

@@ -3,7 +3,8 @@
  * sheets (columns by stable id), rows (cells as JSON by column id, in a dense order `idx` so a
  * page at any depth is an index seek), the issues of its cells, what each row reads from and
  * adds to the rows after it (so an edit revalidates only the rows it can change), and every
- * edit as a revision with its inverse (undo and redo across restarts).
+ * edit as a revision with its inverse (undo and redo across restarts), the last plan, and each
+ * row's load outcome.
  * Child tables key on the integer `wb`, not the public id, to keep their indexes small.
  */
 export const sql = `
@@ -22,6 +23,10 @@ CREATE TABLE workbooks (
   validated_revision INTEGER,
   problem TEXT,
   next_row INTEGER NOT NULL DEFAULT 1,
+  plan_revision INTEGER,
+  plan_totals TEXT,
+  load_id TEXT,
+  load_total INTEGER NOT NULL DEFAULT 0,
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL
 );
@@ -94,6 +99,31 @@ CREATE TABLE workbook_revisions (
   forward TEXT NOT NULL,
   backward TEXT NOT NULL,
   PRIMARY KEY (wb, seq)
+) WITHOUT ROWID;
+
+-- The last plan: per row, what it predicts and the version of the target it was made against.
+CREATE TABLE workbook_plan (
+  wb INTEGER NOT NULL,
+  row_id INTEGER NOT NULL,
+  action TEXT NOT NULL,
+  target_pkid TEXT,
+  version TEXT,
+  changes TEXT NOT NULL DEFAULT '[]',
+  message TEXT,
+  PRIMARY KEY (wb, row_id)
+) WITHOUT ROWID;
+CREATE INDEX workbook_plan_action ON workbook_plan (wb, action);
+
+-- What loading each row did; written in the commit of the row's own batch (never lost, never twice).
+-- Kept when its row is deleted: an undo brings the row back with its outcome.
+CREATE TABLE workbook_outcomes (
+  wb INTEGER NOT NULL,
+  row_id INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  transaction_id TEXT NOT NULL,
+  message TEXT NOT NULL,
+  pkid TEXT,
+  PRIMARY KEY (wb, row_id)
 ) WITHOUT ROWID;
 
 CREATE TABLE workstation_counters (

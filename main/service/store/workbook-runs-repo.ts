@@ -1,0 +1,102 @@
+import type { Db } from './db';
+
+/**
+ * A staged workbook's plan and load outcomes (migration 0013: `workbook_plan`,
+ * `workbook_outcomes`), one row each per workbook row. Both are read in the workbook's row order
+ * by joining its rows, so rows deleted since (kept for undo) drop out of pages and counts.
+ */
+export interface PlanRecord {
+  row_id: number;
+  action: string;
+  target_pkid: string | null;
+  /** The target's version when the plan was made (workbooks/workbook-plan.ts `versionOf`). */
+  version: string | null;
+  /** JSON: PlanChange[]. */
+  changes: string;
+  message: string | null;
+}
+
+export interface OutcomeRecord {
+  row_id: number;
+  status: 'loaded' | 'failed' | 'conflict';
+  transaction_id: string;
+  message: string;
+  pkid: string | null;
+}
+
+export class WorkbookPlanRepo {
+  private readonly s;
+
+  constructor(db: Db) {
+    const p = <P extends unknown[], R = unknown>(text: string) => db.prepare<P, R>(text);
+    this.s = {
+      clear: p<[number]>('DELETE FROM workbook_plan WHERE wb = ?'),
+      insert: p<[number, number, string, string | null, string | null, string, string | null]>(
+        'INSERT OR REPLACE INTO workbook_plan (wb, row_id, action, target_pkid, version, changes, message) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      row: p<[number, number], PlanRecord>(
+        'SELECT row_id, action, target_pkid, version, changes, message FROM workbook_plan WHERE wb = ? AND row_id = ?',
+      ),
+      page: p<[number, number, number], PlanRecord & { sheet_no: number; idx: number }>(
+        `SELECT p.row_id, p.action, p.target_pkid, p.version, p.changes, p.message, r.sheet_no, r.idx
+         FROM workbook_plan p JOIN workbook_rows r ON r.wb = p.wb AND r.row_id = p.row_id
+         WHERE p.wb = ? ORDER BY r.sheet_no, r.idx LIMIT ? OFFSET ?`,
+      ),
+      pageOf: p<[number, string, number, number], PlanRecord & { sheet_no: number; idx: number }>(
+        `SELECT p.row_id, p.action, p.target_pkid, p.version, p.changes, p.message, r.sheet_no, r.idx
+         FROM workbook_plan p JOIN workbook_rows r ON r.wb = p.wb AND r.row_id = p.row_id
+         WHERE p.wb = ? AND p.action = ? ORDER BY r.sheet_no, r.idx LIMIT ? OFFSET ?`,
+      ),
+    };
+  }
+
+  clear(wb: number): void {
+    this.s.clear.run(wb);
+  }
+
+  put(wb: number, plan: PlanRecord): void {
+    this.s.insert.run(wb, plan.row_id, plan.action, plan.target_pkid, plan.version, plan.changes, plan.message);
+  }
+
+  get(wb: number, rowId: number): PlanRecord | undefined {
+    return this.s.row.get(wb, rowId);
+  }
+
+  page(wb: number, skip: number, limit: number, action?: string): (PlanRecord & { sheet_no: number; idx: number })[] {
+    return action === undefined ? this.s.page.all(wb, limit, skip) : this.s.pageOf.all(wb, action, limit, skip);
+  }
+}
+
+export class WorkbookOutcomesRepo {
+  private readonly s;
+
+  constructor(db: Db) {
+    const p = <P extends unknown[], R = unknown>(text: string) => db.prepare<P, R>(text);
+    this.s = {
+      put: p<[number, number, string, string, string, string | null]>(
+        'INSERT OR REPLACE INTO workbook_outcomes (wb, row_id, status, transaction_id, message, pkid) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      row: p<[number, number], OutcomeRecord>(
+        'SELECT row_id, status, transaction_id, message, pkid FROM workbook_outcomes WHERE wb = ? AND row_id = ?',
+      ),
+      counts: p<[number], { status: OutcomeRecord['status']; n: number }>(
+        `SELECT o.status, COUNT(*) AS n FROM workbook_outcomes o JOIN workbook_rows r ON r.wb = o.wb AND r.row_id = o.row_id
+         WHERE o.wb = ? GROUP BY o.status`,
+      ),
+    };
+  }
+
+  put(wb: number, outcome: OutcomeRecord): void {
+    this.s.put.run(wb, outcome.row_id, outcome.status, outcome.transaction_id, outcome.message, outcome.pkid);
+  }
+
+  get(wb: number, rowId: number): OutcomeRecord | undefined {
+    return this.s.row.get(wb, rowId);
+  }
+
+  counts(wb: number): Record<OutcomeRecord['status'], number> {
+    const counts = { loaded: 0, failed: 0, conflict: 0 };
+    for (const entry of this.s.counts.all(wb)) counts[entry.status] = entry.n;
+    return counts;
+  }
+}

@@ -1,0 +1,186 @@
+import type { BulkLoads } from '../bulkload/bulk-loads';
+import type { RowHook } from '../bulkload/load-run';
+import type { PlanTotals } from '../contract/workbook-api';
+import { ApiError } from '../errors';
+import type { WorkbookOutcomesChunk } from '../jobs/job-handlers';
+import type { WorkbookRecord } from '../store/workbooks-repo';
+import type { StagedWorkbooks, WorkbookDeps, Who } from './staged-workbooks';
+import type { RowOutcome } from './staged-validator';
+import { writeOutcomes, writeSheetIssues } from './workbook-results';
+import { addToTotals, emptyTotals } from './workbook-plan';
+import { spoolWorkbook, type SpoolMode } from './workbook-spool';
+import { countsOf } from './workbook-views';
+
+/**
+ * Plans and loads of staged workbooks, in the same per-workbook order as its edits. A plan is a
+ * full validation on a worker that also records what each row will do (workbook-plan.ts). A load
+ * spools the rows that have not loaded yet (workbook-spool.ts) and runs them as a bulk load (one
+ * parent, a sub-transaction per row); each row's outcome is written to its workbook row in the
+ * commit of the row's own batch, so a row's outcome is never lost and a row never loads twice.
+ */
+export interface LoadRequest {
+  revision?: unknown;
+  rows?: unknown;
+  allow_errors?: unknown;
+}
+
+export class WorkbookRuns {
+  constructor(
+    private readonly deps: WorkbookDeps & { loads: BulkLoads },
+    private readonly books: StagedWorkbooks,
+  ) {}
+
+  /** Starts a plan; answers the workbook at once, in state `planning`. */
+  plan(who: Who, id: string, revision: unknown): WorkbookRecord {
+    const found = this.books.find(who, id);
+    this.books.editable(found);
+    this.books.checkRevision(found, revision);
+    const { store } = this.deps;
+    store.workbooks.setState(found.wb, 'planning', null, this.deps.now());
+    this.books.emit(found.id);
+    const run = this.books.serial(found.wb, () => this.runPlan(found.wb, revision));
+    this.books.track(found.id, run);
+    void run.catch((error: unknown) => this.planFailed(found.wb, error));
+    return store.workbooks.getByWb(found.wb) as WorkbookRecord;
+  }
+
+  private async runPlan(wb: number, revision: unknown): Promise<void> {
+    const { store, pool } = this.deps;
+    const record = store.workbooks.getByWb(wb) as WorkbookRecord;
+    // An edit queued before the plan came first: the plan would be of another revision than asked.
+    this.books.checkRevision(record, revision);
+    store.db.transaction(() => {
+      store.workbookPlan.clear(wb);
+      store.workbooks.setPlanned(wb, null, null);
+    })();
+    const totals: PlanTotals = emptyTotals();
+    const write = store.db.transaction((outcomes: RowOutcome[]) => {
+      writeOutcomes(store, wb, outcomes);
+      for (const outcome of outcomes) {
+        if (!outcome.plan) continue;
+        store.workbookPlan.put(wb, { row_id: outcome.row_id, ...outcome.plan });
+        addToTotals(totals, outcome.plan.action);
+      }
+    });
+    const result = await pool.run(
+      'validate-workbook',
+      { wb, caller: this.books.callerOf(record), nodePkid: this.books.nodeOf(record).pkid, plan: true },
+      { owner: record.owner, onChunk: (chunk) => write((chunk as WorkbookOutcomesChunk).outcomes) },
+    );
+    store.db.transaction(() => {
+      writeSheetIssues(store, wb, result.sheets ?? []);
+      store.workbooks.setValidated(wb, record.revision);
+      store.workbooks.setPlanned(wb, record.revision, JSON.stringify(totals));
+      store.workbooks.setState(wb, 'planned', null, this.deps.now());
+    })();
+    this.books.emit(record.id);
+  }
+
+  /** A plan that could not run leaves the workbook as its validation left it. */
+  private planFailed(wb: number, error: unknown): void {
+    const record = this.deps.store.workbooks.getByWb(wb);
+    if (!record) return;
+    if (!(error instanceof ApiError)) this.deps.onInternalError(error, record.id);
+    const counts = countsOf(this.deps.store, wb);
+    this.deps.store.workbooks.setState(wb, counts.errors > 0 ? 'draft' : 'validated', null, this.deps.now());
+    this.books.emit(record.id);
+  }
+
+  /** Spools the rows to run and starts the load; answers its parent transaction and how many rows it runs. */
+  async load(who: Who, id: string, request: LoadRequest): Promise<{ transactionId: string; rows: number; record: WorkbookRecord }> {
+    const mode = request.rows ?? 'all';
+    if (mode !== 'all' && mode !== 'failed') {
+      throw new ApiError(400, 'validation-failed', "'rows' must be all or failed.", [{ field: 'rows', message: 'all or failed' }]);
+    }
+    if (request.allow_errors !== undefined && typeof request.allow_errors !== 'boolean') {
+      throw new ApiError(400, 'validation-failed', "'allow_errors' must be true or false.", [
+        { field: 'allow_errors', message: 'a boolean' },
+      ]);
+    }
+    const found = this.books.find(who, id);
+    this.books.editable(found);
+    return this.books.serial(found.wb, async () => {
+      const { store } = this.deps;
+      const record = store.workbooks.getByWb(found.wb) as WorkbookRecord;
+      this.books.editable(record);
+      this.books.checkRevision(record, request.revision);
+      const counts = countsOf(store, record.wb);
+      if (counts.errors > 0 && request.allow_errors !== true) {
+        throw new ApiError(
+          409,
+          'workbook-has-errors',
+          `The workbook has ${counts.errors} error(s) in ${counts.rows_with_errors} row(s): fix them, or load with allow_errors to run those rows too (they fail as the loader says).`,
+        );
+      }
+      const caller = this.books.callerOf(record);
+      const node = this.books.nodeOf(record);
+      const spooled = await spoolWorkbook(store, record, caller.principal.username, node, mode as SpoolMode);
+      if (spooled.rows === 0) {
+        store.db.transaction(() => store.bulkLoads.remove(spooled.load.load_id))();
+        throw new ApiError(409, 'nothing-to-load', 'Every row of this workbook has loaded already: there is nothing left to load.');
+      }
+      store.db.transaction(() => {
+        store.workbooks.setLoad(record.wb, spooled.load.load_id, spooled.total);
+        store.workbooks.setState(record.wb, 'loading', null, this.deps.now());
+      })();
+      this.books.emit(record.id);
+      const submitted = this.deps.loads.start(caller, spooled.load, node, this.outcomeWriter(record.wb));
+      void submitted.done.then(() => this.finishLoad(record.wb));
+      return { transactionId: spooled.load.load_id, rows: spooled.rows, record: store.workbooks.getByWb(record.wb) as WorkbookRecord };
+    });
+  }
+
+  /**
+   * Writes each row's outcome inside its batch's transaction (load-run.ts `RowHook`). A conflict
+   * is a row the plan found clean that the store refused since: its target changed (`plan-conflict`),
+   * or its key, free when planned, is taken now (`conflict`). A row the plan already flagged fails.
+   */
+  private outcomeWriter(wb: number): RowHook {
+    const { workbookOutcomes } = this.deps.store;
+    return (row, outcome) => {
+      if (row.stagedRow === undefined) return;
+      const code = outcome.error?.code;
+      const conflict = code === 'plan-conflict' || (code === 'conflict' && row.expect?.pkid === '');
+      workbookOutcomes.put(wb, {
+        row_id: row.stagedRow,
+        status: outcome.status === 'Success' ? 'loaded' : conflict ? 'conflict' : 'failed',
+        transaction_id: outcome.transactionId,
+        message: outcome.error?.message ?? '',
+        pkid: outcome.resourcePkid,
+      });
+    };
+  }
+
+  /** A load ended (or was cut by a crash and settled at start): `loaded` when every row has, else `failed`. */
+  finishLoad(wb: number): void {
+    const { store } = this.deps;
+    const record = store.workbooks.getByWb(wb);
+    if (!record) return;
+    const counts = store.workbookOutcomes.counts(wb);
+    store.workbooks.setState(wb, counts.loaded >= record.load_total ? 'loaded' : 'failed', null, this.deps.now());
+    this.books.emit(record.id);
+  }
+
+  /**
+   * At start, after bulk loads have been settled: a workbook left `loading` takes its state from
+   * its rows' outcomes (the rows its load never reached have none: a retry runs them); one left
+   * `planning` or `validating` is validated again; one left `staging` failed.
+   */
+  recover(): void {
+    const { store } = this.deps;
+    const now = this.deps.now();
+    for (const record of store.workbooks.withState('loading')) this.finishLoad(record.wb);
+    // Their outcomes were written in part: the whole workbook is validated again.
+    for (const record of [...store.workbooks.withState('planning'), ...store.workbooks.withState('validating')]) {
+      const run = this.books.serial(record.wb, () => this.books.validateWhole(record.wb));
+      this.books.track(record.id, run);
+      void run.catch((error: unknown) => this.planFailed(record.wb, error));
+    }
+    for (const record of store.workbooks.withState('staging')) {
+      store.db.transaction(() => {
+        store.workbooks.clear(record.wb);
+        store.workbooks.setState(record.wb, 'failed', 'The app stopped while the workbook was being staged: stage the file again.', now);
+      })();
+    }
+  }
+}
