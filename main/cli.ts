@@ -6,6 +6,7 @@ import { createService, type Service } from './service';
 import { seedDemo } from './service/seed/demo';
 import { join } from 'node:path';
 import { remoteCommand, REMOTE_USAGE, unlockProfile } from './cli-remote';
+import { workbookCommand, WORKBOOK_COMMANDS, WORKBOOK_USAGE, type WorkbookCommand } from './cli-workbook';
 import { MemoryVault } from './remote/credential-vault';
 
 /**
@@ -21,7 +22,9 @@ const USAGE = `usage: workstation serve [--port <p>] [--data <dir>] [--seed demo
   --remote   a remote profile to work live through: its password is WORKSTATION_REMOTE_PASSWORD,
              or asked on the terminal, and kept in memory while serving
 
-${REMOTE_USAGE}`;
+${REMOTE_USAGE}
+
+${WORKBOOK_USAGE}`;
 
 async function adminOf(service: Service) {
   const admin = service.store.instances.findByKey('data/User', JSON.stringify(['admin']))[0];
@@ -84,6 +87,10 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'serve') return serve(rest);
   if (command === 'remote') {
     process.exitCode = await remoteCommand(rest);
+    return;
+  }
+  if (WORKBOOK_COMMANDS.includes(command)) {
+    process.exitCode = await workbookCommand(command as WorkbookCommand, rest);
     return;
   }
   process.stderr.write(`${USAGE}\n`);
