@@ -5,8 +5,12 @@ import type { SheetDirective } from './sheet-types';
  * How one JSON value becomes one spreadsheet cell, so that reading the cell back (decisions.md,
  * "Bulk load sheets") gives the same value: strings stay strings, never numbers or formulas.
  */
-/** `Date`, `{error}` and a number with its format only where a staged workbook saves back what a file held. */
-export type CellValue = string | number | boolean | null | Date | { error: string } | { number: number; numFmt: string };
+/**
+ * `Date`, `{error}`, a number with its format and `{noValue}` (a formula the file saved no result
+ * for) only where a staged workbook saves back what a file held.
+ */
+export type CellValue =
+  string | number | boolean | null | Date | { error: string } | { number: number; numFmt: string } | { noValue: true };
 
 /** The reader takes a cell holding only a space as an empty string (an empty cell is "not given"). */
 export const EMPTY_STRING_CELL = ' ';

@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs';
 import { PassThrough } from 'node:stream';
 import { ApiError } from '../errors';
+import { isoDateText } from './cell-value';
 import { SHEET_LIMITS } from './limits';
 import { looksLikeFormula, type CellValue } from './write-cells';
 import type { SheetColumn } from './write-columns';
@@ -56,13 +57,34 @@ export async function writeWorkbook(sheets: SheetSpec[]): Promise<Uint8Array> {
     stream.on('end', resolve);
     stream.on('error', reject);
   });
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: false });
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useStyles: true, useSharedStrings: true });
+  sharedOnlyWithEdgeSpaces(workbook);
   const lists = new ChoiceLists();
   for (const sheet of sheets) await writeSheet(workbook, sheet, lists);
   lists.write(workbook);
   await workbook.commit();
   await ended;
   return new Uint8Array(Buffer.concat(chunks));
+}
+
+/** Text starting or ending with a space, a tab or a line end. */
+const EDGE_SPACE = /^\s|\s$/;
+
+/** What exceljs 4.4's streaming workbook keeps (not in its typings): the shared strings table cells are added to. */
+type WithSharedStrings = ExcelJS.stream.xlsx.WorkbookWriter & { sharedStrings: { add(value: unknown): number | undefined } };
+
+/**
+ * Only text with a space at either end goes to the shared strings; the rest stays inline, as
+ * before (a cell whose string gets no index is written inline). Why: exceljs writes inline text
+ * as `<c t="str"><v> x </v></c>`, without `xml:space="preserve"`, and LibreOffice trims it: a
+ * cell holding one space (an empty string, decisions.md) came back empty, `' Paris'` as
+ * `'Paris'`. A shared string is written `<t xml:space="preserve">`, kept by every reader. Only
+ * these few strings wait in memory for the end of the workbook.
+ */
+function sharedOnlyWithEdgeSpaces(workbook: ExcelJS.stream.xlsx.WorkbookWriter): void {
+  const strings = (workbook as WithSharedStrings).sharedStrings;
+  const add = strings.add.bind(strings);
+  strings.add = (value) => (typeof value === 'string' && EDGE_SPACE.test(value) ? add(value) : undefined);
 }
 
 async function writeSheet(workbook: ExcelJS.Workbook, sheet: SheetSpec, lists: ChoiceLists): Promise<void> {
@@ -173,6 +195,14 @@ function writeRow(worksheet: Worksheet, rowNumber: number, cells: CellValue[], b
       // The format is part of the number's text (leading zeros): saved with it.
       cell.value = value.number;
       cell.numFmt = value.numFmt;
+    } else if (typeof value === 'object' && !(value instanceof Date) && 'noValue' in value) {
+      // A formula without a saved result reads back as one (its own text was not kept; NA() is "no value").
+      cell.value = { formula: 'NA()' } as ExcelJS.CellFormulaValue;
+    } else if (value instanceof Date) {
+      // A date needs a date format: in a text column (format '@') it was written as a bare
+      // serial number and read back as one (45352, not 2024-03-01). The form is the app's own.
+      cell.value = value;
+      cell.numFmt = isoDateText(value).length > 10 ? 'yyyy-mm-dd hh:mm:ss' : 'yyyy-mm-dd';
     } else cell.value = value as ExcelJS.CellValue;
     // Text that Excel would evaluate if typed keeps the text format even outside text columns.
     if (typeof value === 'string' && looksLikeFormula(value)) cell.numFmt = '@';

@@ -24,8 +24,10 @@ function cellValue(cell: WorkbookCell | undefined): CellValue {
   if ('number' in cell) return { number: cell.number, numFmt: cell.format };
   if ('date' in cell) return new Date(cell.date);
   if ('error' in cell) return { error: cell.error };
-  // A formula whose value the file did not save: there is nothing to write back.
-  return null;
+  // A formula whose value the file did not save. Written empty, it read back as "not given" and
+  // its error (formula-without-value) vanished from the saved file: written as a formula with
+  // no saved result, it reads back as the same cell.
+  return { noValue: true };
 }
 
 function* sheetRows(
