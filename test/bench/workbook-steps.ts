@@ -32,7 +32,7 @@ const PARIS = 'sys.hcs.Telco.Acme.Paris';
 const ROWS = 100_000;
 const EDITS = 200;
 const PAGES = 200;
-const TARGETS = { stageRatio: 0.5, editP99Ms: 50, pageP99Ms: 20, saveRatio: 0.5, rssMb: 500 } as const;
+const TARGETS = { stageRatio: 0.5, editP99Ms: 50, pageP99Ms: 20, planRate: 20_000, saveRatio: 0.5, rssMb: 500 } as const;
 const log = (line: string): void => void process.stderr.write(`bench: ${line}\n`);
 
 const header = ['Hierarchy Node', 'Action', 'Device', 'CFT Template', 'Directory Number', 'Alerting Name'];
@@ -148,6 +148,14 @@ export async function runWorkbookBench(config: BenchConfig, cleanup: CleanupStac
         );
       }
     });
+    log('workbook: planning it (a full validation that records what each row will do)...');
+    const planning = await measureJob(server, authorization, async () => {
+      await call(server, authorization, 'POST', `/workstation/workbooks/${id}/plan/`, { revision: current.revision });
+      const done = await waitWhile(server, authorization, id, ['planning']);
+      const totals = done.plan?.totals;
+      if (!totals || totals.add + totals.error !== ROWS || totals.error !== done.counts.rows_with_errors)
+        throw new Error(`the plan predicts ${JSON.stringify(totals)} for ${ROWS} rows, ${done.counts.rows_with_errors} of them in error`);
+    });
     log("workbook: saving it, then exceljs's streaming write of the same rows...");
     let bytes = 0;
     const saving = await measureJob(server, authorization, async () => {
@@ -156,7 +164,7 @@ export async function runWorkbookBench(config: BenchConfig, cleanup: CleanupStac
       if (reply.status !== 200) throw new Error(`save answered ${reply.status}`);
     });
     const writeRate = await baselineWrite(join(dir, 'baseline-write.xlsx'), header.length);
-    return report({ readRate, writeRate, staging, validating, validateSeconds, edits, pages, saving, bytes, editMs, pageMs });
+    return report({ readRate, writeRate, staging, validating, validateSeconds, edits, pages, planning, saving, bytes, editMs, pageMs });
   } finally {
     await stopChild(server.child);
   }
@@ -170,6 +178,7 @@ interface Figures {
   validateSeconds: number;
   edits: JobFigures;
   pages: JobFigures;
+  planning: JobFigures;
   saving: JobFigures;
   bytes: number;
   editMs: number[];
@@ -181,6 +190,7 @@ function report(f: Figures): WorkbookOutcome {
   const check = (subject: string, target: string, measured: string, pass: boolean): Check => ({ subject, target, measured, pass });
   const stageRate = ROWS / f.staging.seconds;
   const saveRate = ROWS / f.saving.seconds;
+  const planRate = ROWS / f.planning.seconds;
   const editP99 = percentile(
     [...f.editMs].sort((a, b) => a - b),
     99,
@@ -194,6 +204,7 @@ function report(f: Figures): WorkbookOutcome {
     ['first validation', f.validating],
     ['edits', f.edits],
     ['error pages', f.pages],
+    ['plan', f.planning],
     ['save', f.saving],
   ];
   const peak = Math.max(...jobs.map(([, job]) => job.peakRssMb));
@@ -211,6 +222,12 @@ function report(f: Figures): WorkbookOutcome {
       editP99 < TARGETS.editP99Ms,
     ),
     check('page of 200 rows filtered to errors', `p99 < ${TARGETS.pageP99Ms} ms`, `${pageP99.toFixed(1)} ms`, pageP99 < TARGETS.pageP99Ms),
+    check(
+      'plan 100k rows',
+      `>= ${TARGETS.planRate.toLocaleString('en-US')} rows/s`,
+      `${Math.round(planRate).toLocaleString('en-US')} rows/s`,
+      planRate >= TARGETS.planRate,
+    ),
     check(
       'save 100k rows',
       `>= ${pct(TARGETS.saveRatio)} of exceljs write`,
@@ -255,6 +272,13 @@ function report(f: Figures): WorkbookOutcome {
         '',
         f.pages.peakRssMb.toFixed(0),
         f.pages.loopP99Ms.toFixed(1),
+      ],
+      [
+        'plan 100,000 rows',
+        `${Math.round(planRate).toLocaleString('en-US')} rows/s`,
+        '',
+        f.planning.peakRssMb.toFixed(0),
+        f.planning.loopP99Ms.toFixed(1),
       ],
       [
         `save (${(f.bytes / 1e6).toFixed(1)} MB)`,

@@ -10,6 +10,7 @@ import type { ExportJob, WrittenExport } from '../sheets/export-job';
 import { stageFile, type StageChunk } from '../workbooks/stage-file';
 import { validateFull, validateIncremental, type SheetIssues } from '../workbooks/staged-revalidate';
 import type { RowOutcome } from '../workbooks/staged-validator';
+import type { SortedKeys } from '../workbooks/workbook-key-index';
 
 /**
  * The heavy jobs, as plain functions of a store and an input: a worker thread runs them on its
@@ -141,7 +142,7 @@ export interface WorkbookOutcomesChunk {
 async function validateStaged(
   ctx: JobContext,
   input: WorkbookValidateInput,
-): Promise<{ sheets: SheetIssues[] | null; outcomes: RowOutcome[] }> {
+): Promise<{ sheets: SheetIssues[] | null; outcomes: RowOutcome[]; keys?: SortedKeys }> {
   const node = ctx.store.nodes.get(input.nodePkid);
   const workbook = ctx.store.workbooks.getByWb(input.wb);
   if (!node || !workbook) throw notFound('The workbook or its hierarchy node no longer exists.');
@@ -149,7 +150,7 @@ async function validateStaged(
     if (input.changed) {
       return { sheets: null, outcomes: validateIncremental(ctx.store, workbook, input.caller, node, input.changed, input.goneWrites) };
     }
-    const sheets = await validateFull(
+    const { sheets, keys } = await validateFull(
       ctx.store,
       workbook,
       input.caller,
@@ -157,7 +158,7 @@ async function validateStaged(
       (outcomes) => ctx.send({ outcomes } satisfies WorkbookOutcomesChunk),
       input.plan === true,
     );
-    return { sheets, outcomes: [] };
+    return { sheets, outcomes: [], keys };
   });
 }
 

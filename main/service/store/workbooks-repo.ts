@@ -207,6 +207,13 @@ export class WorkbooksRepo {
       ),
       insertKey: p<[number, number, number, number]>('INSERT OR IGNORE INTO workbook_row_keys (wb, key, kind, row_id) VALUES (?, ?, ?, ?)'),
       deleteKey: p<[number, number, number, number]>('DELETE FROM workbook_row_keys WHERE wb = ? AND key = ? AND kind = ? AND row_id = ?'),
+      keysFrom: p<[number, number, number, number, number], [number, number, number]>(
+        `SELECT key, kind, row_id FROM workbook_row_keys WHERE wb = ? AND (key, kind, row_id) > (?, ?, ?)
+         ORDER BY key, kind, row_id LIMIT ?`,
+      ).raw(),
+      keysFirst: p<[number, number], [number, number, number]>(
+        'SELECT key, kind, row_id FROM workbook_row_keys WHERE wb = ? ORDER BY key, kind, row_id LIMIT ?',
+      ).raw(),
       rowsWithKey: p<[number, number, number], { row_id: number }>(
         'SELECT row_id FROM workbook_row_keys WHERE wb = ? AND key = ? AND kind = ?',
       ),
@@ -435,6 +442,12 @@ export class WorkbooksRepo {
 
   dropKey(wb: number, key: number, kind: number, rowId: number): void {
     this.s.deleteKey.run(wb, key, kind, rowId);
+  }
+
+  /** The index's entries of a workbook in key order, after `after` (from the first when undefined): [key, kind, row id]. */
+  keySlice(wb: number, after: [number, number, number] | undefined, limit: number): [number, number, number][] {
+    if (!after) return this.s.keysFirst.all(wb, limit);
+    return this.s.keysFrom.all(wb, after[0], after[1], after[2], limit);
   }
 
   rowsWithKey(wb: number, key: number, kind: number): number[] {

@@ -7,6 +7,7 @@ import { KEY_READ, KEY_WRITE, type WorkbookRecord, type WorkbookRowRecord } from
 import { sheetContext, type SheetContext } from './staged-sheet';
 import { StagedValidator, storedIssue, type RowOutcome, type StoredIssue } from './staged-validator';
 import { effectKey, keyHash, type OverlayEffect } from './tracked-overlay';
+import { KeyGatherer, type SortedKeys } from './workbook-key-index';
 
 /**
  * Full and incremental validation of a staged workbook, as plain functions of a store (a job
@@ -54,18 +55,24 @@ export async function validateFull(
   node: NodeRow,
   emit: (outcomes: RowOutcome[]) => Promise<void>,
   planning = false,
-): Promise<SheetIssues[]> {
+): Promise<{ sheets: SheetIssues[]; keys: SortedKeys }> {
   const validator = new StagedValidator(store, caller, node, planning);
+  const gatherer = new KeyGatherer();
   const sheets: SheetIssues[] = [];
   for (const context of dataContexts(store, workbook.wb)) {
     for (let skip = 0; ; skip += PAGE) {
       const rows = store.workbooks.page(workbook.wb, context.record.sheet_no, skip, PAGE);
-      if (rows.length > 0) await emit(rows.map((row) => validator.validate(context, row)));
+      if (rows.length > 0) {
+        const outcomes = rows.map((row) => validator.validate(context, row));
+        for (const outcome of outcomes) gatherer.add(outcome.row_id, outcome.reads, outcome.effects);
+        await emit(outcomes);
+      }
       if (rows.length < PAGE) break;
     }
     sheets.push({ sheet_no: context.record.sheet_no, issues: sheetIssuesOf(store, context) });
   }
-  return sheets;
+  // Sorted here, on the job's thread: the service then merges it into the index in key order.
+  return { sheets, keys: gatherer.sorted() };
 }
 
 interface Known {

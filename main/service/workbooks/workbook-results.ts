@@ -2,28 +2,56 @@ import type { Store } from '../domain/store';
 import { KEY_READ, KEY_WRITE } from '../store/workbooks-repo';
 import type { SheetIssues } from './staged-revalidate';
 import type { RowOutcome } from './staged-validator';
-import { effectKey, keyHash, type OverlayEffect } from './tracked-overlay';
+import { effectKey, type OverlayEffect } from './tracked-overlay';
+import { keysOf } from './workbook-key-index';
+import type { StoredIssue } from './staged-validator';
+import type { WorkbookIssueRecord } from '../store/workbooks-repo';
 
 /**
  * Writes validation outcomes into the workbook's tables (the service's thread; validation only
  * reads): each row's counts, issues, and the overlay entries it reads and writes, indexed by
- * hash so an edit finds the rows it can affect.
+ * hash so an edit finds the rows it can affect. `keys`: `row` keeps that index row by row (after
+ * an edit); `whole` leaves it to the full validation, which merges it whole at its end
+ * (workbook-key-index.ts). A row whose outcome is what is stored already is not written again
+ * (a plan or a revalidation right after a validation writes almost nothing).
  */
-function keysOf(reads: string[], effects: OverlayEffect[]): { reads: number[]; writes: number[] } {
-  return { reads: [...new Set(reads.map(keyHash))], writes: [...new Set(effects.map((effect) => keyHash(effectKey(effect))))] };
-}
+const sameIssues = (stored: WorkbookIssueRecord[], issues: StoredIssue[]): boolean =>
+  stored.length === issues.length &&
+  stored.every((old, at) => {
+    const issue = issues[at];
+    return (
+      old.sheet_no === issue.sheet_no &&
+      old.column_id === issue.column_id &&
+      old.field === issue.field &&
+      old.severity === issue.severity &&
+      old.code === issue.code &&
+      old.message === issue.message &&
+      old.suggestion === issue.suggestion
+    );
+  });
 
-export function writeOutcomes(store: Store, wb: number, outcomes: RowOutcome[]): void {
+export function writeOutcomes(store: Store, wb: number, outcomes: RowOutcome[], keys: 'row' | 'whole' = 'row'): void {
   const repo = store.workbooks;
   for (const outcome of outcomes) {
     const old = repo.rowResult(wb, outcome.row_id);
     if (!old) continue;
-    const before = keysOf(JSON.parse(old.reads) as string[], JSON.parse(old.effects) as OverlayEffect[]);
-    const after = keysOf(outcome.reads, outcome.effects);
-    for (const key of before.reads) if (!after.reads.includes(key)) repo.dropKey(wb, key, KEY_READ, outcome.row_id);
-    for (const key of before.writes) if (!after.writes.includes(key)) repo.dropKey(wb, key, KEY_WRITE, outcome.row_id);
-    for (const key of after.reads) repo.addKey(wb, key, KEY_READ, outcome.row_id);
-    for (const key of after.writes) repo.addKey(wb, key, KEY_WRITE, outcome.row_id);
+    const reads = JSON.stringify(outcome.reads);
+    const effects = JSON.stringify(outcome.effects);
+    const unchanged =
+      old.reads === reads &&
+      old.effects === effects &&
+      old.errors === outcome.errors &&
+      old.warnings === outcome.warnings &&
+      (outcome.issues.length === 0 || sameIssues(repo.rowIssues(wb, outcome.row_id), outcome.issues));
+    if (unchanged) continue;
+    if (keys === 'row') {
+      const before = keysOf(JSON.parse(old.reads) as string[], JSON.parse(old.effects) as OverlayEffect[]);
+      const after = keysOf(outcome.reads, outcome.effects);
+      for (const key of before.reads) if (!after.reads.includes(key)) repo.dropKey(wb, key, KEY_READ, outcome.row_id);
+      for (const key of before.writes) if (!after.writes.includes(key)) repo.dropKey(wb, key, KEY_WRITE, outcome.row_id);
+      for (const key of after.reads) repo.addKey(wb, key, KEY_READ, outcome.row_id);
+      for (const key of after.writes) repo.addKey(wb, key, KEY_WRITE, outcome.row_id);
+    }
     repo.addCounts(
       wb,
       old.sheet_no,
@@ -37,8 +65,8 @@ export function writeOutcomes(store: Store, wb: number, outcomes: RowOutcome[]):
       sheet_no: old.sheet_no,
       errors: outcome.errors,
       warnings: outcome.warnings,
-      reads: JSON.stringify(outcome.reads),
-      effects: JSON.stringify(outcome.effects),
+      reads,
+      effects,
     });
     repo.replaceIssues(wb, outcome.row_id, outcome.issues);
   }

@@ -6,6 +6,7 @@ import type { WorkbookOutcomesChunk } from '../jobs/job-handlers';
 import type { WorkbookRecord } from '../store/workbooks-repo';
 import type { StagedWorkbooks, WorkbookDeps, Who } from './staged-workbooks';
 import type { RowOutcome } from './staged-validator';
+import { mergeKeyIndex } from './workbook-key-index';
 import { writeOutcomes, writeSheetIssues } from './workbook-results';
 import { addToTotals, emptyTotals } from './workbook-plan';
 import { spoolWorkbook, type SpoolMode } from './workbook-spool';
@@ -55,7 +56,7 @@ export class WorkbookRuns {
     })();
     const totals: PlanTotals = emptyTotals();
     const write = store.db.transaction((outcomes: RowOutcome[]) => {
-      writeOutcomes(store, wb, outcomes);
+      writeOutcomes(store, wb, outcomes, 'whole');
       for (const outcome of outcomes) {
         if (!outcome.plan) continue;
         store.workbookPlan.put(wb, { row_id: outcome.row_id, ...outcome.plan });
@@ -67,6 +68,7 @@ export class WorkbookRuns {
       { wb, caller: this.books.callerOf(record), nodePkid: this.books.nodeOf(record).pkid, plan: true },
       { owner: record.owner, onChunk: (chunk) => write((chunk as WorkbookOutcomesChunk).outcomes) },
     );
+    if (result.keys) await mergeKeyIndex(store, wb, result.keys);
     store.db.transaction(() => {
       writeSheetIssues(store, wb, result.sheets ?? []);
       store.workbooks.setValidated(wb, record.revision);

@@ -103,19 +103,41 @@ function issueOf(
   rowId: number,
   idx: number | null,
 ): WorkbookIssue {
-  const place = record.column_id === null ? -1 : columnsOf(sheet).findIndex((column) => column.id === record.column_id);
   return {
     sheet: sheet.sheet_no,
     row_id: rowId,
     row: idx === null ? 0 : firstRowOf(sheet) + idx,
     column_id: record.column_id,
-    column: place < 0 ? '' : columnLetters(place + 1),
+    column: record.column_id === null ? '' : (viewOf(sheet).letters.get(record.column_id) ?? ''),
     field: record.field,
     severity: record.severity,
     code: record.code,
     message: record.message,
     suggestion: record.suggestion === null ? null : (JSON.parse(record.suggestion) as WorkbookSuggestion),
   };
+}
+
+/** What answering a sheet's rows and issues asks per row and per issue, worked out once per sheet record read. */
+interface SheetView {
+  /** Column ids (as cell keys) of the sheet's columns. */
+  ids: Set<string>;
+  /** Column id -> its letters where it stands. */
+  letters: Map<number, string>;
+}
+
+const views = new WeakMap<WorkbookSheetRecord, SheetView>();
+
+function viewOf(sheet: WorkbookSheetRecord): SheetView {
+  let view = views.get(sheet);
+  if (!view) {
+    const columns = columnsOf(sheet);
+    view = {
+      ids: new Set(columns.map((column) => String(column.id))),
+      letters: new Map(columns.map((column, index) => [column.id, columnLetters(index + 1)])),
+    };
+    views.set(sheet, view);
+  }
+  return view;
 }
 
 export function rowIssues(
@@ -129,15 +151,25 @@ export function rowIssues(
 
 /** The cells of the sheet's columns (cells of removed columns are kept for undo, not shown). */
 function shownCells(sheet: WorkbookSheetRecord, cells: RowCells): Record<string, WorkbookCell> {
-  const ids = new Set(columnsOf(sheet).map((column) => String(column.id)));
+  const ids = viewOf(sheet).ids;
   const shown: Record<string, WorkbookCell> = {};
   for (const id in cells) if (ids.has(id)) shown[id] = cells[id];
   return shown;
 }
 
-export function rowAnswer(store: Store, wb: number, sheet: WorkbookSheetRecord, row: WorkbookRowRecord): WorkbookRow {
-  const planned = store.workbookPlan.get(wb, row.row_id);
-  const outcome = store.workbookOutcomes.get(wb, row.row_id);
+/**
+ * A row as answered. `runs`: whether the workbook has had a plan or a load, so that a page of a
+ * workbook with neither asks no plan or outcome of each row.
+ */
+export function rowAnswer(
+  store: Store,
+  wb: number,
+  sheet: WorkbookSheetRecord,
+  row: WorkbookRowRecord,
+  runs: { planned: boolean; loaded: boolean } = { planned: true, loaded: true },
+): WorkbookRow {
+  const planned = runs.planned ? store.workbookPlan.get(wb, row.row_id) : undefined;
+  const outcome = runs.loaded ? store.workbookOutcomes.get(wb, row.row_id) : undefined;
   return {
     id: row.row_id,
     row: firstRowOf(sheet) + row.idx,
@@ -210,11 +242,12 @@ export function rowPage(store: Store, record: WorkbookRecord, sheetNo: number, q
       rows: store.workbooks.page(record.wb, sheetNo, query.skip, query.limit, query.only),
     };
   else found = { total: sheet.rows, rows: store.workbooks.page(record.wb, sheetNo, query.skip, query.limit) };
+  const runs = { planned: record.plan_revision !== null, loaded: record.load_id !== null };
   return {
     revision: record.revision,
     total: found.total,
     skip: query.skip,
-    rows: found.rows.map((row) => rowAnswer(store, record.wb, sheet, row)),
+    rows: found.rows.map((row) => rowAnswer(store, record.wb, sheet, row, runs)),
   };
 }
 

@@ -62,10 +62,13 @@ async function fullIssues(info: WorkbookInfo): Promise<(PlainIssue | string)[][]
   const node = store.nodes.get(record.hierarchy_pkid);
   if (!node) throw new Error('node gone');
   const outcomes: RowOutcome[] = [];
-  const sheetIssues = await validateFull(store, record, caller, node, (chunk) => {
+  const { sheets: sheetIssues, keys } = await validateFull(store, record, caller, node, (chunk) => {
     outcomes.push(...chunk);
     return Promise.resolve();
   });
+  // The index an edit finds its readers by is the one a full validation builds (merged whole, or kept row by row).
+  const stored = store.workbooks.keySlice(record.wb, undefined, 10_000_000);
+  expect(stored).toEqual([...keys.keys].map((key, at) => [key, keys.kinds[at], keys.rows[at]]));
   const sheets = new Map(store.workbooks.sheets(record.wb).map((sheet) => [sheet.sheet_no, sheet]));
   const letter = (sheetNo: number, columnId: number | null): string => {
     const columns = JSON.parse(sheets.get(sheetNo)?.columns ?? '[]') as { id: number }[];
