@@ -20,13 +20,15 @@ import {
   type Server,
 } from './sheets-steps';
 import { textTable } from './text-table';
+import { measureMillionPages, type MillionFigures } from './workbook-million';
 
 /**
  * BENCH_ONLY=workbook: a staged workbook of 100,000 LineRelation rows (5% of them in error: a
  * directory number that is not one) over HTTP against the service in a child process. Staging
  * (until its rows are stored and readable) beside exceljs's streaming read of the same file;
  * single-cell edits answered with their issues; pages of 200 rows filtered to errors; saving
- * beside exceljs's streaming write of the same rows; the server's peak RSS throughout.
+ * beside exceljs's streaming write of the same rows; the server's peak RSS throughout. Then pages
+ * at the top and the bottom of a 1,000,000-row workbook (workbook-million.ts).
  */
 const PARIS = 'sys.hcs.Telco.Acme.Paris';
 const ROWS = 100_000;
@@ -164,7 +166,24 @@ export async function runWorkbookBench(config: BenchConfig, cleanup: CleanupStac
       if (reply.status !== 200) throw new Error(`save answered ${reply.status}`);
     });
     const writeRate = await baselineWrite(join(dir, 'baseline-write.xlsx'), header.length);
-    return report({ readRate, writeRate, staging, validating, validateSeconds, edits, pages, planning, saving, bytes, editMs, pageMs });
+    await stopChild(server.child);
+    log('workbook: pages of 200 rows at the top and at the bottom of a 1,000,000-row workbook...');
+    const million = await measureMillionPages(config, join(dir, 'million'), cleanup);
+    return report({
+      readRate,
+      writeRate,
+      staging,
+      validating,
+      validateSeconds,
+      edits,
+      pages,
+      planning,
+      saving,
+      bytes,
+      editMs,
+      pageMs,
+      million,
+    });
   } finally {
     await stopChild(server.child);
   }
@@ -183,6 +202,7 @@ interface Figures {
   bytes: number;
   editMs: number[];
   pageMs: number[];
+  million: MillionFigures;
 }
 
 function report(f: Figures): WorkbookOutcome {
@@ -234,6 +254,12 @@ function report(f: Figures): WorkbookOutcome {
       pct(saveRate / f.writeRate),
       saveRate / f.writeRate >= TARGETS.saveRatio,
     ),
+    check(
+      'page 999,800 of 1,000,000 rows',
+      "median within 1 ms of the first page's",
+      `${f.million.deepP50.toFixed(1)} ms (first page ${f.million.firstP50.toFixed(1)} ms)`,
+      f.million.deepP50 <= f.million.firstP50 + 1,
+    ),
     check('peak RSS (every step)', `< ${TARGETS.rssMb} MB`, `${peak.toFixed(0)} MB`, peak < TARGETS.rssMb),
   ];
   const table = textTable(
@@ -279,6 +305,20 @@ function report(f: Figures): WorkbookOutcome {
         '',
         f.planning.peakRssMb.toFixed(0),
         f.planning.loopP99Ms.toFixed(1),
+      ],
+      [
+        '1,000,000 rows: page of 200 at the top',
+        `p50 ${f.million.firstP50.toFixed(1)} ms, p99 ${f.million.firstP99.toFixed(1)} ms`,
+        '',
+        '',
+        '',
+      ],
+      [
+        '1,000,000 rows: page of 200 at 999,800',
+        `p50 ${f.million.deepP50.toFixed(1)} ms, p99 ${f.million.deepP99.toFixed(1)} ms`,
+        '',
+        '',
+        '',
       ],
       [
         `save (${(f.bytes / 1e6).toFixed(1)} MB)`,
