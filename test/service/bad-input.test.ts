@@ -59,7 +59,7 @@ describe('bad input', () => {
       'POST',
       lines,
       { data: { pattern: '+33140001077', rejectAnonymousCall: 'yes' } },
-      { status: 400, code: 'validation-failed', message: /rejectAnonymousCall: must be a boolean/, field: 'rejectAnonymousCall' },
+      { status: 400, code: 'validation-failed', message: /rejectAnonymousCall: 'yes' is not true or false/, field: 'rejectAnonymousCall' },
     ));
 
   it('a number given as a JSON number where text is expected: 400', () =>
@@ -67,7 +67,7 @@ describe('bad input', () => {
       'POST',
       lines,
       { data: { pattern: 33140001077 } },
-      { status: 400, code: 'validation-failed', message: /pattern: must be a string/ },
+      { status: 400, code: 'validation-failed', message: /pattern: '33140001077' is not text/ },
     ));
 
   it('missing required field: 400', () =>
@@ -83,7 +83,7 @@ describe('bad input', () => {
       'POST',
       `/api/data/HierarchyNode/${q(PARIS)}`,
       { data: { name: 'X', node_type: 'Galaxy' } },
-      { status: 400, code: 'validation-failed', message: /must be one of Root, Provider/ },
+      { status: 400, code: 'validation-failed', message: /'Galaxy' is not one of the allowed values: Root, Provider/ },
     ));
 
   it('limit 0 and 2001: 400', async () => {

@@ -121,7 +121,7 @@ describe('values of a row', () => {
 
   it('a new user needs a password', async () => {
     const body = await check.validateBook(await compactWorkbook('User', ['username', 'role'], [['no.password', 'readonly']]));
-    expect(issue(body, 2, 'required').message).toBe('Row 2, Password: Password (password) is required for a new user.');
+    expect(issue(body, 2, 'required').message).toBe('Row 2, Password: A new user needs a password.');
   });
 
   it('refuses a gap in a list', async () => {

@@ -130,6 +130,21 @@ describe('LineRelation workflow', () => {
     expect(t.snapshot()).toBe(before);
   });
 
+  it('refuses a 25th line on a phone, in the words workbook validation uses (domain/rules/phones.ts)', async () => {
+    const lines = Array.from({ length: 24 }, (_, index) => ({ pattern: String(8100 + index), routePartitionName: '' }));
+    const phone = await t.call('POST', `/api/device/cucm/Phone/${q(PARIS)}`, { data: { name: 'SEPFULL00000001', lines } });
+    expect(phone.status).toBe(200);
+    const before = t.snapshot();
+    const reply = await t.call('POST', `/api/relation/LineRelation/${q(PARIS)}`, {
+      data: { pattern: '+33140001062', summary_device: 'SEPFULL00000001' },
+    });
+    expect(reply.status).toBe(409);
+    expect(reply.body.code).toBe('conflict');
+    expect(reply.body.message).toBe('Device SEPFULL00000001 already has 24 lines, the most a phone takes: put this line on another phone.');
+    expect(t.snapshot()).toBe(before);
+    expect(await inventoryStatus('+33140001062')).toBe('Available');
+  });
+
   it('modifies: a new number frees the old one and uses the new one', async () => {
     const created = await t.call('POST', `/api/relation/LineRelation/${q(PARIS)}`, { data: { pattern: '+33140001070' } });
     const modified = await t.call('PUT', created.body.href, { data: { pattern: '+33140001071', alertingName: 'Renumbered' } });

@@ -54,10 +54,13 @@ export function assertReach(principal: Principal, callerPath: string, node: Node
   assertPathReach(principal, callerPath, node.path, options);
 }
 
-/** A user may only make or change users at or below its node, never with a higher role. */
-export function assertMayGrant(principal: Principal, callerPath: string, role: Principal['role'], node: NodeRow): void {
-  if (RANK[role] > RANK[principal.role]) {
-    throw permissionDenied(`${principal.username} is ${principal.role} and cannot give the ${role} role.`);
-  }
-  assertReach(principal, callerPath, node);
+/**
+ * A user may only make or change users at or below its node, never with a higher role: the
+ * refusal, or undefined when the grant is allowed.
+ */
+export function grantRefusal(principal: Principal, callerPath: string, role: Principal['role'], node: NodeRow): ApiError | undefined {
+  if (RANK[role] > RANK[principal.role])
+    return permissionDenied(`${principal.username} is ${principal.role} and cannot give the ${role} role.`);
+  if (!isWithin(node.path, callerPath)) return unreachable(principal, callerPath);
+  return undefined;
 }

@@ -1,11 +1,12 @@
 import type { JsonObject } from '../api-types';
-import { conflict } from '../errors';
 import type { ModelDef } from '../models/types';
-import type { NodeRow } from '../store/nodes-repo';
-import type { Store } from './store';
 import { isWithin } from './hierarchy';
 
-function scopeOf(model: ModelDef): 'node' | 'up' | 'global' {
+/**
+ * Where a model's key is unique: within the node ('node'), on the node's line up and down the
+ * tree ('up', inventory numbers), or anywhere ('global').
+ */
+export function scopeOf(model: ModelDef): 'node' | 'up' | 'global' {
   return model.businessKey.scope ?? (model.businessKey.hierarchy ? 'node' : 'global');
 }
 
@@ -15,28 +16,8 @@ export function businessKeyOf(model: ModelDef, data: JsonObject, hierarchyPkid: 
   return scopeOf(model) === 'node' ? `${hierarchyPkid}:${values}` : values;
 }
 
-/**
- * Refuses a second instance with the same business key, within the node (per-node keys), on
- * the node's line up and down the tree (inventory numbers), or anywhere (global keys).
- */
-export function assertUniqueKey(store: Store, model: ModelDef, data: JsonObject, node: NodeRow, selfPkid: string | null): string {
-  const key = businessKeyOf(model, data, node.pkid);
-  const clash = store.instances
-    .findByKey(model.modelType, key)
-    .find(
-      (other) =>
-        other.pkid !== selfPkid &&
-        (scopeOf(model) !== 'up' || isWithin(node.path, other.hierarchyPath) || isWithin(other.hierarchyPath, node.path)),
-    );
-  if (clash) {
-    const described = model.businessKey.fields.map((field) => `${field} '${String(data[field] ?? '')}'`).join(' and ');
-    const place = clashInSight(node.path, clash.hierarchyPath)
-      ? `at ${clash.hierarchyPath} (pkid ${clash.pkid})`
-      : 'elsewhere in the hierarchy';
-    throw conflict(`${model.title} with ${described} already exists ${place}.`);
-  }
-  return key;
-}
+/** Whether two paths lie on one branch of the tree: one is the other or above it. */
+export const onBranch = (a: string, b: string): boolean => isWithin(a, b) || isWithin(b, a);
 
 /**
  * Whether the caller may be told where a clashing instance is: `seenFrom` is the caller's
@@ -46,5 +27,5 @@ export function assertUniqueKey(store: Store, model: ModelDef, data: JsonObject,
  * the caller may not see).
  */
 export function clashInSight(seenFrom: string, clashPath: string): boolean {
-  return isWithin(seenFrom, clashPath) || isWithin(clashPath, seenFrom);
+  return onBranch(seenFrom, clashPath);
 }

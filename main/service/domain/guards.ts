@@ -1,5 +1,7 @@
-import { assertMayGrant, assertPathReach, assertRole, unreachable, type Operation } from '../auth/access';
+import { assertPathReach, assertRole, unreachable, type Operation } from '../auth/access';
 import type { Principal } from '../auth/principal';
+import { throwIfProblem } from './rules/problem';
+import { grantProblem } from './rules/users';
 import type { JsonObject } from '../api-types';
 import { HierarchyNotFound, resolveHierarchy, wouldBeWithin } from './hierarchy';
 import type { Store } from './store';
@@ -56,6 +58,5 @@ export function guardInstance(ctx: Caller, store: Store, record: InstanceRecord,
 /** Users: nobody makes or raises a user above its own role or outside its subtree. */
 export function guardUserData(ctx: Caller, modelType: string, data: JsonObject, node: NodeRow): void {
   if (modelType !== 'data/User') return;
-  const role = (typeof data.role === 'string' ? data.role : 'readonly') as Principal['role'];
-  assertMayGrant(ctx.principal, ctx.callerPath, role, node);
+  throwIfProblem(grantProblem(ctx, data, node));
 }

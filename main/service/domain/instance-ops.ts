@@ -5,7 +5,8 @@ import type { ModelDef } from '../models/types';
 import { newPkid } from '../store/ids';
 import type { InstanceRecord, Links } from '../store/instances-repo';
 import type { NodeRow } from '../store/nodes-repo';
-import { assertUniqueKey, businessKeyOf } from './business-key';
+import { businessKeyOf } from './business-key';
+import { assertUniqueKey } from './rules/live-view';
 import type { Store } from './store';
 
 /** Instance writes shared by every workflow; each checks the business key before it writes. */

@@ -34,8 +34,5 @@ export function issueAt(place: IssuePlace, severity: SheetIssue['severity'], cod
   };
 }
 
-/** Quotes a cell value in a message, shortened so a message stays one readable line. */
-export function quoted(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return `'${text.length > 60 ? `${text.slice(0, 57)}...` : text}'`;
-}
+/** Quotes a cell value in a message, shortened so a message stays one readable line (the rules' own). */
+export { quoted } from '../domain/rules/text';

@@ -11,7 +11,7 @@ export function keyHolders(store: Store, modelType: string, bkey: string): KeyHo
 
 /**
  * The inventory entry of a number at the node or its nearest ancestor: the entry
- * `inventoryEntry()` of transactions/workflows/line-parts.ts finds when the row runs, read the
+ * `numberEntry()` of domain/rules/live-view.ts finds when the row runs, read the
  * fast way.
  */
 export function inventoryHolder(store: Store, nodePath: string, pattern: string): InventoryHolder | undefined {

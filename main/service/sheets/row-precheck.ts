@@ -6,7 +6,7 @@ import { withDefaults } from '../schema/validate';
 import type { NodeRow } from '../store/nodes-repo';
 import { applyTemplateRecord, type TemplateFinder } from '../templates/configuration-template';
 import type { ParsedRow, ParsedSheet } from './sheet-types';
-import { apiProblems, requiredProblems, valueProblems, type ValueProblem } from './validate-cells';
+import { missingProblems, valueProblems, type ValueProblem } from './validate-cells';
 
 /**
  * The part of validating an added row that needs no other row: its CFT template applied, its
@@ -128,8 +128,9 @@ export function withTemplate(
  * instance will hold (`complete`: its required fields).
  */
 export function rowValueProblems(model: ModelDef, payload: JsonObject, complete: JsonObject | undefined): ValueProblem[] {
-  const problems = [...valueProblems(model, payload), ...(complete ? requiredProblems(model, complete) : [])];
-  return [...problems, ...apiProblems(model, payload, problems)];
+  const problems = valueProblems(model, payload);
+  if (complete) for (const problem of missingProblems(model, complete)) problems.push(problem);
+  return problems;
 }
 
 /** The precheck of an added row at `node`; undefined when its template cannot be applied. */

@@ -1,5 +1,6 @@
 import type { JsonObject } from '../api-types';
 import type { Principal } from '../auth/principal';
+import { clause, type RuleProblem } from '../domain/rules/problem';
 import type { InstanceRecord } from '../store/instances-repo';
 import type { Store } from '../domain/store';
 import type { FieldDef, ModelDef } from '../models/types';
@@ -7,6 +8,7 @@ import type { NodeRow } from '../store/nodes-repo';
 import { issueAt } from './issue-text';
 import type { RowPrecheck, TemplateLookups } from './row-precheck';
 import type { ParsedRow, ParsedSheet, SheetIssue } from './sheet-types';
+import type { OverlayRulesView } from './overlay-rules-view';
 import type { RowRef, WorkbookOverlay } from './validate-overlay';
 
 /** Who validates: the same reach and role rules as the load that would follow. */
@@ -26,6 +28,8 @@ export interface PhoneInfo {
 export interface ValidationCache extends TemplateLookups {
   nodes: Map<string, NodeRow | null>;
   phones: Map<string, PhoneInfo | null>;
+  /** The rules' read interface over this validation's overlay, made at its first row. */
+  rules?: OverlayRulesView;
 }
 
 /** One row under validation, and where its issues go. */
@@ -57,6 +61,8 @@ export interface RowCheck {
  */
 export interface RowPlan {
   check: RowCheck;
+  /** The rules' read interface, pointed at this row. */
+  rules: OverlayRulesView;
   node: NodeRow;
   bad: Set<string>;
   commits: (() => void)[];
@@ -89,6 +95,11 @@ export function report(check: RowCheck, path: string, severity: SheetIssue['seve
   const column = path ? (check.row.columns[path] ?? '') : '';
   const label = path ? labelOf(check.model, path) : '';
   check.issues.push(issueAt({ sheet: check.sheet.name, row: check.row.rowNumber, column, field: path, label }, severity, code, what));
+}
+
+/** A rule's problem (domain/rules/) as an issue at its field. */
+export function reportProblem(check: RowCheck, problem: RuleProblem, severity: SheetIssue['severity'] = 'error', more = ''): void {
+  report(check, problem.field, severity, problem.code, clause(problem.message) + more);
 }
 
 export const hasErrors = (check: RowCheck): boolean => check.issues.some((issue) => issue.severity === 'error');

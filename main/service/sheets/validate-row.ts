@@ -1,5 +1,6 @@
 import type { JsonObject } from '../api-types';
 import { businessKeyOf } from '../domain/business-key';
+import { accessPathOf } from '../domain/guards';
 import { mergeData } from '../domain/instance-ops';
 import { ApiError } from '../errors';
 import { withDefaults } from '../schema/validate';
@@ -9,9 +10,10 @@ import type { RowAction } from './sheet-types';
 import { rowValueProblems, templateName, withTemplate } from './row-precheck';
 import { valueProblems, type ValueProblem } from './validate-cells';
 import { hasErrors, report, type RowCheck, type RowPlan } from './validate-context';
-import { keyTaken, ownKey, takeKey } from './validate-keys';
+import { keyTaken } from './validate-keys';
+import { rulesViewOf } from './overlay-rules-view';
 import { MODEL_RULES } from './validate-rules';
-import { findTarget, mayChangeAt, rowNode, targetPath } from './validate-target';
+import { findTarget, mayChangeAt, rowNode } from './validate-target';
 
 /**
  * One row, as the load would run it: where (node, reach, role), with what data (the CFT
@@ -65,14 +67,15 @@ function reportProblems(plan: RowPlan, problems: ValueProblem[]): void {
   // A field already reported (its cell could not be read, say) is not reported again as missing.
   const known = new Set(plan.bad);
   for (const problem of problems) {
-    if (known.has(problem.path)) continue;
-    const inSheet = check.row.columns[problem.path] !== undefined && valueAt(check.row.data, problem.path) !== undefined;
-    let what = problem.what;
+    const { field } = problem;
+    if (known.has(field)) continue;
+    const inSheet = check.row.columns[field] !== undefined && valueAt(check.row.data, field) !== undefined;
+    let what = problem.message;
     if (problem.code === 'required')
-      what += check.row.columns[problem.path] ? ' for this row' : ': add a column for it, or a CFT template that fills it in';
+      what += check.row.columns[field] ? ' for this row' : ': add a column for it, or a CFT template that fills it in';
     else if (!inSheet && template !== undefined) what += ` (the value comes from CFT template ${quoted(template)})`;
-    report(check, problem.path, 'error', problem.code, what);
-    plan.bad.add(problem.path).add(problem.path.split('.')[0]);
+    report(check, field, 'error', problem.code, what);
+    plan.bad.add(field).add(field.split('.')[0]);
   }
 }
 
@@ -96,10 +99,8 @@ function addedData(plan: RowPlan): JsonObject {
 function validateAdd(plan: RowPlan): void {
   const { check } = plan;
   const data = addedData(plan);
-  if (!check.model.businessKey.fields.some((field) => plan.bad.has(field))) {
-    const use = ownKey(check.model, data, plan.node);
-    if (keyTaken(check, plan.node, use)) check.model.businessKey.fields.forEach((field) => plan.bad.add(field));
-    else plan.commits.push(() => takeKey(check, plan.node, use));
+  if (!check.model.businessKey.fields.some((field) => plan.bad.has(field)) && keyTaken(plan, check.model, data)) {
+    check.model.businessKey.fields.forEach((field) => plan.bad.add(field));
   }
   MODEL_RULES[check.model.modelType]?.add?.(plan, data);
 }
@@ -110,7 +111,7 @@ function validateModify(plan: RowPlan): void {
   if (!target) return checkValues(plan, check.row.data, undefined);
   const record = target.kind === 'stored' ? target.record : undefined;
   if (record) {
-    if (!mayChangeAt(check, targetPath(check.store, record), '')) return;
+    if (!mayChangeAt(check, accessPathOf(check.store, record), '')) return;
     plan.node = check.store.nodes.get(record.hierarchyPkid) ?? plan.node;
   }
   const payload = templated(plan, check.row.data, record?.data);
@@ -118,9 +119,8 @@ function validateModify(plan: RowPlan): void {
   check.target = { record, after: merged ?? payload };
   checkValues(plan, payload, merged);
   if (record && merged && !check.model.businessKey.fields.some((field) => plan.bad.has(field))) {
-    const use = ownKey(check.model, merged, plan.node, record.pkid);
-    const keyChanged = use.key !== businessKeyOf(check.model, record.data, plan.node.pkid);
-    if (keyChanged && !keyTaken(check, plan.node, use)) plan.commits.push(() => takeKey(check, plan.node, use));
+    const key = businessKeyOf(check.model, merged, plan.node.pkid);
+    if (key !== businessKeyOf(check.model, record.data, plan.node.pkid)) keyTaken(plan, check.model, merged, record.pkid, undefined, key);
   }
   MODEL_RULES[check.model.modelType]?.modify?.(plan, record, merged ?? payload);
 }
@@ -129,7 +129,7 @@ function validateDelete(plan: RowPlan): void {
   const { check } = plan;
   const target = findTarget(check, plan.node);
   if (!target) return;
-  if (target.kind === 'stored' && !mayChangeAt(check, targetPath(check.store, target.record), '')) return;
+  if (target.kind === 'stored' && !mayChangeAt(check, accessPathOf(check.store, target.record), '')) return;
   check.target = { record: target.kind === 'stored' ? target.record : undefined };
   MODEL_RULES[check.model.modelType]?.remove?.(plan, target);
   plan.commits.push(() => {
@@ -145,13 +145,16 @@ export function validateRow(check: RowCheck): RowAction | null {
   const node = row.badAction === undefined ? rowNode(check) : undefined;
   const reach = row.hierarchy !== undefined ? META_NAMES.hierarchy : '';
   if (!node || !mayChangeAt(check, node.path, reach)) {
-    reportProblems({ check, node: check.defaultNode, bad: new Set(), commits: [] }, valueProblems(check.model, row.data));
+    reportProblems(
+      { check, rules: rulesViewOf(check), node: check.defaultNode, bad: new Set(), commits: [] },
+      valueProblems(check.model, row.data),
+    );
     return row.badAction === undefined ? row.action : null;
   }
   // Fields whose cells could not be read (most rows have no issue yet: nothing to sift).
   const bad = new Set<string>();
   for (const issue of check.issues) if (issue.severity === 'error' && issue.field !== '') bad.add(issue.field);
-  const plan: RowPlan = { check, node, bad, commits: [] };
+  const plan: RowPlan = { check, rules: rulesViewOf(check), node, bad, commits: [] };
   if (row.action === 'add') validateAdd(plan);
   else if (row.action === 'modify') validateModify(plan);
   else validateDelete(plan);

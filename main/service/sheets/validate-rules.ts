@@ -1,9 +1,8 @@
 import type { JsonObject } from '../api-types';
-import { assertMayGrant } from '../auth/access';
-import type { Principal } from '../auth/principal';
-import { ApiError } from '../errors';
+import { nodeDeleteProblem } from '../domain/rules/nodes';
+import { grantProblem, passwordProblem } from '../domain/rules/users';
 import type { InstanceRecord } from '../store/instances-repo';
-import { report, type RowPlan } from './validate-context';
+import { reportProblem, type RowPlan } from './validate-context';
 import { bundleAdd, bundleModify, bundleRemove, lineRelationAdd, lineRelationModify, lineRelationRemove } from './validate-lines';
 import type { Target } from './validate-target';
 
@@ -19,22 +18,15 @@ export interface ModelRules {
   remove?(plan: RowPlan, target: Target): void;
 }
 
-const missing = (value: unknown): boolean => value === undefined || value === null || value === '';
-
 function mayGrant(plan: RowPlan, data: JsonObject): void {
-  const { principal, callerPath } = plan.check.caller;
-  const role = (typeof data.role === 'string' ? data.role : 'readonly') as Principal['role'];
-  try {
-    assertMayGrant(principal, callerPath, role, plan.node);
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    report(plan.check, 'role', 'error', 'permission-denied', error.message);
-  }
+  const problem = grantProblem(plan.check.caller, data, plan.node);
+  if (problem) reportProblem(plan.check, problem);
 }
 
 const userRules: ModelRules = {
   add(plan, data) {
-    if (missing(data.password)) report(plan.check, 'password', 'error', 'required', 'Password (password) is required for a new user');
+    const problem = passwordProblem(data.password);
+    if (problem) reportProblem(plan.check, problem);
     mayGrant(plan, data);
   },
   modify(plan, _before, data) {
@@ -52,21 +44,14 @@ const nodeRules: ModelRules = {
   remove(plan, target) {
     if (target.kind !== 'stored') return;
     const { store, overlay } = plan.check;
-    const children = store.nodes.countChildren(target.record.pkid);
-    const held = store.instances.countByModelAt(target.record.pkid).reduce((sum, entry) => sum + entry.count, 0);
-    if (children + held === 0) return;
-    const path = store.nodes.get(target.record.pkid)?.path ?? String(target.record.data.name);
-    const holds = `${path} still holds ${children} child node${children === 1 ? '' : 's'} and ${held} resource${held === 1 ? '' : 's'}`;
+    const node = store.nodes.get(target.record.pkid);
+    if (!node) return;
+    const problem = nodeDeleteProblem(plan.rules, node);
+    if (!problem) return;
     // Earlier rows may be the ones that empty it; the load then runs them first.
-    if (overlay.anyDeletes())
-      report(
-        plan.check,
-        '',
-        'warning',
-        'node-not-empty',
-        `${holds}: the delete succeeds only if earlier rows of this workbook remove all of them`,
-      );
-    else report(plan.check, '', 'error', 'node-not-empty', `${holds}: delete them first`);
+    if (problem.code === 'node-not-empty' && overlay.anyDeletes())
+      reportProblem(plan.check, problem, 'warning', ' (the delete succeeds only if earlier rows of this workbook remove all of them)');
+    else reportProblem(plan.check, problem);
   },
 };
 

@@ -1,6 +1,6 @@
 import { roleAllows, type Operation } from '../auth/access';
 import type { JsonObject } from '../api-types';
-import { businessKeyOf } from '../domain/business-key';
+import { businessKeyOf, onBranch, scopeOf } from '../domain/business-key';
 import { isWithin, wouldBeWithin } from '../domain/hierarchy';
 import type { Store } from '../domain/store';
 import type { ModelDef } from '../models/types';
@@ -86,9 +86,6 @@ export function mayChangeAt(check: RowCheck, path: string, at: string): boolean 
   return true;
 }
 
-const scopeOf = (model: ModelDef): 'node' | 'up' | 'global' => model.businessKey.scope ?? (model.businessKey.hierarchy ? 'node' : 'global');
-export const onBranch = (a: string, b: string): boolean => isWithin(a, b) || isWithin(b, a);
-
 /** The stored instance a modify or delete row names by its business key; the nearest one for keys scoped up the tree. */
 export function storedByKey(
   store: Store,
@@ -150,9 +147,4 @@ export function findTarget(check: RowCheck, node: NodeRow): Target | undefined {
     `no ${model.title} with ${keyDescription(model, row.data)} exists at ${node.path}: check the key values, or give the pkid`,
   );
   return undefined;
-}
-
-/** Where a stored target sits for access: a hierarchy node at its own path. */
-export function targetPath(store: Store, record: InstanceRecord): string {
-  return record.modelType === 'data/HierarchyNode' ? (store.nodes.get(record.pkid)?.path ?? record.hierarchyPath) : record.hierarchyPath;
 }

@@ -1,5 +1,6 @@
 import type { JsonObject } from '../../api-types';
-import { ApiError } from '../../errors';
+import { bundleChangeProblems, bundleParts } from '../../domain/rules/bundles';
+import { throwIfProblem } from '../../domain/rules/problem';
 import { insertInstance, replaceInstance, requireNode } from '../../domain/instance-ops';
 import { newPkid } from '../../store/ids';
 import { linkTo } from '../../store/instances-repo';
@@ -19,31 +20,11 @@ export const bundleWorkflow: Workflow = {
     const userid = text(data, 'userid');
     const device = text(data, 'device_name');
     const pattern = text(data, 'pattern');
+    const { subscriber, phone, relation } = bundleParts(data);
     const subscriberPkid = ctx.step(`Add subscriber ${userid}`, () =>
-      insertInstance(store, requireModel('relation/Subscriber'), node, {
-        userid,
-        firstname: text(data, 'firstname'),
-        lastname: text(data, 'lastname'),
-        device,
-        phone: device,
-      }),
+      insertInstance(store, requireModel('relation/Subscriber'), node, subscriber),
     );
-    const phonePkid = ctx.step(`Add phone ${device}`, () =>
-      insertInstance(store, requireModel('device/cucm/Phone'), node, {
-        name: device,
-        product: text(data, 'product') || 'Cisco 8845',
-        protocol: 'SIP',
-        description: `${text(data, 'firstname')} ${text(data, 'lastname')}`.trim(),
-        lines: [],
-      }),
-    );
-    const relation: JsonObject = {
-      pattern,
-      routePartitionName: '',
-      alertingName: text(data, 'alertingName'),
-      summary_device: device,
-      usage: 'Device',
-    };
+    const phonePkid = ctx.step(`Add phone ${device}`, () => insertInstance(store, requireModel('device/cucm/Phone'), node, phone));
     const relationModel = requireModel('relation/LineRelation');
     const relationPkid = ctx.step(`Add line ${pattern} on ${device}`, () => {
       const ownPkid = newPkid();
@@ -73,13 +54,7 @@ export const bundleWorkflow: Workflow = {
   },
 
   modify(ctx, { store, node, existing, data }) {
-    for (const field of ['userid', 'device_name', 'pattern']) {
-      if (text(existing.data, field) !== text(data, field)) {
-        throw new ApiError(400, 'validation-failed', `A bundle's ${field} cannot be changed: delete the bundle and add it again.`, [
-          { field, message: 'cannot be changed' },
-        ]);
-      }
-    }
+    throwIfProblem(bundleChangeProblems(existing.data, data)[0]);
     const [subscriberPkid, , relationPkid] = (existing.links.device ?? []).map((link) => link.pkid);
     ctx.step(`Update subscriber ${text(data, 'userid')} and line ${text(data, 'pattern')}`, () => {
       const subscriber = subscriberPkid ? store.instances.get(subscriberPkid) : undefined;

@@ -1,8 +1,9 @@
 import { ApiError, conflict } from '../../errors';
 import { isWithin } from '../../domain/hierarchy';
 import { insertInstance, replaceInstance, requireNode } from '../../domain/instance-ops';
-import type { Store } from '../../domain/store';
-import type { NodeRow } from '../../store/nodes-repo';
+import { liveRulesView } from '../../domain/rules/live-view';
+import { nodeDeleteProblem } from '../../domain/rules/nodes';
+import { throwIfProblem } from '../../domain/rules/problem';
 import type { Workflow } from './types';
 
 /**
@@ -47,32 +48,10 @@ export const hierarchyNodeWorkflow: Workflow = {
   remove(ctx, { store, existing }) {
     const self = requireNode(store, existing.pkid);
     ctx.step(`Delete hierarchy node ${self.path}`, () => {
-      assertEmpty(store, self);
+      throwIfProblem(nodeDeleteProblem(liveRulesView(store), self));
       store.instances.delete(existing.pkid);
       store.nodes.delete(self.pkid);
     });
     return { resourcePkid: existing.pkid, state: 'Deleted' };
   },
 };
-
-/** A node is deleted only once it holds nothing: the 409 says what is still there. */
-function assertEmpty(store: Store, node: NodeRow): void {
-  if (node.parent_pkid === null) throw conflict('The root node sys cannot be deleted.');
-  const children = store.nodes.childrenOf(node.pkid);
-  const resources = store.instances.countByModelAt(node.pkid).filter((entry) => entry.modelType !== 'data/HierarchyNode');
-  if (children.length === 0 && resources.length === 0) return;
-  const parts: string[] = [];
-  if (children.length > 0) {
-    const names = children
-      .slice(0, 10)
-      .map((child) => child.name)
-      .join(', ');
-    parts.push(`${children.length} child node${children.length === 1 ? '' : 's'} (${names}${children.length > 10 ? ', ...' : ''})`);
-  }
-  if (resources.length > 0) {
-    const total = resources.reduce((sum, entry) => sum + entry.count, 0);
-    const byModel = resources.map((entry) => `${entry.modelType}: ${entry.count}`).join(', ');
-    parts.push(`${total} resource${total === 1 ? '' : 's'} (${byModel})`);
-  }
-  throw conflict(`Hierarchy node ${node.path} still holds ${parts.join(' and ')}; delete or move them first.`);
-}

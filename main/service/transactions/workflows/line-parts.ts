@@ -1,7 +1,9 @@
 import type { JsonObject } from '../../api-types';
-import { ApiError, conflict, notFound } from '../../errors';
-import { isWithin } from '../../domain/hierarchy';
 import { findByGlobalKey, insertInstance, replaceInstance } from '../../domain/instance-ops';
+import { liveRulesView, type LiveNumberEntry } from '../../domain/rules/live-view';
+import { numberProblem } from '../../domain/rules/numbers';
+import { phoneProblem } from '../../domain/rules/phones';
+import { throwIfProblem } from '../../domain/rules/problem';
 import type { Store } from '../../domain/store';
 import { requireModel } from '../../models/registry';
 import { linkTo, type InstanceRecord } from '../../store/instances-repo';
@@ -13,7 +15,6 @@ import type { NodeRow } from '../../store/nodes-repo';
  */
 const LINE = 'device/cucm/Line';
 const PHONE = 'device/cucm/Phone';
-const INVENTORY = 'data/InternalNumberInventory';
 
 export const patternOf = (data: JsonObject): string => String(data.pattern ?? '');
 export const partitionOf = (data: JsonObject): string => String(data.routePartitionName ?? '');
@@ -40,11 +41,8 @@ export function deviceLineOf(store: Store, relation: InstanceRecord): InstanceRe
 }
 
 /** The inventory entry of a number, at the node or the nearest ancestor holding it. */
-export function inventoryEntry(store: Store, node: NodeRow, pattern: string): InstanceRecord | undefined {
-  return store.instances
-    .findByKey(INVENTORY, JSON.stringify([pattern]))
-    .filter((entry) => isWithin(node.path, entry.hierarchyPath))
-    .sort((a, b) => b.hierarchyPath.length - a.hierarchyPath.length)[0];
+export function inventoryEntry(store: Store, node: NodeRow, pattern: string): LiveNumberEntry | undefined {
+  return liveRulesView(store).numberEntry(node, pattern);
 }
 
 export function notInInventory(store: Store, node: NodeRow, pattern: string): string | null {
@@ -53,38 +51,25 @@ export function notInInventory(store: Store, node: NodeRow, pattern: string): st
     : `number ${pattern} is not in the internal number inventory at ${node.path} or above.`;
 }
 
-/** Marks a number Used; a number already Used, Reserved or Cooling is refused. */
+/** Marks a number Used; a number already Used, Reserved or Cooling is refused (domain/rules/numbers.ts). */
 export function markNumberUsed(store: Store, node: NodeRow, pattern: string, usage: string): void {
   const entry = inventoryEntry(store, node, pattern);
   if (!entry) return;
-  const status = String(entry.data.status ?? 'Available');
-  if (status !== 'Available') {
-    throw conflict(
-      `Directory number ${pattern} is ${status} in the internal number inventory at ${entry.hierarchyPath}; choose an Available number.`,
-    );
-  }
-  replaceInstance(store, entry, { ...entry.data, status: 'Used', usage });
+  throwIfProblem(numberProblem(entry, pattern));
+  replaceInstance(store, entry.record, { ...entry.record.data, status: 'Used', usage });
 }
 
 export function releaseNumber(store: Store, node: NodeRow, pattern: string): void {
   const entry = inventoryEntry(store, node, pattern);
-  if (entry) replaceInstance(store, entry, { ...entry.data, status: 'Available', usage: '' });
+  if (entry) replaceInstance(store, entry.record, { ...entry.record.data, status: 'Available', usage: '' });
 }
 
-/** The phone must sit on the relation's branch of the tree: its node, above it or below it. */
-export function requirePhone(store: Store, node: NodeRow, name: string): InstanceRecord {
-  const phone = findByGlobalKey(store, PHONE, [name]);
-  if (!phone || !(isWithin(node.path, phone.hierarchyPath) || isWithin(phone.hierarchyPath, node.path))) {
-    throw notFound(`Device ${name} was not found at ${node.path}, above or below it: add the phone first or correct the device name.`);
-  }
-  return phone;
-}
-
+/** Puts a line on its phone: the phone on the relation's branch of the tree, with a line free (domain/rules/phones.ts). */
 export function attachLine(store: Store, node: NodeRow, phoneName: string, pattern: string, partition: string): void {
-  const phone = requirePhone(store, node, phoneName);
-  const lines = Array.isArray(phone.data.lines) ? phone.data.lines : [];
-  if (lines.length >= 24) throw new ApiError(409, 'conflict', `Device ${phoneName} already has 24 lines.`);
-  replaceInstance(store, phone, { ...phone.data, lines: [...lines, { pattern, routePartitionName: partition }] });
+  const phone = liveRulesView(store).phoneOnBranch(node, phoneName);
+  throwIfProblem(phoneProblem(phone, node, phoneName));
+  if (!phone) return;
+  replaceInstance(store, phone.record, { ...phone.record.data, lines: [...phone.lineList, { pattern, routePartitionName: partition }] });
 }
 
 export function detachLine(store: Store, phoneName: string, pattern: string, partition: string): void {

@@ -1,5 +1,5 @@
 import { insertInstance, replaceInstance, requireNode } from '../../domain/instance-ops';
-import { assertUniqueKey } from '../../domain/business-key';
+import { assertUniqueKey } from '../../domain/rules/live-view';
 import {
   addDeviceLine,
   attachLine,

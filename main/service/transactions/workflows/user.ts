@@ -1,4 +1,5 @@
-import { ApiError } from '../../errors';
+import { throwIfProblem } from '../../domain/rules/problem';
+import { passwordProblem } from '../../domain/rules/users';
 import { insertInstance, labelOf, replaceInstance } from '../../domain/instance-ops';
 import type { Workflow } from './types';
 
@@ -9,8 +10,7 @@ import type { Workflow } from './types';
 export const userWorkflow: Workflow = {
   create(ctx, { store, model, node, pkid, data, secrets }) {
     const hash = secrets.passwordHash;
-    if (!hash)
-      throw new ApiError(400, 'validation-failed', 'A new user needs a password.', [{ field: 'password', message: 'is required' }]);
+    throwIfProblem(passwordProblem(hash));
     ctx.step(`Create user ${labelOf(model, data)} at ${node.path}`, () => {
       insertInstance(store, model, node, data, { pkid });
       store.credentials.set(pkid, hash, store.now());
