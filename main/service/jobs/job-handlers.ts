@@ -10,7 +10,7 @@ import type { ExportJob, WrittenExport } from '../sheets/export-job';
 import { stageFile, type StageChunk } from '../workbooks/stage-file';
 import { validateFull, validateIncremental, type SheetIssues } from '../workbooks/staged-revalidate';
 import type { RowOutcome } from '../workbooks/staged-validator';
-import type { SortedKeys } from '../workbooks/workbook-key-index';
+import { diffKeyIndex, type KeyIndexDiff } from '../workbooks/workbook-key-index';
 
 /**
  * The heavy jobs, as plain functions of a store and an input: a worker thread runs them on its
@@ -142,7 +142,7 @@ export interface WorkbookOutcomesChunk {
 async function validateStaged(
   ctx: JobContext,
   input: WorkbookValidateInput,
-): Promise<{ sheets: SheetIssues[] | null; outcomes: RowOutcome[]; keys?: SortedKeys }> {
+): Promise<{ sheets: SheetIssues[] | null; outcomes: RowOutcome[]; keys?: KeyIndexDiff }> {
   const node = ctx.store.nodes.get(input.nodePkid);
   const workbook = ctx.store.workbooks.getByWb(input.wb);
   if (!node || !workbook) throw notFound('The workbook or its hierarchy node no longer exists.');
@@ -156,9 +156,10 @@ async function validateStaged(
       input.caller,
       node,
       (outcomes) => ctx.send({ outcomes } satisfies WorkbookOutcomesChunk),
-      input.plan === true,
+      { planning: input.plan === true, slimSame: true },
     );
-    return { sheets, outcomes: [], keys };
+    // The index's difference is worked out here, on the job's own connection: the service only writes it.
+    return { sheets, outcomes: [], keys: diffKeyIndex(ctx.store, input.wb, keys) };
   });
 }
 

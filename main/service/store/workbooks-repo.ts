@@ -164,6 +164,10 @@ export class WorkbooksRepo {
         `SELECT row_id, sheet_no, idx, cells, errors, warnings FROM workbook_rows
          WHERE wb = ? AND sheet_no = ? AND idx >= ? ORDER BY idx LIMIT ?`,
       ),
+      pageWithResults: p<[number, number, number, number], WorkbookRowRecord & { reads: string; effects: string }>(
+        `SELECT row_id, sheet_no, idx, cells, errors, warnings, reads, effects FROM workbook_rows
+         WHERE wb = ? AND sheet_no = ? AND idx >= ? ORDER BY idx LIMIT ?`,
+      ),
       pageErrors: p<[number, number, number, number], WorkbookRowRecord>(
         `SELECT row_id, sheet_no, idx, cells, errors, warnings FROM workbook_rows
          WHERE wb = ? AND sheet_no = ? AND errors > 0 ORDER BY idx LIMIT ? OFFSET ?`,
@@ -194,6 +198,9 @@ export class WorkbooksRepo {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       rowIssues: p<[number, number], WorkbookIssueRecord>('SELECT * FROM workbook_issues WHERE wb = ? AND row_id = ? ORDER BY seq'),
+      issuesOfRows: p<[number, string], WorkbookIssueRecord>(
+        'SELECT * FROM workbook_issues WHERE wb = ? AND row_id IN (SELECT value FROM json_each(?)) ORDER BY row_id, seq',
+      ),
       issuesPage: p<[number, number, number], WorkbookIssueRecord & { idx: number }>(
         `SELECT i.*, r.idx FROM workbook_issues i JOIN workbook_rows r ON r.wb = i.wb AND r.row_id = i.row_id
          WHERE i.wb = ? ORDER BY i.sheet_no, r.idx, i.seq LIMIT ? OFFSET ?`,
@@ -367,6 +374,11 @@ export class WorkbooksRepo {
     return this.s.page.all(wb, sheetNo, skip, limit);
   }
 
+  /** A page of rows with what their last validation stored (reads and effects), for a full validation to compare with. */
+  pageWithResults(wb: number, sheetNo: number, skip: number, limit: number): (WorkbookRowRecord & { reads: string; effects: string })[] {
+    return this.s.pageWithResults.all(wb, sheetNo, skip, limit);
+  }
+
   countRows(wb: number, sheetNo: number): number {
     return (this.s.countRows.get(wb, sheetNo) as { n: number }).n;
   }
@@ -418,6 +430,11 @@ export class WorkbooksRepo {
         issue.suggestion,
       ),
     );
+  }
+
+  /** The issues of several rows at once (a page's), by row id and then in order. */
+  issuesOfRows(wb: number, rowIds: readonly number[]): WorkbookIssueRecord[] {
+    return rowIds.length === 0 ? [] : this.s.issuesOfRows.all(wb, JSON.stringify(rowIds));
   }
 
   rowIssues(wb: number, rowId: number): WorkbookIssueRecord[] {

@@ -3,11 +3,12 @@ import { issueAt } from '../sheets/issue-text';
 import { columnLetters } from '../sheets/sheet-xml-scan';
 import type { ValidationCaller } from '../sheets/validate-context';
 import type { NodeRow } from '../store/nodes-repo';
-import { KEY_READ, KEY_WRITE, type WorkbookRecord, type WorkbookRowRecord } from '../store/workbooks-repo';
+import { KEY_READ, KEY_WRITE, type RowValidationRecord, type WorkbookRecord, type WorkbookRowRecord } from '../store/workbooks-repo';
 import { sheetContext, type SheetContext } from './staged-sheet';
 import { StagedValidator, storedIssue, type RowOutcome, type StoredIssue } from './staged-validator';
 import { effectKey, keyHash, type OverlayEffect } from './tracked-overlay';
 import { KeyGatherer, type SortedKeys } from './workbook-key-index';
+import { sameAsStored } from './workbook-results';
 
 /**
  * Full and incremental validation of a staged workbook, as plain functions of a store (a job
@@ -54,17 +55,25 @@ export async function validateFull(
   caller: ValidationCaller,
   node: NodeRow,
   emit: (outcomes: RowOutcome[]) => Promise<void>,
-  planning = false,
+  options: { planning?: boolean; slimSame?: boolean } = {},
 ): Promise<{ sheets: SheetIssues[]; keys: SortedKeys }> {
-  const validator = new StagedValidator(store, caller, node, planning);
+  const validator = new StagedValidator(store, caller, node, options.planning === true);
   const gatherer = new KeyGatherer();
   const sheets: SheetIssues[] = [];
+  // Only a workbook validated before has outcomes to compare with.
+  const slim = options.slimSame === true && workbook.validated_revision !== null;
   for (const context of dataContexts(store, workbook.wb)) {
     for (let skip = 0; ; skip += PAGE) {
-      const rows = store.workbooks.page(workbook.wb, context.record.sheet_no, skip, PAGE);
+      const rows = slim
+        ? store.workbooks.pageWithResults(workbook.wb, context.record.sheet_no, skip, PAGE)
+        : store.workbooks.page(workbook.wb, context.record.sheet_no, skip, PAGE);
       if (rows.length > 0) {
-        const outcomes = rows.map((row) => validator.validate(context, row));
-        for (const outcome of outcomes) gatherer.add(outcome.row_id, outcome.reads, outcome.effects);
+        const outcomes = rows.map((row: WorkbookRowRecord & { reads?: string; effects?: string }) => {
+          const outcome = validator.validate(context, row);
+          gatherer.add(outcome.row_id, outcome.reads, outcome.effects);
+          const { reads, effects } = row;
+          return reads !== undefined && effects !== undefined ? slimmed(store, workbook.wb, outcome, { ...row, reads, effects }) : outcome;
+        });
         await emit(outcomes);
       }
       if (rows.length < PAGE) break;
@@ -73,6 +82,28 @@ export async function validateFull(
   }
   // Sorted here, on the job's thread: the service then merges it into the index in key order.
   return { sheets, keys: gatherer.sorted() };
+}
+
+/** An outcome equal to the stored one, as `same` without its contents; any other as it is. */
+function slimmed(
+  store: Store,
+  wb: number,
+  outcome: RowOutcome,
+  stored: Pick<RowValidationRecord, 'errors' | 'warnings' | 'reads' | 'effects'>,
+): RowOutcome {
+  if (!sameAsStored(store, wb, outcome, stored, JSON.stringify(outcome.reads), JSON.stringify(outcome.effects))) return outcome;
+  const same: RowOutcome = {
+    row_id: outcome.row_id,
+    action: outcome.action,
+    errors: 0,
+    warnings: 0,
+    issues: [],
+    reads: [],
+    effects: [],
+    same: true,
+  };
+  if (outcome.plan) same.plan = outcome.plan;
+  return same;
 }
 
 interface Known {

@@ -36,6 +36,11 @@ export interface RowOutcome {
   effects: OverlayEffect[];
   /** What the load will do with the row, when the validation is a plan's. */
   plan?: PlanEntry;
+  /**
+   * The outcome is the one stored: sent without its issues, reads and effects, which the
+   * service then neither copies nor reads back to compare (a plan right after a validation).
+   */
+  same?: true;
 }
 
 export interface StagedRowInput {

@@ -14,7 +14,8 @@ import type { StageChunk } from './stage-file';
 import type { RowOutcome } from './staged-validator';
 import { EditPlanner } from './workbook-edits';
 import { applyOps, type AppliedOps, type PrimitiveOp } from './workbook-ops';
-import { mergeKeyIndex } from './workbook-key-index';
+import { releaseMappedPages } from '../store/db';
+import { applyKeyDiff } from './workbook-key-index';
 import { writeOutcomes, writeSheetIssues } from './workbook-results';
 import { countsOf, rowIssues } from './workbook-views';
 
@@ -175,17 +176,20 @@ export class StagedWorkbooks {
     const record = store.workbooks.getByWb(wb) as WorkbookRecord;
     store.workbooks.setState(wb, 'validating', null, this.deps.now());
     this.emit(record.id);
+    // A full validation writes every row: what earlier work left mapped is let go first, and its own after.
+    releaseMappedPages(store.db);
     const write = store.db.transaction((outcomes: RowOutcome[]) => writeOutcomes(store, wb, outcomes, 'whole'));
     const result = await pool.run(
       'validate-workbook',
       { wb, caller: this.callerOf(record), nodePkid: this.nodeOf(record).pkid },
       { owner: record.owner, onChunk: (chunk) => write((chunk as WorkbookOutcomesChunk).outcomes) },
     );
-    if (result.keys) await mergeKeyIndex(store, wb, result.keys);
+    if (result.keys) await applyKeyDiff(store, wb, result.keys);
     store.db.transaction(() => {
       writeSheetIssues(store, wb, result.sheets ?? []);
       this.validated(wb, record.revision);
     })();
+    releaseMappedPages(store.db);
   }
 
   validated(wb: number, revision: number): void {

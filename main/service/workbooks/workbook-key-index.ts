@@ -5,14 +5,17 @@ import { effectKey, keyHash, type OverlayEffect } from './tracked-overlay';
 /**
  * The index from overlay entries (by hash) to the rows that read or write them, which an edit
  * uses to find the rows it can affect. After an edit it is kept row by row; a full validation
- * (staging, a structural edit, a plan) builds it whole instead: the worker gathers every row's
- * keys and sorts them, and the service merges them into the table in key order, in slices with
- * the event loop free between them, writing only what differs.
+ * (staging, a structural edit, a plan) renews it whole instead: the job's worker gathers every
+ * row's keys, sorts them, walks them beside the stored index (on its own connection, in key
+ * order) and hands over only the difference, which the service then writes in slices with the
+ * event loop free between them.
  *
  * Why: kept row by row during a full validation, each commit of 250 rows dirtied about a thousand
  * random pages of the index (the hashes are random), and writing them was most of the service's
  * time (measured on 100,000 rows: 3.4 s of inserts and 4 s of commits on the service's thread,
- * with the event loop held for seconds by the checkpoints that followed).
+ * with the event loop held for seconds by the checkpoints that followed). Reading the stored
+ * index back on the service's thread instead cost a scan of it there, and its pages in the
+ * service's memory.
  */
 export function keysOf(reads: readonly string[], effects: readonly OverlayEffect[]): { reads: number[]; writes: number[] } {
   return { reads: [...new Set(reads.map(keyHash))], writes: [...new Set(effects.map((effect) => keyHash(effectKey(effect))))] };
@@ -22,7 +25,7 @@ export function keysOf(reads: readonly string[], effects: readonly OverlayEffect
 export interface SortedKeys {
   keys: Float64Array;
   kinds: Uint8Array;
-  rows: Float64Array;
+  rows: Uint32Array;
 }
 
 export class KeyGatherer {
@@ -33,10 +36,10 @@ export class KeyGatherer {
   private rows = new Uint32Array(1024);
   private count = 0;
 
+  /** A row's keys, pushed as they come (no set or array per row: a row that names a key twice is deduplicated once sorted). */
   add(rowId: number, reads: readonly string[], effects: readonly OverlayEffect[]): void {
-    const keys = keysOf(reads, effects);
-    for (const key of keys.reads) this.push(key, KEY_READ, rowId);
-    for (const key of keys.writes) this.push(key, KEY_WRITE, rowId);
+    for (const read of reads) this.push(keyHash(read), KEY_READ, rowId);
+    for (const effect of effects) this.push(keyHash(effectKey(effect)), KEY_WRITE, rowId);
   }
 
   private push(key: number, kind: number, rowId: number): void {
@@ -72,14 +75,21 @@ export class KeyGatherer {
       }
       [order, next] = [next, order];
     }
-    const sorted: SortedKeys = { keys: new Float64Array(count), kinds: new Uint8Array(count), rows: new Float64Array(count) };
+    const sorted = { keys: new Float64Array(count), kinds: new Uint8Array(count), rows: new Uint32Array(count) };
+    let kept = 0;
     for (let at = 0; at < count; at += 1) {
       const from = order[at];
-      sorted.keys[at] = this.keys[from];
-      sorted.kinds[at] = this.kinds[from];
-      sorted.rows[at] = this.rows[from];
+      const key = this.keys[from];
+      const kind = this.kinds[from];
+      const row = this.rows[from];
+      if (kept > 0 && sorted.keys[kept - 1] === key && sorted.kinds[kept - 1] === kind && sorted.rows[kept - 1] === row) continue;
+      sorted.keys[kept] = key;
+      sorted.kinds[kept] = kind;
+      sorted.rows[kept] = row;
+      kept += 1;
     }
-    return sorted;
+    if (kept === count) return sorted;
+    return { keys: sorted.keys.slice(0, kept), kinds: sorted.kinds.slice(0, kept), rows: sorted.rows.slice(0, kept) };
   }
 
   private digit(pass: number, at: number): number {
@@ -107,49 +117,85 @@ function grown<T extends Float64Array | Uint8Array | Uint32Array>(from: T, to: T
   return to;
 }
 
-/** Entries merged per slice: about 10-20 ms of the service's thread each, on a busy machine. */
+/** Entries written per slice: about 10-20 ms of the service's thread each, on a busy machine. */
 const SLICE = 8_000;
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-type Entry = [key: number, kind: number, row: number];
-const compare = (a: Entry, b: Entry): number => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+/** What a full validation changes in the stored index: entries to insert and to delete, each in key order. */
+export interface KeyIndexDiff {
+  add: SortedKeys;
+  drop: SortedKeys;
+}
+
+/** Entries appended in order (typed, grown by doubling). */
+class KeyList {
+  private keys = new Float64Array(256);
+  private kinds = new Uint8Array(256);
+  private rows = new Uint32Array(256);
+  private count = 0;
+
+  push(key: number, kind: number, row: number): void {
+    if (this.count === this.keys.length) {
+      const size = this.count * 2;
+      this.keys = grown(this.keys, new Float64Array(size));
+      this.kinds = grown(this.kinds, new Uint8Array(size));
+      this.rows = grown(this.rows, new Uint32Array(size));
+    }
+    this.keys[this.count] = key;
+    this.kinds[this.count] = kind;
+    this.rows[this.count] = row;
+    this.count += 1;
+  }
+
+  done(): SortedKeys {
+    return { keys: this.keys.slice(0, this.count), kinds: this.kinds.slice(0, this.count), rows: this.rows.slice(0, this.count) };
+  }
+}
 
 /**
- * Makes the table's entries of `wb` exactly `next`: a merge walk of both in key order, one slice
- * of the table at a time (each its own commit), deleting what `next` lacks and inserting what the
- * table lacks. The caller keeps other work on this workbook's keys out until it resolves (its
- * edits are serial).
+ * The difference between the stored index of `wb` and `next`: a merge walk of both in key order,
+ * reading the stored one a slice at a time. Run by the job on its own connection (its snapshot
+ * holds the index as the service has it: nothing writes a workbook's keys while its full
+ * validation runs, its edits being serial).
  */
-export async function mergeKeyIndex(store: Store, wb: number, next: SortedKeys): Promise<void> {
-  const repo = store.workbooks;
+export function diffKeyIndex(store: Store, wb: number, next: SortedKeys): KeyIndexDiff {
+  const add = new KeyList();
+  const drop = new KeyList();
   const count = next.keys.length;
-  const wantedAt = (index: number): Entry => [next.keys[index], next.kinds[index], next.rows[index]];
   let at = 0;
-  const mergeSlice = store.db.transaction((stored: Entry[]) => {
+  // Below the stored entry [key, kind, row]: negative, equal: 0, above: positive.
+  const order = (index: number, entry: [number, number, number]): number =>
+    next.keys[index] - entry[0] || next.kinds[index] - entry[1] || next.rows[index] - entry[2];
+  for (let after: [number, number, number] | undefined; ;) {
+    const stored = store.workbooks.keySlice(wb, after, SLICE);
     for (const entry of stored) {
-      // Everything `next` holds below this stored entry is new (the table's slice is read first:
-      // what goes in here sorts before the slice's last entry, so it is never read back).
-      while (at < count && compare(wantedAt(at), entry) < 0) {
-        repo.addKey(wb, next.keys[at], next.kinds[at], next.rows[at]);
+      while (at < count && order(at, entry) < 0) {
+        add.push(next.keys[at], next.kinds[at], next.rows[at]);
         at += 1;
       }
-      if (at < count && compare(wantedAt(at), entry) === 0) at += 1;
-      else repo.dropKey(wb, entry[0], entry[1], entry[2]);
+      if (at < count && order(at, entry) === 0) at += 1;
+      else drop.push(entry[0], entry[1], entry[2]);
     }
-  });
-  const insertSlice = store.db.transaction((end: number) => {
-    for (; at < end; at += 1) repo.addKey(wb, next.keys[at], next.kinds[at], next.rows[at]);
-  });
-  for (let after: Entry | undefined; ;) {
-    const stored = repo.keySlice(wb, after, SLICE);
-    if (stored.length > 0) mergeSlice(stored);
     if (stored.length < SLICE) break;
     after = stored[stored.length - 1];
-    await turn();
   }
-  // Past the table's last entry: the rest of `next` is new.
-  while (at < count) {
-    insertSlice(Math.min(count, at + SLICE));
-    await turn();
+  for (; at < count; at += 1) add.push(next.keys[at], next.kinds[at], next.rows[at]);
+  return { add: add.done(), drop: drop.done() };
+}
+
+/** Writes a diff into the index in slices, each its own commit, with the event loop free between them. */
+export async function applyKeyDiff(store: Store, wb: number, diff: KeyIndexDiff): Promise<void> {
+  const repo = store.workbooks;
+  for (const [list, write] of [
+    [diff.drop, (at: number) => repo.dropKey(wb, diff.drop.keys[at], diff.drop.kinds[at], diff.drop.rows[at])],
+    [diff.add, (at: number) => repo.addKey(wb, diff.add.keys[at], diff.add.kinds[at], diff.add.rows[at])],
+  ] as const) {
+    for (let start = 0; start < list.keys.length; start += SLICE) {
+      const end = Math.min(list.keys.length, start + SLICE);
+      store.db.transaction(() => {
+        for (let at = start; at < end; at += 1) write(at);
+      })();
+      await turn();
+    }
   }
 }

@@ -5,7 +5,7 @@ import type { RowOutcome } from './staged-validator';
 import { effectKey, type OverlayEffect } from './tracked-overlay';
 import { keysOf } from './workbook-key-index';
 import type { StoredIssue } from './staged-validator';
-import type { WorkbookIssueRecord } from '../store/workbooks-repo';
+import type { RowValidationRecord, WorkbookIssueRecord } from '../store/workbooks-repo';
 
 /**
  * Writes validation outcomes into the workbook's tables (the service's thread; validation only
@@ -30,27 +30,43 @@ const sameIssues = (stored: WorkbookIssueRecord[], issues: StoredIssue[]): boole
     );
   });
 
+/** Whether an outcome is what is stored for its row (`old`: the stored counts, reads and effects). */
+export function sameAsStored(
+  store: Store,
+  wb: number,
+  outcome: RowOutcome,
+  old: Pick<RowValidationRecord, 'errors' | 'warnings' | 'reads' | 'effects'>,
+  reads: string,
+  effects: string,
+): boolean {
+  return (
+    old.reads === reads &&
+    old.effects === effects &&
+    old.errors === outcome.errors &&
+    old.warnings === outcome.warnings &&
+    (outcome.issues.length === 0 || sameIssues(store.workbooks.rowIssues(wb, outcome.row_id), outcome.issues))
+  );
+}
+
 export function writeOutcomes(store: Store, wb: number, outcomes: RowOutcome[], keys: 'row' | 'whole' = 'row'): void {
   const repo = store.workbooks;
   for (const outcome of outcomes) {
+    if (outcome.same) continue;
     const old = repo.rowResult(wb, outcome.row_id);
     if (!old) continue;
     const reads = JSON.stringify(outcome.reads);
     const effects = JSON.stringify(outcome.effects);
-    const unchanged =
-      old.reads === reads &&
-      old.effects === effects &&
-      old.errors === outcome.errors &&
-      old.warnings === outcome.warnings &&
-      (outcome.issues.length === 0 || sameIssues(repo.rowIssues(wb, outcome.row_id), outcome.issues));
-    if (unchanged) continue;
+    if (sameAsStored(store, wb, outcome, old, reads, effects)) continue;
     if (keys === 'row') {
       const before = keysOf(JSON.parse(old.reads) as string[], JSON.parse(old.effects) as OverlayEffect[]);
       const after = keysOf(outcome.reads, outcome.effects);
-      for (const key of before.reads) if (!after.reads.includes(key)) repo.dropKey(wb, key, KEY_READ, outcome.row_id);
-      for (const key of before.writes) if (!after.writes.includes(key)) repo.dropKey(wb, key, KEY_WRITE, outcome.row_id);
-      for (const key of after.reads) repo.addKey(wb, key, KEY_READ, outcome.row_id);
-      for (const key of after.writes) repo.addKey(wb, key, KEY_WRITE, outcome.row_id);
+      const same = (a: number[], b: number[]): boolean => a.length === b.length && a.every((key) => b.includes(key));
+      if (!same(before.reads, after.reads) || !same(before.writes, after.writes)) {
+        for (const key of before.reads) if (!after.reads.includes(key)) repo.dropKey(wb, key, KEY_READ, outcome.row_id);
+        for (const key of before.writes) if (!after.writes.includes(key)) repo.dropKey(wb, key, KEY_WRITE, outcome.row_id);
+        for (const key of after.reads) repo.addKey(wb, key, KEY_READ, outcome.row_id);
+        for (const key of after.writes) repo.addKey(wb, key, KEY_WRITE, outcome.row_id);
+      }
     }
     repo.addCounts(
       wb,

@@ -6,7 +6,8 @@ import type { WorkbookOutcomesChunk } from '../jobs/job-handlers';
 import type { WorkbookRecord } from '../store/workbooks-repo';
 import type { StagedWorkbooks, WorkbookDeps, Who } from './staged-workbooks';
 import type { RowOutcome } from './staged-validator';
-import { mergeKeyIndex } from './workbook-key-index';
+import { releaseMappedPages } from '../store/db';
+import { applyKeyDiff } from './workbook-key-index';
 import { writeOutcomes, writeSheetIssues } from './workbook-results';
 import { addToTotals, emptyTotals } from './workbook-plan';
 import { spoolWorkbook, type SpoolMode } from './workbook-spool';
@@ -54,6 +55,8 @@ export class WorkbookRuns {
       store.workbookPlan.clear(wb);
       store.workbooks.setPlanned(wb, null, null);
     })();
+    // As a full validation does (staged-workbooks.ts validateWhole): the plan writes every row.
+    releaseMappedPages(store.db);
     const totals: PlanTotals = emptyTotals();
     const write = store.db.transaction((outcomes: RowOutcome[]) => {
       writeOutcomes(store, wb, outcomes, 'whole');
@@ -68,13 +71,14 @@ export class WorkbookRuns {
       { wb, caller: this.books.callerOf(record), nodePkid: this.books.nodeOf(record).pkid, plan: true },
       { owner: record.owner, onChunk: (chunk) => write((chunk as WorkbookOutcomesChunk).outcomes) },
     );
-    if (result.keys) await mergeKeyIndex(store, wb, result.keys);
+    if (result.keys) await applyKeyDiff(store, wb, result.keys);
     store.db.transaction(() => {
       writeSheetIssues(store, wb, result.sheets ?? []);
       store.workbooks.setValidated(wb, record.revision);
       store.workbooks.setPlanned(wb, record.revision, JSON.stringify(totals));
       store.workbooks.setState(wb, 'planned', null, this.deps.now());
     })();
+    releaseMappedPages(store.db);
     this.books.emit(record.id);
   }
 
@@ -160,6 +164,7 @@ export class WorkbookRuns {
     if (!record) return;
     const counts = store.workbookOutcomes.counts(wb);
     store.workbooks.setState(wb, counts.loaded >= record.load_total ? 'loaded' : 'failed', null, this.deps.now());
+    releaseMappedPages(store.db);
     this.books.emit(record.id);
   }
 

@@ -167,6 +167,8 @@ export function rowAnswer(
   sheet: WorkbookSheetRecord,
   row: WorkbookRowRecord,
   runs: { planned: boolean; loaded: boolean } = { planned: true, loaded: true },
+  /** The row's issues when the caller read a page's at once. */
+  known?: WorkbookIssueRecord[],
 ): WorkbookRow {
   const planned = runs.planned ? store.workbookPlan.get(wb, row.row_id) : undefined;
   const outcome = runs.loaded ? store.workbookOutcomes.get(wb, row.row_id) : undefined;
@@ -175,7 +177,12 @@ export function rowAnswer(
     row: firstRowOf(sheet) + row.idx,
     index: row.idx,
     cells: shownCells(sheet, parseCells(row.cells)),
-    issues: row.errors + row.warnings > 0 ? rowIssues(store, wb, sheet, row) : [],
+    issues:
+      row.errors + row.warnings === 0
+        ? []
+        : known
+          ? known.map((issue) => issueOf(issue, sheet, row.row_id, row.idx))
+          : rowIssues(store, wb, sheet, row),
     plan: planned ? planEntryOf(planned) : null,
     outcome: outcome ? outcomeOf(outcome) : null,
   };
@@ -243,11 +250,19 @@ export function rowPage(store: Store, record: WorkbookRecord, sheetNo: number, q
     };
   else found = { total: sheet.rows, rows: store.workbooks.page(record.wb, sheetNo, query.skip, query.limit) };
   const runs = { planned: record.plan_revision !== null, loaded: record.load_id !== null };
+  // One query for the page's issues rather than one a row.
+  const issuesByRow = new Map<number, WorkbookIssueRecord[]>();
+  const withIssues = found.rows.filter((row) => row.errors + row.warnings > 0).map((row) => row.row_id);
+  for (const issue of store.workbooks.issuesOfRows(record.wb, withIssues)) {
+    const list = issuesByRow.get(issue.row_id);
+    if (list) list.push(issue);
+    else issuesByRow.set(issue.row_id, [issue]);
+  }
   return {
     revision: record.revision,
     total: found.total,
     skip: query.skip,
-    rows: found.rows.map((row) => rowAnswer(store, record.wb, sheet, row, runs)),
+    rows: found.rows.map((row) => rowAnswer(store, record.wb, sheet, row, runs, issuesByRow.get(row.row_id) ?? [])),
   };
 }
 
