@@ -68,6 +68,19 @@ export class ApiClient {
     return this.call<T>('DELETE', path, options);
   }
 
+  /** Uploads a file as a browser or curl does (multipart, field `uploadedfile`) for `hierarchy`. */
+  async upload(name: string, bytes: Uint8Array, hierarchy: string): Promise<Answer<unknown>> {
+    const form = new FormData();
+    form.append('uploadedfile', new Blob([bytes]), name);
+    const response = await fetch(new URL(`/api/uploadfiles/?hierarchy=${encodeURIComponent(hierarchy)}`, this.baseUrl), {
+      method: 'POST',
+      headers: { authorization: basicAuth(this.credentials) },
+      body: form,
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, text, body: JSON.parse(text) as unknown };
+  }
+
   /** The `pagination.total` of a list, for before/after counts. */
   async total(modelType: string, hierarchy: string, extraQuery = ''): Promise<number> {
     const answer = await this.get<ListBody>(`/api/${modelType}/?hierarchy=${encodeURIComponent(hierarchy)}&limit=1${extraQuery}`);

@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ADMIN, ApiClient, basicAuth } from './api-client';
+import { ApiClient } from './api-client';
 import { cleanupServers, startServe, tempDataDir } from './serve-process';
 
 /**
@@ -36,14 +36,8 @@ describe('a bulk load killed half-way', () => {
     expect((await api.post('/api/data/HierarchyNode/?hierarchy=sys', { data: { name: 'KillSite', node_type: 'Site' } })).status).toBe(200);
     const file = join(dataDir, 'kill.xlsx');
     await workbookWith(ROWS, file);
-    const form = new FormData();
-    form.append('uploadedfile', new Blob([readFileSync(file)]), 'kill.xlsx');
-    const uploaded = await fetch(new URL(`/api/uploadfiles/?hierarchy=${SITE}`, first.url), {
-      method: 'POST',
-      headers: { authorization: basicAuth(ADMIN) },
-      body: form,
-    });
-    expect(uploaded.status).toBe(200);
+    const uploaded = await api.upload('kill.xlsx', readFileSync(file), SITE);
+    expect(uploaded.status, uploaded.text).toBe(200);
     const started = await api.post<{ transaction_id: string }>(
       `/api/tool/BulkLoad/?hierarchy=${SITE}&method=bulkload_spreadsheet&nowait=true`,
       {

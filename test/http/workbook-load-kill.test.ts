@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { WorkbookAnswer, WorkbookInfo, WorkbookLoadAnswer, WorkbookRowPage } from '../../main/service/contract/workbook-api';
-import { ADMIN, ApiClient, basicAuth } from './api-client';
+import { ApiClient } from './api-client';
 import { cleanupServers, startServe, tempDataDir } from './serve-process';
 
 /**
@@ -54,14 +54,8 @@ describe('a staged workbook load killed half-way', () => {
     ).toBe(200);
     const file = join(dataDir, 'kill.xlsx');
     await writeWorkbook(file);
-    const form = new FormData();
-    form.append('uploadedfile', new Blob([readFileSync(file)]), 'kill.xlsx');
-    const uploaded = await fetch(new URL(`/api/uploadfiles/?hierarchy=${SITE}`, first.url), {
-      method: 'POST',
-      headers: { authorization: basicAuth(ADMIN) },
-      body: form,
-    });
-    expect(uploaded.status).toBe(200);
+    const uploaded = await api.upload('kill.xlsx', readFileSync(file), SITE);
+    expect(uploaded.status, uploaded.text).toBe(200);
     const created = await api.post<WorkbookAnswer>('/workstation/workbooks/', { from: 'upload', file: 'kill.xlsx', hierarchy: SITE });
     expect(created.status, created.text).toBe(202);
     const id = created.body.workbook.id;
