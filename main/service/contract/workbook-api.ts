@@ -286,10 +286,11 @@ export interface WorkbookPlanRequest {
 }
 
 /**
- * POST /workstation/workbooks/<id>/load/. `rows`: `all` (every row that has not loaded yet:
- * the first load), or `failed` (the rows whose last run failed or that never ran: a retry).
- * `allow_errors`: run rows that validation finds in error too (they fail as the loader says);
- * without it a workbook with errors is refused.
+ * POST /workstation/workbooks/<id>/load/. `rows`: `all` (default: every row that has not loaded
+ * yet, whether it failed, conflicted or never ran: the first load, and "load the rest" after a
+ * crash), or `failed` (only the rows whose last run failed or conflicted: "retry the failed
+ * rows"). A row that loaded is never run again. `allow_errors`: run rows that validation finds
+ * in error too (they fail as the loader says); without it a workbook with errors is refused.
  */
 export interface WorkbookLoadRequest {
   revision: number;

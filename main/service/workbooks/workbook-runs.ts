@@ -123,7 +123,13 @@ export class WorkbookRuns {
       const spooled = await spoolWorkbook(store, record, caller.principal.username, node, mode as SpoolMode);
       if (spooled.rows === 0) {
         store.db.transaction(() => store.bulkLoads.remove(spooled.load.load_id))();
-        throw new ApiError(409, 'nothing-to-load', 'Every row of this workbook has loaded already: there is nothing left to load.');
+        throw new ApiError(
+          409,
+          'nothing-to-load',
+          mode === 'failed'
+            ? 'No row of this workbook failed or conflicted in its loads: there is nothing to retry (rows: all also runs the rows that never ran).'
+            : 'Every row of this workbook has loaded already: there is nothing left to load.',
+        );
       }
       store.db.transaction(() => {
         store.workbooks.setLoad(record.wb, spooled.load.load_id, spooled.total);
