@@ -144,10 +144,15 @@ export interface WorkbookRow {
 /** GET /workstation/workbooks/<id>/sheets/<n>/rows/ */
 export interface WorkbookRowPage {
   revision: number;
-  /** Rows that pass the filter. */
+  /** Rows that pass the filter (in the whole sheet). */
   total: number;
   skip: number;
   rows: WorkbookRow[];
+  /**
+   * The index of the page's last row when the page is full (more may follow): pass it as
+   * `after` to read on with an index seek at any depth, where `skip` walks the rows it passes.
+   */
+  next_after: number | null;
 }
 
 /** GET /workstation/workbooks/<id>/issues/ */

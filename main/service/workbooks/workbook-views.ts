@@ -191,6 +191,8 @@ export function rowAnswer(
 export interface RowQuery {
   skip: number;
   limit: number;
+  /** Only rows after this row index (the last one read): -1 from the first. */
+  after: number;
   only?: 'errors' | 'warnings';
   code?: string;
   column?: number;
@@ -206,11 +208,13 @@ function scanRows(
 ): { total: number; rows: WorkbookRowRecord[] } {
   const rows: WorkbookRowRecord[] = [];
   let total = 0;
+  let passed = 0;
   for (let skip = 0; ; skip += 1000) {
     const page = store.workbooks.page(record.wb, sheet.sheet_no, skip, 1000, query.only);
     for (const row of page) {
       if (!matches(store, record.wb, sheet, row, query)) continue;
-      if (total >= query.skip && rows.length < query.limit) rows.push(row);
+      if (row.idx > query.after && passed >= query.skip && rows.length < query.limit) rows.push(row);
+      if (row.idx > query.after) passed += 1;
       total += 1;
     }
     if (page.length < 1000) break;
@@ -246,9 +250,9 @@ export function rowPage(store: Store, record: WorkbookRecord, sheetNo: number, q
   else if (query.only)
     found = {
       total: query.only === 'errors' ? sheet.rows_with_errors : sheet.rows_with_warnings,
-      rows: store.workbooks.page(record.wb, sheetNo, query.skip, query.limit, query.only),
+      rows: store.workbooks.page(record.wb, sheetNo, query.skip, query.limit, query.only, query.after),
     };
-  else found = { total: sheet.rows, rows: store.workbooks.page(record.wb, sheetNo, query.skip, query.limit) };
+  else found = { total: sheet.rows, rows: store.workbooks.page(record.wb, sheetNo, query.skip, query.limit, undefined, query.after) };
   const runs = { planned: record.plan_revision !== null, loaded: record.load_id !== null };
   // One query for the page's issues rather than one a row.
   const issuesByRow = new Map<number, WorkbookIssueRecord[]>();
@@ -262,6 +266,7 @@ export function rowPage(store: Store, record: WorkbookRecord, sheetNo: number, q
     revision: record.revision,
     total: found.total,
     skip: query.skip,
+    next_after: found.rows.length === query.limit && found.rows.length > 0 ? found.rows[found.rows.length - 1].idx : null,
     rows: found.rows.map((row) => rowAnswer(store, record.wb, sheet, row, runs, issuesByRow.get(row.row_id) ?? [])),
   };
 }

@@ -140,6 +140,7 @@ function rows(deps: WorkstationDeps, ctx: RequestContext, id: string, sheet: str
   const page = rowPage(deps.store, record, Number(sheet), {
     skip: intParam(ctx, 'skip', 0, 10_000_000),
     limit: intParam(ctx, 'limit', 100, 5000),
+    after: ctx.query.get('after') === null ? -1 : intParam(ctx, 'after', 0, 10_000_000),
     only: only ?? undefined,
     code: ctx.query.get('code') ?? undefined,
     column: column === null ? undefined : intParam(ctx, 'column', 0, 1_000_000),
