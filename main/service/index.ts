@@ -118,7 +118,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   });
   const vault = options.vault ?? new MemoryVault();
   const remote = new RemoteHub(vault);
-  const workbookDeps = { store, pool: jobs, events: engine.events, now, onInternalError: internalError };
+  const workbookDeps = { store, pool: jobs, checkpoints, events: engine.events, now, onInternalError: internalError };
   const workbooks = new StagedWorkbooks(workbookDeps);
   const workbookRuns = new WorkbookRuns({ ...workbookDeps, loads }, workbooks);
   workbookRuns.recover();

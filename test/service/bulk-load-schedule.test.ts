@@ -77,7 +77,8 @@ describe('scheduled bulk loads', () => {
     try {
       const first = await openTestService({ demo: true, dataDir });
       await prepared(first, 'later.xlsx', '+33140001074');
-      const reply = await schedule(first, 'later.xlsx', inUtcPlusOne(2));
+      // Far enough ahead that a busy machine's restart (a second or two) still finds it waiting.
+      const reply = await schedule(first, 'later.xlsx', inUtcPlusOne(5));
       first.close();
       const second = await openTestService({ dataDir });
       expect((await parentOf(second, reply.body.transaction_id)).status).toBe('Queued');

@@ -47,14 +47,27 @@ export class BulkLoadScheduler {
   /** Arms a timer for every waiting load (at start, and after each new one). */
   armAll(): void {
     this.close();
-    const rows = this.store.scheduledLoads.waiting();
-    for (const row of rows) {
-      const wait = Math.max(0, new Date(row.run_at).getTime() - this.clock().getTime());
-      const timer = setTimeout(() => (wait > MAX_TIMER_MS ? this.armAll() : this.fire(row)), Math.min(wait, MAX_TIMER_MS));
-      // A waiting load alone does not keep a process (a test, the CLI) alive.
-      timer.unref();
-      this.timers.add(timer);
-    }
+    for (const row of this.store.scheduledLoads.waiting()) this.arm(row);
+  }
+
+  /**
+   * A timer for one waiting load. When it fires the clock is asked again: a wait longer than a
+   * timer takes is armed again, and so is a timer that fired before the moment (Node's timers
+   * may fire a millisecond early by the wall clock): a load never starts before its moment.
+   */
+  private arm(row: ScheduledLoadRow): void {
+    const wait = Math.max(0, new Date(row.run_at).getTime() - this.clock().getTime());
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        if (new Date(row.run_at).getTime() > this.clock().getTime()) this.arm(row);
+        else this.fire(row);
+      },
+      Math.min(wait, MAX_TIMER_MS),
+    );
+    // A waiting load alone does not keep a process (a test, the CLI) alive.
+    timer.unref();
+    this.timers.add(timer);
   }
 
   close(): void {

@@ -40,7 +40,15 @@ export class WorkbookRuns {
     const { store } = this.deps;
     store.workbooks.setState(found.wb, 'planning', null, this.deps.now());
     this.books.emit(found.id);
-    const run = this.books.serial(found.wb, () => this.runPlan(found.wb, revision));
+    const run = this.books.serial(found.wb, async () => {
+      // As for a full validation (staged-workbooks.ts): the log is copied back off the service's thread.
+      this.deps.checkpoints?.hold();
+      try {
+        await this.runPlan(found.wb, revision);
+      } finally {
+        this.deps.checkpoints?.release();
+      }
+    });
     this.books.track(found.id, run);
     void run.catch((error: unknown) => this.planFailed(found.wb, error));
     return store.workbooks.getByWb(found.wb) as WorkbookRecord;
