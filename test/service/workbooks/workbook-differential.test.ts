@@ -10,14 +10,14 @@ import { issues, plainIssues, rows, saved, settled, stage, validateFileIssues, t
 import { randomEdit, seeded } from './workbook-random-edits';
 
 /**
- * Incremental validation against the whole: after each of 20 random edits, for 100 seeded
+ * Incremental validation against the whole: after each of 20 random edits, for 200 seeded
  * sequences on each of two workbooks (the spec's LineRelation sheet as LibreOffice wrote it, and
  * a two-sheet directive-layout workbook whose second sheet uses a phone the first adds), the
  * issues stored by incremental validation equal a full validation of the same rows, suggestions
  * included; and at the end of each sequence, the full validation equals `method=validate` of the
  * workbook saved as a file.
  */
-const SEQUENCES = 100;
+const SEQUENCES = 200;
 const EDITS = 20;
 
 let t: TestService;
