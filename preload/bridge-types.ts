@@ -3,7 +3,7 @@
  * has neither Node nor Electron types) and by the shell. preload/index.ts implements it and
  * checks at compile time that its derived type is exactly this one.
  */
-import type { LoadProgressEvent } from '../main/service/contract/service-events';
+import type { ServiceEvent } from '../main/service/contract/service-events';
 
 export interface BridgeRequest {
   method: string;
@@ -22,20 +22,8 @@ export interface BridgeResponse {
   body: string | Uint8Array;
 }
 
-/** A transaction changed state in the service (queued, started, finished). */
-export interface TransactionUpdate {
-  type: 'transaction';
-  transaction_id: string;
-  status: string;
-  parent_id: string | null;
-  model_type: string;
-  resource_pkid: string | null;
-}
-
-/** A bulk load moved on: once per batch, with the parent's detail as it now reads. */
-export type LoadProgressUpdate = { type: 'progress' } & LoadProgressEvent;
-
-export type ServiceEvent = TransactionUpdate | LoadProgressUpdate;
+/** What `onEvent` hands over: the service's one declaration of its events. */
+export type { ServiceEvent };
 
 export interface WorkstationBridge {
   /** One API call, answered by the same `handle()` as HTTP. */

@@ -5,6 +5,7 @@ import { extname, join, normalize, resolve } from 'node:path';
 import type { ApiRequest, ApiResponse, Service } from '../service';
 import { bodyLimitFor, isServicePath, isUploadPath } from '../service';
 import { BodyBudget } from './body-budget';
+import { EVENTS_PATH, EventStreams, type EventStreamOptions } from './event-stream';
 
 /**
  * Puts the service's `handle()` on a loopback port and serves the built renderer from the same
@@ -24,6 +25,8 @@ export interface HttpHostOptions {
   port: number;
   /** Folder of the built renderer; its index.html answers every non-API path. */
   staticDir?: string;
+  /** Limits of `GET /workstation/events/`: streams per user, ping period, unread bytes allowed. */
+  eventStreams?: EventStreamOptions;
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -248,10 +251,18 @@ const SPOOL_BUDGET_BYTES = 256 * 1024 * 1024;
 export function startHttpServer(options: HttpHostOptions): Promise<HttpHost> {
   const { service } = options;
   const budgets = { memory: new BodyBudget(MEMORY_BUDGET_BYTES), spool: new BodyBudget(SPOOL_BUDGET_BYTES) };
+  // A refusal of a request that came with a body is answered without reading it, as every other.
+  const streams = new EventStreams(
+    service,
+    (req, res, response) => (hasBody(req) ? refuse(req, res, response) : send(res, response)),
+    options.eventStreams,
+  );
 
   /** A service request: refused on its headers if it must be, and only then is its body read. */
   async function serviceRequest(req: IncomingMessage, res: ServerResponse, url: string, pathname: string): Promise<void> {
     const head: ApiRequest = { method: req.method ?? 'GET', url, headers: headersOf(req), remoteAddress: req.socket.remoteAddress };
+    // The event stream is the one answer that never ends by itself: served here, not by handle().
+    if (EVENTS_PATH.test(pathname)) return streams.serve(req, res, head);
     // Without a body there is nothing to hold back: handle() makes the same checks, and asking
     // admit() first authenticated every GET twice (a tenth of a live workspace's proxy CPU).
     if (!hasBody(req)) return send(res, await service.handle(head));
@@ -319,6 +330,8 @@ export function startHttpServer(options: HttpHostOptions): Promise<HttpHost> {
         close: () =>
           new Promise<void>((done) => {
             server.close(() => done());
+            // Open event streams never go idle: ended here, each closes its connection.
+            streams.closeAll();
             server.closeIdleConnections();
           }),
       });

@@ -10,7 +10,7 @@ import { BulkLoads } from './bulkload/bulk-loads';
 import { JobPool } from './jobs/job-pool';
 import { SearchPool } from './search/search-pool';
 import { bootstrapStore } from './bootstrap';
-import { createPipeline } from './request-pipeline';
+import { createPipeline, type Identified } from './request-pipeline';
 import { createStore, type Store } from './domain/store';
 import { ALL_MODELS } from './models/registry';
 import { syncSummaryIndexes } from './store/summary-indexes';
@@ -28,6 +28,7 @@ import { WorkbookRuns } from './workbooks/workbook-runs';
 import type { WorkstationDeps } from './workstation';
 
 export type { ApiRequest, ApiResponse } from './api-types';
+export type { Identified } from './request-pipeline';
 
 export interface ServiceOptions {
   /** Folder holding the workspaces (one SQLite file each) and, later, uploads. */
@@ -52,6 +53,11 @@ export interface Service {
    * headers alone (credentials, Origin, CSRF token, declared length and type), or undefined.
    */
   admit(head: ApiRequest): Promise<ApiResponse | undefined>;
+  /**
+   * For the HTTP host's event stream, which it answers itself: the caller of a request screened
+   * as every request is (its principal, node path and the headers its answer carries), or the refusal.
+   */
+  identify(head: ApiRequest): Promise<Identified>;
   /** A new file name for the HTTP host to stream an upload's body to (swept at the next open if left behind). */
   spoolPath(): string;
   /** Calls a route as a given user, skipping authentication (seeding, the desktop's own user). */
@@ -151,6 +157,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   return {
     handle: pipeline.handle,
     admit: pipeline.admit,
+    identify: pipeline.identify,
     spoolPath: () => join(store.uploads.folder, `${randomBytes(12).toString('hex')}.body.partial`),
     handleAs: pipeline.handleAs,
     events: engine.events,

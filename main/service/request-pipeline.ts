@@ -35,6 +35,10 @@ interface Caller {
   sessionId?: string;
 }
 
+/** Who sends a request a door answers itself (`identify`), or why it is refused. */
+export type Identified =
+  { principal: Principal; callerPath: string; headers: Record<string, string | string[]>; refusal?: undefined } | { refusal: ApiResponse };
+
 export interface PipelineDeps extends RouteDeps {
   authenticator: Authenticator;
   sessions: Sessions;
@@ -126,6 +130,24 @@ export function createPipeline(deps: PipelineDeps) {
     }
   }
 
+  /**
+   * For a door that answers a stream of its own (the HTTP host's event stream): the caller,
+   * screened as every request is (Origin, credentials, CSRF), with its node's path and the
+   * headers its answer carries (CSRF token, session cookies); else the refusal, in the fault shape.
+   */
+  async function identify(head: ApiRequest): Promise<Identified> {
+    const seen: { caller?: Caller } = {};
+    try {
+      await screen(head, declaredBody(head.headers), () => callerOf(head), seen);
+      const { caller } = seen;
+      if (!caller) throw new ApiError(404, 'not-found', `No stream at ${head.url}.`);
+      const callerPath = deps.store.nodes.get(caller.principal.hierarchyPkid)?.path ?? caller.principal.hierarchyPkid;
+      return { principal: caller.principal, callerPath, headers: withToken({ status: 200, headers: {}, body: '' }, caller).headers };
+    } catch (error) {
+      return { refusal: withToken(faultOf(error, head, `${idPrefix}-head`), seen.caller) };
+    }
+  }
+
   async function run(request: ApiRequest, callerFor: () => Promise<Caller>): Promise<ApiResponse> {
     const requestId = `${idPrefix}${(requestCount += 1).toString(16).padStart(4, '0')}`;
     const seen: { caller?: Caller } = {};
@@ -197,6 +219,7 @@ export function createPipeline(deps: PipelineDeps) {
 
   return {
     admit,
+    identify,
     handle: (request: ApiRequest) => run(request, () => callerOf(request)),
     handleAs: (principal: Principal, request: ApiRequest) =>
       run(request, () => Promise.resolve({ principal, viaSession: false, csrfToken: basicToken(principal) })),

@@ -1,6 +1,6 @@
 import type { EventEmitter } from 'node:events';
-import type { EventChannel, ServiceEvent } from '../../preload/bridge-types';
-import type { LoadProgressEvent, TransactionEvent } from '../service/transactions/engine';
+import type { EventChannel } from '../../preload/bridge-types';
+import type { LoadProgressEvent, ServiceEvent, TransactionEvent, WorkbookEvent } from '../service/contract/service-events';
 
 export const EVENT_CHANNEL: EventChannel = 'service:event';
 
@@ -12,9 +12,11 @@ export interface EventSink {
 
 /**
  * Relays the service's events to the window on one fixed channel, so views can refresh without
- * polling: top-level transactions as they change state, and a bulk load's progress once per
- * batch. A load's sub-transactions are not relayed one by one: 100,000 rows would be 100,000
- * messages to the window, where the progress event already says how far it is.
+ * polling: top-level transactions as they change state, a bulk load's progress once per batch,
+ * and staged workbooks as they change. A load's sub-transactions are not relayed one by one:
+ * 100,000 rows would be 100,000 messages to the window, where the progress event already says
+ * how far it is. Nothing is filtered by user here, unlike the HTTP event stream: the desktop
+ * window has one user, the local one the shell signs in, who sees everything in the service.
  * Returns the unsubscribe the shell calls when the window closes.
  */
 export function forwardServiceEvents(events: EventEmitter, target: EventSink): () => void {
@@ -25,10 +27,13 @@ export function forwardServiceEvents(events: EventEmitter, target: EventSink): (
     if (event.parent_id === null) send({ type: 'transaction', ...event });
   };
   const relayProgress = (event: LoadProgressEvent): void => send({ type: 'progress', ...event });
+  const relayWorkbook = (event: WorkbookEvent): void => send({ type: 'workbook', ...event });
   events.on('transaction', relayTransaction);
   events.on('progress', relayProgress);
+  events.on('workbook', relayWorkbook);
   return () => {
     events.off('transaction', relayTransaction);
     events.off('progress', relayProgress);
+    events.off('workbook', relayWorkbook);
   };
 }

@@ -12,6 +12,7 @@ import { ADMIN, ApiClient, type Credentials } from '../http/api-client';
 import { startServe, TEST_PASSWORD, type ServeProcess } from '../http/serve-process';
 import { RENDERER_DIR, VIEWPORT } from './browser';
 import { installIpcBridge, sendServiceEvent } from './ipc-bridge';
+import { forwardServiceEvents } from '../../main/shell/service-events';
 
 /**
  * One real service per transport and test file, on a fresh data folder with the demo world.
@@ -130,9 +131,11 @@ async function startIpcEnv(): Promise<E2eEnv> {
     throw error;
   });
   const pages = new Set<Page>();
-  // The shell forwards transaction events to its window; so does this stand-in.
-  const forward = (event: unknown): void => pages.forEach((page) => void sendServiceEvent(page, event));
-  service.events.on('transaction', forward);
+  // The shell's own forwarder, as it relays the service's events to its window.
+  const stopForwarding = forwardServiceEvents(service.events, {
+    send: (_channel, event) => pages.forEach((page) => void sendServiceEvent(page, event)),
+    isDestroyed: () => false,
+  });
   return {
     transport: 'ipc',
     url: host.url,
@@ -145,7 +148,7 @@ async function startIpcEnv(): Promise<E2eEnv> {
       return page;
     },
     async close() {
-      service.events.off('transaction', forward);
+      stopForwarding();
       await host.close();
       await service.idle();
       service.close();

@@ -4,12 +4,21 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiFault } from '../../renderer/src/api/fault';
 import { createStores, StoresContext } from '../../renderer/src/store/stores';
 import { ResourcesView } from '../../renderer/src/views/ResourcesView';
+import { CATALOG, catalogAnswer, titleIn } from './catalog-fixtures';
 import { fault, FakeTransport } from './fake-transport';
 import { LINES, PARIS, pagedLines } from './resources-fixtures';
 
 afterEach(cleanup);
 
-function renderAt(transport: FakeTransport, role: 'admin' | 'operator' | 'readonly' = 'admin') {
+const LINE_TITLE = titleIn('relation/LineRelation');
+
+/** The view at Paris; the models it offers are the (fake) service's catalog unless the test answers it otherwise. */
+function renderAt(
+  transport: FakeTransport,
+  role: 'admin' | 'operator' | 'readonly' = 'admin',
+  catalog: Parameters<FakeTransport['on']>[2] = catalogAnswer(PARIS),
+) {
+  transport.on('GET', CATALOG, catalog);
   const stores = createStores(transport);
   stores.session.setState({
     state: 'signed-in',
@@ -29,7 +38,7 @@ function renderAt(transport: FakeTransport, role: 'admin' | 'operator' | 'readon
 }
 
 async function readyTable(): Promise<HTMLElement> {
-  const table = screen.getByTestId('resource-table');
+  const table = await screen.findByTestId('resource-table');
   await waitFor(() => expect(table.dataset.listState).toBe('ready'));
   return table;
 }
@@ -115,7 +124,7 @@ describe('resources view', () => {
     fireEvent.click(screen.getByLabelText('Select row 1'));
     fireEvent.click(screen.getByRole('button', { name: 'Delete selected' }));
     const dialog = screen.getByRole('alertdialog', { name: 'Confirm delete' });
-    expect(dialog.textContent).toContain('Delete 1 selected row (Lines) on Cust?');
+    expect(dialog.textContent).toContain(`Delete 1 selected row (${LINE_TITLE}) on Cust?`);
     expect(within(dialog).getByTestId('live-target').textContent).toContain('Cust (https://voss.cust.example)');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete 1' }));
     await waitFor(() => expect(transport.calls.some((c) => c.method === 'DELETE')).toBe(true));
@@ -129,7 +138,7 @@ describe('resources view', () => {
       fault(403, 'permission-denied', 'Permission Denied: sys.Acme.Paris is outside your hierarchy.'),
     );
     renderAt(transport);
-    const table = screen.getByTestId('resource-table');
+    const table = await screen.findByTestId('resource-table');
     await waitFor(() => expect(table.dataset.listState).toBe('error'));
     expect(within(table).getByRole('alert').textContent).toMatch(/Permission Denied.*ask an administrator/);
   });
@@ -137,11 +146,11 @@ describe('resources view', () => {
   it('offers Add in the empty state to a readonly user too, with a note that changes will be refused', async () => {
     const transport = new FakeTransport().on('GET', LINES, pagedLines(0));
     const stores = renderAt(transport, 'readonly');
-    const table = screen.getByTestId('resource-table');
+    const table = await screen.findByTestId('resource-table');
     await waitFor(() => expect(table.dataset.listState).toBe('empty'));
-    expect(table.textContent).toContain('No lines at Paris');
+    expect(table.textContent).toContain(`No ${LINE_TITLE.toLowerCase()} at Paris`);
     expect(screen.getByTestId('role-note').textContent).toBe('readonly: read and search only — changes will be refused');
-    const add = within(table).getByRole('button', { name: 'Add lines' }) as HTMLButtonElement;
+    const add = within(table).getByRole('button', { name: `Add ${LINE_TITLE.toLowerCase()}` }) as HTMLButtonElement;
     expect(add.disabled).toBe(false);
     expect(add.title).toMatch(/readonly.*Permission Denied/);
     fireEvent.click(add);
@@ -187,5 +196,34 @@ describe('resources view', () => {
       modelType: 'relation/LineRelation',
       href: `${LINES}l${'3'.padStart(23, '0')}/`,
     });
+  });
+  it('offers the models of the service’s catalog for the node, asked once for it', async () => {
+    const transport = new FakeTransport().on('GET', LINES, pagedLines(3));
+    renderAt(transport);
+    await readyTable();
+    expect(transport.lastQuery(CATALOG).get('hierarchy')).toBe(PARIS);
+    const picker = screen.getByLabelText('Model', { selector: 'select' }) as HTMLSelectElement;
+    const offered = catalogAnswer(PARIS).body.models;
+    expect([...picker.options].map((option) => option.value)).toEqual(offered.map((model) => model.model_type));
+    expect(picker.value).toBe('relation/LineRelation');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(`${LINE_TITLE} at Paris`);
+    const phone = offered.find((model) => model.model_type === 'device/cucm/Phone');
+    expect(within(picker).getByRole('option', { name: `${phone?.title} (device/cucm/Phone)` })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: '↻ Refresh' }));
+    await readyTable();
+    expect(transport.calls.filter((call) => call.url.startsWith(CATALOG))).toHaveLength(1);
+  });
+
+  it('says so, with what to do and a retry, when the catalog cannot be read', async () => {
+    const transport = new FakeTransport().on('GET', LINES, pagedLines(3));
+    renderAt(transport, 'admin', fault(500, 'internal-error', 'The service failed on an internal error; quote reference r-1.'));
+    const alert = await screen.findByRole('alert');
+    expect(screen.getByText('The models Paris can hold could not be read')).toBeTruthy();
+    expect(alert.textContent).toMatch(/internal error.*try again/i);
+    expect(transport.calls.some((call) => call.url.startsWith(LINES))).toBe(false);
+    transport.on('GET', CATALOG, catalogAnswer(PARIS));
+    fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    await readyTable();
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(`${LINE_TITLE} at Paris`);
   });
 });

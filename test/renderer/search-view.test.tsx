@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import { afterEach, describe, expect, it } from 'vitest';
 import { createStores, StoresContext, type Stores } from '../../renderer/src/store/stores';
 import { SearchView } from '../../renderer/src/views/SearchView';
+import { CATALOG, catalogAnswer, titleIn } from './catalog-fixtures';
 import { FakeTransport, listOf } from './fake-transport';
 import { hitOf, searchAnswer, SEARCH } from './search-fixtures';
 
@@ -48,7 +49,8 @@ describe('search view', () => {
     ];
     const transport = new FakeTransport()
       .on('GET', SEARCH, { body: searchAnswer(hits) })
-      .on('GET', '/api/relation/LineRelation/', { body: lineFields() });
+      .on('GET', '/api/relation/LineRelation/', { body: lineFields() })
+      .on('GET', CATALOG, catalogAnswer(HOME));
     const stores = signedIn(transport);
     stores.nav.getState().go({ view: 'search', query: 'Par' });
     show(stores);
@@ -56,9 +58,12 @@ describe('search view', () => {
     expect(transport.lastQuery(SEARCH).get('query')).toBe('Par');
     expect(within(results).getByText('3 results in 2 models')).toBeTruthy();
     const groups = within(results).getAllByRole('region');
+    // Model titles come from the service's catalog (GET /workstation/models/ at the user's node).
+    expect(transport.lastQuery(CATALOG).get('hierarchy')).toBe(HOME);
+    await within(results).findByText(titleIn('relation/LineRelation'));
     expect(groups.map((group) => [within(group).getByRole('heading').textContent])).toEqual([
-      ['Hierarchy nodes data/HierarchyNode 1'],
-      ['Lines relation/LineRelation 2'],
+      [`${titleIn('data/HierarchyNode')} data/HierarchyNode 1`],
+      [`${titleIn('relation/LineRelation')} relation/LineRelation 2`],
     ]);
     // Field titles come from the model's summary attributes once read.
     expect(await within(groups[1]!).findByText('Directory Number')).toBeTruthy();

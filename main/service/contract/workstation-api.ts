@@ -145,3 +145,42 @@ export interface WorkspaceEntry {
 export interface WorkspaceList {
   workspaces: WorkspaceEntry[];
 }
+
+/** What kind of model: the first part of its model type (`device/cucm/Phone` is a device model). */
+export type WorkstationModelKind = 'data' | 'device' | 'relation';
+
+/** What the API lets one do with a model's instances, from its schema meta's actions. */
+export type WorkstationModelAction = 'add' | 'modify' | 'delete' | 'export' | 'bulk_load';
+
+/** One model a node may hold, as the service's model registry declares it. */
+export interface WorkstationModel {
+  /** `relation/LineRelation`, `device/cucm/Phone`... */
+  model_type: string;
+  /** The model's own title (the schema's `title`). */
+  title: string;
+  description: string;
+  kind: WorkstationModelKind;
+  /** The list columns, in order; the first is the default order. */
+  summary_attrs: { name: string; title: string }[];
+  /** The fields that identify an instance; `hierarchy`: unique within one node rather than in the whole store. */
+  business_key: { hierarchy: boolean; fields: string[] };
+  actions: WorkstationModelAction[];
+}
+
+/**
+ * GET /workstation/models/?hierarchy=<dot path or pkid>: the models the node may hold. The
+ * service has no rule that ties a model to a node type, so every node may hold every model that
+ * can be created through the API (data, device and relation models; never tool/ or view/):
+ * relation models first, then device, then data, each in the registry's order.
+ */
+export interface WorkstationModelList {
+  /**
+   * The node asked about. In a live workspace (the `X-Workstation-Workspace` header) the remote
+   * deployment checks that the caller may read it; its pkid, path and type are then null, as
+   * only the remote knows them.
+   */
+  hierarchy: { requested: string; pkid: string | null; path: string | null; node_type: string | null };
+  /** `Local`, or the remote profile the request named. */
+  workspace: string;
+  models: WorkstationModel[];
+}

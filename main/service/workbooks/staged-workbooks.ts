@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import { principalOfUser } from '../auth/principal';
+import type { WorkbookEvent } from '../contract/service-events';
 import type { WorkbookEditResult, WorkbookSource } from '../contract/workbook-api';
 import { isWithin } from '../domain/hierarchy';
 import type { Store } from '../domain/store';
@@ -42,13 +43,8 @@ export interface Who {
   callerPath: string;
 }
 
-/** What the `workbook` service event says. */
-export interface WorkbookEvent {
-  id: string;
-  state: string;
-  revision: number;
-  validated_revision: number | null;
-}
+/** What the `workbook` service event says (declared once, in the contract). */
+export type { WorkbookEvent };
 
 /**
  * `callerOf`, `nodeOf`, `emit`, `serial`, `editable`, `checkRevision`, `validated` and
@@ -63,20 +59,19 @@ export class StagedWorkbooks {
 
   /** The workbook, if the caller may see it: its owner, or an admin at or above the owner's node. Else 404: another's workbook is not shown to exist. */
   find(who: Who, id: string): WorkbookRecord {
-    const record = this.deps.store.workbooks.get(id);
-    const mine = record?.owner_pkid === who.principal.pkid;
-    const above = record !== undefined && who.principal.role === 'admin' && isWithin(record.owner_path, who.callerPath);
-    if (!record || !(mine || above)) throw notFound(`No staged workbook has the id '${id}'.`);
+    const record = this.visibleTo(who, id);
+    if (!record) throw notFound(`No staged workbook has the id '${id}'.`);
     return record;
   }
 
+  /** The workbook when the caller may see it (as `find`), else undefined: for filtering, where nothing is refused. */
+  visibleTo(who: Who, id: string): WorkbookRecord | undefined {
+    const record = this.deps.store.workbooks.get(id);
+    return record !== undefined && maySee(who, record) ? record : undefined;
+  }
+
   list(who: Who): WorkbookRecord[] {
-    return this.deps.store.workbooks
-      .list()
-      .filter(
-        (record) =>
-          record.owner_pkid === who.principal.pkid || (who.principal.role === 'admin' && isWithin(record.owner_path, who.callerPath)),
-      );
+    return this.deps.store.workbooks.list().filter((record) => maySee(who, record));
   }
 
   /** Resolves when the workbook's staging (and first validation), or its plan, has ended, well or not. */
@@ -363,4 +358,9 @@ export class StagedWorkbooks {
       throw new ApiError(409, 'workbook-busy', 'The workbook is being loaded: delete it when the load has ended.');
     await this.serial(found.wb, async () => this.deps.store.workbooks.remove(found.wb));
   }
+}
+
+/** Who may see a workbook: its owner, or an admin at or above the owner's node. */
+function maySee(who: Who, record: WorkbookRecord): boolean {
+  return record.owner_pkid === who.principal.pkid || (who.principal.role === 'admin' && isWithin(record.owner_path, who.callerPath));
 }

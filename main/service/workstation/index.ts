@@ -1,6 +1,7 @@
 import type { ApiResponse } from '../api-types';
 import { notFound } from '../errors';
 import type { RequestContext } from '../request-context';
+import { modelRoutes } from './model-routes';
 import { remoteProfileRoutes } from './remote-profile-routes';
 import type { WorkstationDeps, WorkstationRouteGroup } from './route-group';
 import { workspaceRoutes } from './workspace-routes';
@@ -13,7 +14,7 @@ export type { WorkstationDeps, WorkstationRouteGroup } from './route-group';
  * endpoints): answered by the local service alone, whatever workspace is live. To add a family
  * (staged workbooks, sync, events...): a file exporting a `WorkstationRouteGroup`, one line here.
  */
-const GROUPS: readonly WorkstationRouteGroup[] = [remoteProfileRoutes, workspaceRoutes, workbookRoutes];
+const GROUPS: readonly WorkstationRouteGroup[] = [remoteProfileRoutes, workspaceRoutes, workbookRoutes, modelRoutes];
 
 export const WORKSTATION_PREFIX = '/workstation/';
 

@@ -2,6 +2,7 @@ import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import { ApiClient } from '../api/api-client';
+import { createCatalogStore } from './catalog-store';
 import type { Transport } from '../transport/transport';
 import { createConfirmStore } from './confirm-store';
 import { createFormStore } from './form-store';
@@ -42,6 +43,7 @@ export function createStores(transport: Transport) {
     form: createFormStore(client),
     transactions: createTransactionsStore(client),
     search: createSearchStore(client),
+    catalog: createCatalogStore(client),
   };
 }
 

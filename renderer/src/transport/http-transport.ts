@@ -1,3 +1,4 @@
+import { openEventStream } from './event-source';
 import { urlOf, type Transport, type TransportAnswer, type TransportRequestOptions } from './transport';
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -6,12 +7,15 @@ const TEXT_TYPES = /^(application\/json|text\/)/;
 /**
  * Same-origin HTTP (server and browser mode). The session cookie travels by itself; the CSRF
  * token from the last answer is echoed on every write, as the service requires. Requests are
- * marked XMLHttpRequest so a 401 never pops up the browser's own password prompt.
+ * marked XMLHttpRequest so a 401 never pops up the browser's own password prompt. Events come
+ * as Server-Sent Events from `/workstation/events/`, one stream however many listen.
  */
 export function createHttpTransport(baseUrl = '', fetcher: typeof fetch = (...args) => fetch(...args)): Transport {
   let csrfToken: string | undefined;
+  const events = openEventStream(`${baseUrl}/workstation/events/`);
   return {
     signIn: 'session',
+    onEvent: events,
     async request(method: string, path: string, options: TransportRequestOptions = {}): Promise<TransportAnswer> {
       const upper = method.toUpperCase();
       const headers: Record<string, string> = { 'X-Requested-With': 'XMLHttpRequest', ...options.headers };

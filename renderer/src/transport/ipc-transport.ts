@@ -3,6 +3,7 @@ import { lowerCaseHeaders, urlOf, type BridgeLike, type Transport } from './tran
 /**
  * The Electron window's transport: every call goes through the preload's one `request`
  * function to the shell, which signs the local user in. No port, no cookie, no CSRF token.
+ * Events arrive through the preload's `onEvent`.
  */
 export function createIpcTransport(bridge: BridgeLike): Transport {
   return {
@@ -16,5 +17,7 @@ export function createIpcTransport(bridge: BridgeLike): Transport {
       });
       return { status: answer.status, headers: lowerCaseHeaders(answer.headers), body: answer.body };
     },
+    // The window's channel is open for its whole life: nothing to reconnect, nothing missed, so no onOpen.
+    onEvent: (listener) => bridge.onEvent(listener),
   };
 }

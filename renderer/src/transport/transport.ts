@@ -1,4 +1,4 @@
-import type { WorkstationBridge } from '../../../preload/bridge-types';
+import type { ServiceEvent, WorkstationBridge } from '../../../preload/bridge-types';
 
 /**
  * The renderer's one way to reach the service (architecture: "one Transport chosen at start").
@@ -23,10 +23,19 @@ export interface Transport {
   /** 'session': the user signs in with a name and password; 'local': the shell signs the local user in. */
   readonly signIn: 'session' | 'local';
   request(method: string, path: string, options?: TransportRequestOptions): Promise<TransportAnswer>;
+  /**
+   * The service's events as they happen (those this user may see), until the returned function
+   * is called. `onOpen` runs each time the stream (re)connects, when events may have been
+   * missed meanwhile: a listener refreshes then what it follows. Optional so that a transport
+   * without events (a test's) still works: its callers fall back to asking now and then.
+   */
+  onEvent?(listener: EventListener, onOpen?: () => void): () => void;
 }
 
+export type EventListener = (event: ServiceEvent) => void;
+
 /** What the renderer uses of the preload's bridge; the contract itself is declared once, in preload/. */
-export type BridgeLike = Pick<WorkstationBridge, 'request'>;
+export type BridgeLike = Pick<WorkstationBridge, 'request' | 'onEvent'>;
 
 /** Path plus query string, with undefined values left out. */
 export function urlOf(path: string, query?: TransportRequestOptions['query']): string {

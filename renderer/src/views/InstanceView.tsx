@@ -6,6 +6,7 @@ import { LiveTarget, useLiveWorkspace } from '../components/live-workspace';
 import { Empty, Loading } from '../components/States';
 import { modelTypeOfHref } from '../store/instance-store';
 import { useSlice, useStores } from '../store/stores';
+import { useKnownModels } from '../store/use-model-catalog';
 import { DataList } from './instance/DataList';
 import { MetaPanel } from './instance/MetaPanel';
 import { saveFile } from '../api/downloads';
@@ -60,6 +61,8 @@ function InstanceBody({ instance }: { instance: Instance }) {
   const [confirming, setConfirming] = useState(false);
   const live = useLiveWorkspace();
   const modelType = instance.meta.model_type;
+  const models = useKnownModels();
+  const title = titleOf(models, modelType);
   const href = instance.meta.href ?? `/api/${modelType}/${instance.meta.pkid}/`;
 
   const remove = async (): Promise<void> => {
@@ -84,12 +87,12 @@ function InstanceBody({ instance }: { instance: Instance }) {
         <button
           type="button"
           onClick={() => nav.getState().go({ view: 'resources', modelType })}
-          title={`Back to the list of ${titleOf(modelType).toLowerCase()}`}
+          title={`Back to the list of ${title.toLowerCase()}`}
         >
           ← Back to the list
         </button>
         <h1 className="view-title">
-          {titleOf(modelType)}: {nameOf(instance)}
+          {title}: {nameOf(instance)}
         </h1>
         <span className="spacer" />
         <div className="toolbar" role="toolbar" aria-label="Instance actions">
@@ -126,8 +129,8 @@ function InstanceBody({ instance }: { instance: Instance }) {
       {confirming && (
         <div className="inst-confirm" role="alertdialog" aria-label="Confirm delete" data-live={live?.name}>
           <span>
-            Delete <strong>{nameOf(instance)}</strong> ({titleOf(modelType)}, {instance.meta.hierarchy}){live ? ` on ${live.name}` : ''}?
-            The delete runs as a transaction; its steps are shown next.
+            Delete <strong>{nameOf(instance)}</strong> ({title}, {instance.meta.hierarchy}){live ? ` on ${live.name}` : ''}? The delete runs
+            as a transaction; its steps are shown next.
             {live && <LiveTarget live={live} />}
           </span>
           <button type="button" className="danger" autoFocus onClick={() => void remove()}>

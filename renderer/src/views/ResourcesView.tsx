@@ -1,10 +1,11 @@
 import { useEffect, useMemo } from 'react';
-import { modelsFor, titleOf } from '../api/model-catalog';
+import { titleOf, type CatalogModel } from '../api/model-catalog';
 import { FaultNotice } from '../components/FaultNotice';
 import { Empty, Loading } from '../components/States';
 import type { ListQuery, ResourcesState, Traversal } from '../store/resources-store';
 import type { TreeNode } from '../store/hierarchy-store';
 import { useSlice, useStores } from '../store/stores';
+import { useModelCatalog } from '../store/use-model-catalog';
 import { FilterBar } from './resources/FilterBar';
 import { useLiveWorkspace } from '../components/live-workspace';
 import { ListActions } from './resources/ListActions';
@@ -19,28 +20,44 @@ import './resources/resources.css';
  * virtual grid for big pages, and delete and tag on the checked rows.
  */
 export function ResourcesView() {
-  const { nav, resources } = useStores();
+  const stores = useStores();
+  const { nav, resources } = stores;
   const node = useSlice('hierarchy', (s) => (s.selected ? s.nodes[s.selected] : undefined));
   const rootFault = useSlice('hierarchy', (s) => s.rootFault);
   const placeModel = useSlice('nav', (s) => s.place.modelType);
-  const offered = useMemo(() => modelsFor(node?.nodeType ?? ''), [node?.nodeType]);
-  const modelType = placeModel && offered.some((m) => m.modelType === placeModel) ? placeModel : offered[0]?.modelType;
+  const catalog = useModelCatalog(node?.pkid);
+  const offered = useMemo<CatalogModel[]>(() => (catalog?.state === 'ready' ? catalog.models : []), [catalog]);
+  const modelType = placeModel && offered.some((m) => m.model_type === placeModel) ? placeModel : offered[0]?.model_type;
   useListFollowsPlace(node, modelType);
 
   // The tree's own panel says why its root could not be read; here, no endless spinner.
   if (!node && rootFault)
     return <Empty title="No hierarchy to show">The tree could not be opened: the panel on the left says why and what to do.</Empty>;
-  if (!node || !modelType) return <Loading what="the hierarchy" />;
+  if (!node) return <Loading what="the hierarchy" />;
+  if (catalog?.state === 'error')
+    return (
+      <section className="resources" aria-label="Resources">
+        <Empty title={`The models ${node.name} can hold could not be read`}>
+          <FaultNotice fault={catalog.fault} onRetry={() => void stores.catalog.getState().load(node.pkid, true)} />
+        </Empty>
+      </section>
+    );
+  if (!modelType) return <Loading what={catalog?.state === 'ready' ? 'the models' : `the models ${node.name} can hold`} />;
   return (
     <section className="resources" aria-label="Resources">
       <header className="res-head">
         <h1 className="view-title">
-          {titleOf(modelType)} <span className="muted">at {node.name}</span>
+          {titleOf(offered, modelType)} <span className="muted">at {node.name}</span>
         </h1>
         <span className="spacer" />
         <ModelPicker models={offered} value={modelType} onChange={(next) => nav.getState().go({ view: 'resources', modelType: next })} />
       </header>
-      <ListBody node={node} modelType={modelType} onTraversal={(t) => void resources.getState().setTraversal(t)} />
+      <ListBody
+        node={node}
+        modelType={modelType}
+        title={titleOf(offered, modelType)}
+        onTraversal={(t) => void resources.getState().setTraversal(t)}
+      />
     </section>
   );
 }
@@ -67,7 +84,15 @@ function useListFollowsPlace(node: TreeNode | undefined, modelType: string | und
   );
 }
 
-function ListBody({ node, modelType, onTraversal }: { node: TreeNode; modelType: string; onTraversal: (traversal: Traversal) => void }) {
+interface ListBodyProps {
+  node: TreeNode;
+  modelType: string;
+  /** The model's title from the service's catalog. */
+  title: string;
+  onTraversal: (traversal: Traversal) => void;
+}
+
+function ListBody({ node, modelType, title, onTraversal }: ListBodyProps) {
   const { nav, resources, status } = useStores();
   const state = useSlice('resources', (s) => s);
   const hint = useRoleHint();
@@ -78,7 +103,6 @@ function ListBody({ node, modelType, onTraversal }: { node: TreeNode; modelType:
     () => (answer?.meta.summary_attrs ?? []).map((a) => ({ name: a.name, title: titles?.[a.name] ?? a.title })),
     [answer, titles],
   );
-  const title = titleOf(modelType);
   const current = query && query.modelType === modelType && query.hierarchy === node.pkid ? query : undefined;
   const add = (): void => nav.getState().go({ view: 'form', modelType });
 
@@ -111,7 +135,7 @@ function ListBody({ node, modelType, onTraversal }: { node: TreeNode; modelType:
         }}
       />
       {state.actionFault && <FaultNotice fault={state.actionFault} />}
-      <ListArea node={node} modelType={modelType} columns={columns} current={current} hint={hint} onAdd={add} />
+      <ListArea node={node} modelType={modelType} title={title} columns={columns} current={current} hint={hint} onAdd={add} />
       {answer && current && <ListPager answer={answer} limit={current.limit} disabled={listState === 'loading'} />}
     </>
   );
@@ -139,6 +163,7 @@ function ListPager({ answer, limit, disabled }: { answer: NonNullable<ResourcesS
 interface ListAreaProps {
   node: TreeNode;
   modelType: string;
+  title: string;
   columns: ResourceColumn[];
   current?: ListQuery;
   hint?: RoleHint;
@@ -146,13 +171,12 @@ interface ListAreaProps {
 }
 
 /** The list in its four states: loading, a fault, empty (naming node and model), the grid. */
-function ListArea({ node, modelType, columns, current, hint, onAdd }: ListAreaProps) {
+function ListArea({ node, modelType, title, columns, current, hint, onAdd }: ListAreaProps) {
   const { nav, resources } = useStores();
   const listState = useSlice('resources', (s) => s.listState);
   const answer = useSlice('resources', (s) => s.answer);
   const fault = useSlice('resources', (s) => s.fault);
   const selection = useSlice('resources', (s) => s.selection);
-  const title = titleOf(modelType);
   return (
     <div
       className="res-table"

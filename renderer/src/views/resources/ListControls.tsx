@@ -16,8 +16,8 @@ export function ModelPicker({ models, value, onChange }: { models: CatalogModel[
       <label htmlFor={id}>Model</label>
       <select id={id} value={value} onChange={(event) => onChange(event.target.value)}>
         {models.map((model) => (
-          <option key={model.modelType} value={model.modelType}>
-            {model.title} ({model.modelType})
+          <option key={model.model_type} value={model.model_type}>
+            {model.title} ({model.model_type})
           </option>
         ))}
       </select>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { ALL_MODELS } from '../../api/model-catalog';
 import type { FieldsEntry } from '../../store/search-store';
 import { useSlice, useStores } from '../../store/stores';
+import { useKnownModels } from '../../store/use-model-catalog';
 import { appendClause, clauseText, modelOfQuery, OPERATORS, type Joiner } from './query-builder';
 
 /**
@@ -18,6 +18,9 @@ export function QueryHelper({ onAppended }: { onAppended: () => void }) {
   const [text, setText] = useState('');
   const [joiner, setJoiner] = useState<Joiner>('and');
   const entry = useSlice('search', (s) => s.fields[model]);
+  const known = useKnownModels();
+  // Until the service's catalog has come, the chosen model is still offered (by its type).
+  const models = known.some((m) => m.model_type === model) ? known : [{ model_type: model, title: model }, ...known];
 
   useEffect(() => {
     if (home) void search.getState().loadFields(model, home);
@@ -37,9 +40,9 @@ export function QueryHelper({ onAppended }: { onAppended: () => void }) {
       <label>
         Model{' '}
         <select value={model} onChange={(event) => (setModel(event.target.value), setField(''))}>
-          {ALL_MODELS.map((m) => (
-            <option key={m.modelType} value={m.modelType}>
-              {m.title} ({m.modelType})
+          {models.map((m) => (
+            <option key={m.model_type} value={m.model_type}>
+              {m.title === m.model_type ? m.model_type : `${m.title} (${m.model_type})`}
             </option>
           ))}
         </select>

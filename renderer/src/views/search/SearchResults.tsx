@@ -2,6 +2,7 @@ import { useEffect, useMemo } from 'react';
 import { titleOf } from '../../api/model-catalog';
 import type { SearchGroup } from '../../store/search-store';
 import { useSlice, useStores } from '../../store/stores';
+import { useKnownModels } from '../../store/use-model-catalog';
 import { Empty, Loading } from '../../components/States';
 import { ExportControl } from './ExportControl';
 
@@ -41,6 +42,7 @@ function ResultGroup({ group }: { group: SearchGroup }) {
   const { nav, search } = useStores();
   const home = useSlice('session', (s) => s.user?.hierarchy_pkid);
   const entry = useSlice('search', (s) => s.fields[group.modelType]);
+  const models = useKnownModels();
   useEffect(() => {
     if (home) void search.getState().loadFields(group.modelType, home);
   }, [group.modelType, home, search]);
@@ -52,7 +54,7 @@ function ResultGroup({ group }: { group: SearchGroup }) {
   return (
     <section className="search-group" aria-labelledby={headingId} data-model-type={group.modelType}>
       <h3 id={headingId}>
-        {titleOf(group.modelType)} <code className="muted">{group.modelType}</code>{' '}
+        {titleOf(models, group.modelType)} <code className="muted">{group.modelType}</code>{' '}
         <span className="search-count">{group.hits.length.toLocaleString('en')}</span>
       </h3>
       <div className="search-hit search-hit-head" style={{ gridTemplateColumns: template }} aria-hidden="true">

@@ -1,9 +1,7 @@
-import { ALL_MODELS } from '../../api/model-catalog';
 import { PAGE_SIZE } from '../../store/transactions-store';
 import { useSlice, useStores } from '../../store/stores';
+import { useKnownModels } from '../../store/use-model-catalog';
 import { STATUSES, TOOL_MODEL_TYPES } from './tx-format';
-
-const MODEL_TYPES = [...ALL_MODELS.map((model) => model.modelType), ...TOOL_MODEL_TYPES];
 
 /** Status and model type filters (applied by the service), the paging and the refresh state. */
 export function TransactionFilterBar() {
@@ -14,6 +12,8 @@ export function TransactionFilterBar() {
   const shown = useSlice('transactions', (s) => s.rows.length);
   const auto = useSlice('transactions', (s) => s.autoRefreshing);
   const store = transactions.getState();
+  // The models the service says a node holds (its catalog), then the tools that run transactions.
+  const modelTypes = [...useKnownModels().map((model) => model.model_type), ...TOOL_MODEL_TYPES];
   return (
     <div className="toolbar tx-toolbar">
       <label>
@@ -29,7 +29,7 @@ export function TransactionFilterBar() {
         Model type{' '}
         <select value={filters.modelType} onChange={(event) => void store.setFilters({ modelType: event.target.value })}>
           <option value="">Any model type</option>
-          {MODEL_TYPES.map((modelType) => (
+          {modelTypes.map((modelType) => (
             <option key={modelType}>{modelType}</option>
           ))}
         </select>
