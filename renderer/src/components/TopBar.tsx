@@ -9,7 +9,7 @@ export function TopBar() {
   const canSignOut = useSlice('session', (s) => s.canSignOut);
   const view = useSlice('nav', (s) => s.place.view);
   const [query, setQuery] = useState('');
-  const tab = (name: 'resources' | 'transactions' | 'search' | 'settings', label: string) => (
+  const tab = (name: 'resources' | 'workbooks' | 'transactions' | 'search' | 'settings', label: string) => (
     <button
       type="button"
       className={`tab${view === name || (name === 'transactions' && view === 'transaction') ? ' current' : ''}`}
@@ -24,6 +24,8 @@ export function TopBar() {
       <WorkspaceSwitcher />
       <nav className="tabs" aria-label="Views">
         {tab('resources', 'Resources')}
+        {/* Staged workbooks need the bulk load role: admins only (decisions.md, roles). */}
+        {user?.role === 'admin' && tab('workbooks', 'Workbooks')}
         {tab('transactions', 'Transactions')}
         {tab('search', 'Search')}
         {user?.role === 'admin' && tab('settings', 'Settings')}

@@ -1,6 +1,6 @@
 import { createStore } from 'zustand/vanilla';
 
-export type ViewName = 'resources' | 'instance' | 'form' | 'transactions' | 'transaction' | 'search' | 'settings';
+export type ViewName = 'resources' | 'instance' | 'form' | 'workbooks' | 'transactions' | 'transaction' | 'search' | 'settings';
 
 /** Where the user is: one view and what it shows. Every view reads its target from here. */
 export interface Place {

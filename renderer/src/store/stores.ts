@@ -16,6 +16,7 @@ import { createStatusStore } from './status-store';
 import { createTransactionsStore } from './transactions-store';
 import { createProfilesStore } from './profiles-store';
 import { createWorkspaceStore } from './workspace-store';
+import { createWorkbooksStore } from './workbooks-store';
 
 /**
  * Every store of the window, built once around the one transport chosen at start. Components
@@ -44,6 +45,7 @@ export function createStores(transport: Transport) {
     transactions: createTransactionsStore(client),
     search: createSearchStore(client),
     catalog: createCatalogStore(client),
+    workbooks: createWorkbooksStore(client),
   };
 }
 

@@ -6,6 +6,7 @@ import { SearchView } from './SearchView';
 import { SettingsView } from './SettingsView';
 import { TransactionsView } from './TransactionsView';
 import { TransactionView } from './TransactionView';
+import { WorkbooksView } from './WorkbooksView';
 
 /** The main area shows one view, named by the navigation store. */
 export function ViewSwitch() {
@@ -17,6 +18,8 @@ export function ViewSwitch() {
       return <InstanceView />;
     case 'form':
       return <FormView />;
+    case 'workbooks':
+      return <WorkbooksView />;
     case 'transactions':
       return <TransactionsView />;
     case 'transaction':

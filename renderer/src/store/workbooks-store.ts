@@ -1,0 +1,122 @@
+import { createStore } from 'zustand/vanilla';
+import type { WorkbookAnswer, WorkbookInfo, WorkbookList } from '../../../main/service/contract/workbook-api';
+import type { ApiClient } from '../api/api-client';
+import { asFault, faultFrom, type ApiFault } from '../api/fault';
+
+/**
+ * The staged workbooks the user may open (`/workstation/workbooks/`): the list, kept fresh by
+ * the service's `workbook` events, and what starts a new one: a file the user picked or dropped
+ * (uploaded, then staged), or a bulk-load template for a model at a node.
+ */
+export type WorkbookSummary = Omit<WorkbookInfo, 'sheets'>;
+
+type ListState = 'idle' | 'loading' | 'ready' | 'error';
+
+export interface WorkbooksState {
+  rows: WorkbookSummary[];
+  listState: ListState;
+  fault?: ApiFault;
+  /** What is being done now (`Opening lines.xlsx...`), for the busy line; undefined when idle. */
+  busy?: string;
+  load(): Promise<void>;
+  /** Uploads the file's bytes for `hierarchy` and stages it; answers the new workbook. */
+  openFile(name: string, bytes: Uint8Array, hierarchy: string): Promise<WorkbookSummary | undefined>;
+  fromTemplate(modelType: string, hierarchy: string): Promise<WorkbookSummary | undefined>;
+  remove(id: string): Promise<void>;
+  /** Follows the service's workbook events while the list is shown; answers the function that stops. */
+  follow(): () => void;
+}
+
+const WORKBOOKS = '/workstation/workbooks/';
+const BOUNDARY = 'workstation-upload-boundary';
+
+/** A multipart body with one file in `uploadedfile`, as the upload route takes it (decisions.md). */
+function multipart(name: string, bytes: Uint8Array): Uint8Array {
+  const safeName = name.replace(/["\r\n]/g, '_');
+  const head = new TextEncoder().encode(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="uploadedfile"; filename="${safeName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
+  const tail = new TextEncoder().encode(`\r\n--${BOUNDARY}--\r\n`);
+  const body = new Uint8Array(head.length + bytes.length + tail.length);
+  body.set(head, 0);
+  body.set(bytes, head.length);
+  body.set(tail, head.length + bytes.length);
+  return body;
+}
+
+export function createWorkbooksStore(client: ApiClient) {
+  const store = createStore<WorkbooksState>()((set, get) => {
+    /** Runs one action that starts or changes a workbook, with its busy line and its fault. */
+    const act = async <T>(busy: string, work: () => Promise<T>): Promise<T | undefined> => {
+      set({ busy, fault: undefined });
+      try {
+        const result = await work();
+        await get().load();
+        return result;
+      } catch (error) {
+        set({ fault: asFault(error) });
+        return undefined;
+      } finally {
+        set({ busy: undefined });
+      }
+    };
+    return {
+      rows: [],
+      listState: 'idle',
+      async load() {
+        if (get().listState === 'idle') set({ listState: 'loading' });
+        try {
+          const list = await client.get<WorkbookList>(WORKBOOKS);
+          set({ rows: list.workbooks, listState: 'ready' });
+        } catch (error) {
+          set({ listState: 'error', fault: asFault(error) });
+        }
+      },
+      openFile(name, bytes, hierarchy) {
+        return act(`Opening ${name}...`, async () => {
+          // Straight through the transport: a staged workbook is the local service's, so its file is
+          // uploaded here even while a remote workspace is live (the client would send it there).
+          const uploaded = await client.transport.request('POST', '/api/uploadfiles/', {
+            query: { hierarchy },
+            headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+            body: multipart(name, bytes),
+          });
+          if (uploaded.status !== 200) {
+            const text = typeof uploaded.body === 'string' ? uploaded.body : new TextDecoder().decode(uploaded.body);
+            let body: unknown;
+            try {
+              body = JSON.parse(text) as unknown;
+            } catch {
+              body = { message: `The upload was refused (HTTP ${uploaded.status}).` };
+            }
+            throw faultFrom(uploaded.status, body);
+          }
+          const answer = await client.send<WorkbookAnswer>('POST', WORKBOOKS, { from: 'upload', file: name, hierarchy });
+          return answer.workbook;
+        });
+      },
+      fromTemplate(modelType, hierarchy) {
+        return act(`Making a ${modelType} template...`, async () => {
+          const answer = await client.send<WorkbookAnswer>('POST', WORKBOOKS, { from: 'template', model_type: modelType, hierarchy });
+          return answer.workbook;
+        });
+      },
+      async remove(id) {
+        await act('Deleting...', () => client.send('DELETE', `${WORKBOOKS}${encodeURIComponent(id)}/`));
+      },
+      follow() {
+        const transport = client.transport;
+        if (!transport.onEvent) return () => undefined;
+        return transport.onEvent(
+          (event) => {
+            if (event.type === 'workbook') void get().load();
+          },
+          () => void get().load(),
+        );
+      },
+    };
+  });
+  return store;
+}
+
+export type WorkbooksStore = ReturnType<typeof createWorkbooksStore>;

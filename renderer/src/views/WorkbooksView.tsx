@@ -1,0 +1,184 @@
+import { useEffect, useRef, useState, type DragEvent } from 'react';
+import { FaultNotice } from '../components/FaultNotice';
+import { Empty, Loading } from '../components/States';
+import { useKnownModels } from '../store/use-model-catalog';
+import { useSlice, useStores } from '../store/stores';
+import type { WorkbookSummary } from '../store/workbooks-store';
+import './workbooks/workbooks.css';
+
+/**
+ * The staged workbooks (README: Staged workbooks): the user's own and, for an admin, those of
+ * users below. A new one comes from a file picked or dropped on the view (uploaded and staged at
+ * the selected node), or from the bulk-load template of a model there. The list follows the
+ * service's events: a workbook's state moves without a refresh.
+ */
+export function WorkbooksView() {
+  const { workbooks } = useStores();
+  const rows = useSlice('workbooks', (s) => s.rows);
+  const listState = useSlice('workbooks', (s) => s.listState);
+  const fault = useSlice('workbooks', (s) => s.fault);
+  const busy = useSlice('workbooks', (s) => s.busy);
+  const nodePath = useSlice('hierarchy', (s) => (s.selected ? s.nodes[s.selected]?.path : undefined));
+  const homePath = useSlice('session', (s) => s.user?.hierarchy);
+  const hierarchy = nodePath ?? homePath ?? 'sys';
+
+  useEffect(() => {
+    void workbooks.getState().load();
+    return workbooks.getState().follow();
+  }, [workbooks]);
+
+  return (
+    <section className="workbooks-view" aria-labelledby="workbooks-title">
+      <h2 id="workbooks-title" className="view-title">
+        Workbooks <span className="muted">opened at {hierarchy}</span>
+      </h2>
+      <WorkbookSources hierarchy={hierarchy} />
+      {busy && (
+        <p className="workbooks-busy" role="status">
+          {busy}
+        </p>
+      )}
+      {fault && <FaultNotice fault={fault} onRetry={() => void workbooks.getState().load()} />}
+      {listState === 'loading' && <Loading what="the workbooks" />}
+      {listState === 'ready' && rows.length === 0 && (
+        <Empty title="No workbook yet">Open an .xlsx file, drop one here, or start from a template.</Empty>
+      )}
+      {rows.length > 0 && <WorkbookTable rows={rows} />}
+    </section>
+  );
+}
+
+/** Where a new workbook comes from: a file (picked or dropped) or a model's template. */
+function WorkbookSources({ hierarchy }: { hierarchy: string }) {
+  const { workbooks } = useStores();
+  const models = useKnownModels();
+  const [modelType, setModelType] = useState('relation/LineRelation');
+  const [dragging, setDragging] = useState(false);
+  const picker = useRef<HTMLInputElement>(null);
+
+  const open = async (files: FileList | null): Promise<void> => {
+    const file = files?.[0];
+    if (!file) return;
+    await workbooks.getState().openFile(file.name, new Uint8Array(await file.arrayBuffer()), hierarchy);
+    if (picker.current) picker.current.value = '';
+  };
+  const drop = (event: DragEvent<HTMLDivElement>): void => {
+    event.preventDefault();
+    setDragging(false);
+    void open(event.dataTransfer.files);
+  };
+
+  return (
+    <div
+      className={`workbook-sources${dragging ? ' dragging' : ''}`}
+      onDragOver={(event) => {
+        event.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={drop}
+      aria-label="Open a workbook"
+      role="group"
+    >
+      <label className="file-pick">
+        <span className="button-like primary">Open .xlsx file</span>
+        <input
+          ref={picker}
+          type="file"
+          accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+          aria-label="Open .xlsx file"
+          onChange={(event) => void open(event.target.files)}
+        />
+      </label>
+      <span className="muted">or drop one here</span>
+      <span className="sources-gap" />
+      <label>
+        New from template{' '}
+        <select aria-label="Template model" value={modelType} onChange={(event) => setModelType(event.target.value)}>
+          {models.map((model) => (
+            <option key={model.model_type} value={model.model_type}>
+              {model.title}
+            </option>
+          ))}
+          {models.length === 0 && <option value="relation/LineRelation">relation/LineRelation</option>}
+        </select>
+      </label>
+      <button type="button" onClick={() => void workbooks.getState().fromTemplate(modelType, hierarchy)}>
+        New
+      </button>
+    </div>
+  );
+}
+
+/** The state as a person reads it: draft with its errors, loaded n/m, k failed... */
+export function stateText(row: WorkbookSummary): string {
+  const { counts, load } = row;
+  switch (row.state) {
+    case 'staging':
+      return 'opening';
+    case 'validating':
+      return 'checking';
+    case 'draft':
+      return `${counts.errors} error${counts.errors === 1 ? '' : 's'}`;
+    case 'validated':
+      return counts.warnings > 0 ? `ready, ${counts.warnings} warning${counts.warnings === 1 ? '' : 's'}` : 'ready';
+    case 'planning':
+      return 'planning';
+    case 'planned':
+      return 'planned';
+    case 'loading':
+      return load ? `loading ${load.loaded + load.failed + load.conflicts}/${load.total}` : 'loading';
+    case 'loaded':
+      return load ? `loaded ${load.loaded}/${load.total}` : 'loaded';
+    case 'failed':
+      return load ? `loaded ${load.loaded}/${load.total}, ${load.failed + load.conflicts} failed` : 'could not be opened';
+  }
+}
+
+function WorkbookTable({ rows }: { rows: WorkbookSummary[] }) {
+  const { workbooks } = useStores();
+  return (
+    <table className="grid-table workbooks-table" aria-label="Workbooks">
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col">State</th>
+          <th scope="col">Rows</th>
+          <th scope="col">Node</th>
+          <th scope="col">Owner</th>
+          <th scope="col">Changed</th>
+          <th scope="col">
+            <span className="visually-hidden">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.id} data-workbook={row.id}>
+            <td>{row.name}</td>
+            <td>
+              <span className={`pill wb-${row.state}`} title={row.problem ?? undefined}>
+                {stateText(row)}
+              </span>
+            </td>
+            <td>{row.counts.rows.toLocaleString()}</td>
+            <td>{row.hierarchy}</td>
+            <td>{row.owner}</td>
+            <td>{row.updated_at.replace('T', ' ').slice(0, 19)}</td>
+            <td>
+              <button
+                type="button"
+                className="danger"
+                aria-label={`Delete ${row.name}`}
+                disabled={row.state === 'loading'}
+                onClick={() => void workbooks.getState().remove(row.id)}
+              >
+                Delete
+              </button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

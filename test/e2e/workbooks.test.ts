@@ -1,0 +1,44 @@
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { openSignedIn } from './app-page';
+import { screenshot } from './browser';
+import { TRANSPORTS } from './environment';
+import { useBrowser, useFlows } from './suite';
+
+const shared = useBrowser('workbooks');
+const FIXTURE = join(__dirname, '..', 'fixtures', 'line-relation-libreoffice.xlsx');
+
+function workbookRow(page: Page, name: string) {
+  return page.getByRole('table', { name: 'Workbooks' }).locator('tbody tr').filter({ hasText: name });
+}
+
+describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the Workbooks area', { timeout: 60_000 }, (transport) => {
+  const flows = useFlows(transport, shared);
+
+  it('opens an .xlsx file as a staged workbook, starts one from a template, and deletes one', async () => {
+    const page = await openSignedIn(flows.env(), flows.context());
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Workbooks' }).click();
+    await page.getByRole('heading', { name: /Workbooks/ }).waitFor();
+
+    await page.getByLabel('Open .xlsx file').setInputFiles(FIXTURE);
+    const opened = workbookRow(page, 'line-relation-libreoffice.xlsx');
+    // Staged and checked: the state says how many errors the file has (the fixture holds some).
+    await opened
+      .locator('.pill')
+      .filter({ hasText: /error|ready/ })
+      .waitFor();
+    expect(await opened.locator('td').nth(4).textContent()).toBe('admin');
+    await screenshot(page, transport, 'workbooks-list');
+
+    await page.getByLabel('Template model').selectOption('relation/LineRelation');
+    await page.getByRole('button', { name: 'New', exact: true }).click();
+    const template = workbookRow(page, 'LineRelation-template.xlsx');
+    await template.locator('.pill').filter({ hasText: /ready/ }).waitFor();
+    expect(await template.locator('td').nth(2).textContent()).toBe('0');
+
+    await template.getByRole('button', { name: 'Delete LineRelation-template.xlsx' }).click();
+    await template.waitFor({ state: 'detached' });
+    expect(await workbookRow(page, 'line-relation-libreoffice.xlsx').count()).toBe(1);
+  });
+});

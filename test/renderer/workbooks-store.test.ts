@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import type { WorkbookSummaryCounts } from '../../main/service/contract/workbook-api';
+import { ApiClient } from '../../renderer/src/api/api-client';
+import { createWorkbooksStore, type WorkbookSummary } from '../../renderer/src/store/workbooks-store';
+import { stateText } from '../../renderer/src/views/WorkbooksView';
+import { FakeTransport } from './fake-transport';
+
+const LIST = '/workstation/workbooks/';
+const counts: WorkbookSummaryCounts = { rows: 3, errors: 2, warnings: 1, rows_with_errors: 1, rows_with_warnings: 1 };
+
+function workbook(id: string, extra: Partial<WorkbookSummary> = {}): WorkbookSummary {
+  return {
+    id,
+    name: `${id}.xlsx`,
+    owner: 'admin',
+    hierarchy: 'sys.hcs.Telco.Acme.Paris',
+    source: 'upload',
+    state: 'draft',
+    revision: 7,
+    validated_revision: 7,
+    can_undo: false,
+    can_redo: false,
+    counts,
+    problem: null,
+    created_at: '2026-11-26T10:00:00.000000',
+    updated_at: '2026-11-26T10:00:00.000000',
+    plan: null,
+    load: null,
+    ...extra,
+  };
+}
+
+describe('workbooks store', () => {
+  it('opens a file: uploads its bytes as multipart at the node, stages the upload, then lists the workbooks again', async () => {
+    let listed: WorkbookSummary[] = [];
+    const transport = new FakeTransport()
+      .on('POST', '/api/uploadfiles/', { body: { uploadedfiles: [{ name: 'lines.xlsx', id: 'u1' }] } })
+      .on('POST', LIST, () => {
+        listed = [workbook('w1', { name: 'lines.xlsx', state: 'staging' })];
+        return { status: 202, body: { success: true, workbook: listed[0] } };
+      })
+      .on('GET', LIST, () => ({ body: { workbooks: listed } }));
+    const store = createWorkbooksStore(new ApiClient(transport));
+    const opened = await store.getState().openFile('lines.xlsx', new Uint8Array([80, 75, 3, 4]), 'sys.hcs.Telco.Acme.Paris');
+    expect(opened?.id).toBe('w1');
+    const upload = transport.calls[0];
+    expect(upload.url).toBe('/api/uploadfiles/?hierarchy=sys.hcs.Telco.Acme.Paris');
+    const text = new TextDecoder().decode(upload.body as Uint8Array);
+    expect(text).toContain('name="uploadedfile"; filename="lines.xlsx"');
+    expect(text).toContain('PK\u0003\u0004');
+    expect(transport.calls[1]).toMatchObject({
+      method: 'POST',
+      url: LIST,
+      body: { from: 'upload', file: 'lines.xlsx', hierarchy: 'sys.hcs.Telco.Acme.Paris' },
+    });
+    expect(store.getState().rows.map((row) => row.name)).toEqual(['lines.xlsx']);
+    expect(store.getState().busy).toBeUndefined();
+  });
+
+  it('shows the service fault when the upload is refused, and stages nothing', async () => {
+    const transport = new FakeTransport().on('POST', '/api/uploadfiles/', {
+      status: 413,
+      body: { success: false, http_code: 413, code: 'too-large', message: 'The file is larger than the 50 MB limit.' },
+    });
+    const store = createWorkbooksStore(new ApiClient(transport));
+    expect(await store.getState().openFile('big.xlsx', new Uint8Array(4), 'sys')).toBeUndefined();
+    expect(store.getState().fault).toMatchObject({ status: 413, code: 'too-large' });
+    expect(transport.calls.map((call) => call.method + ' ' + call.url.split('?')[0])).toEqual(['POST /api/uploadfiles/']);
+  });
+
+  it('says each state as a person reads it', () => {
+    expect(stateText(workbook('a'))).toBe('2 errors');
+    expect(stateText(workbook('b', { state: 'validated' }))).toBe('ready, 1 warning');
+    const load = { transaction_id: 't', running: false, total: 10, loaded: 7, failed: 2, conflicts: 1, not_run: 0 };
+    expect(stateText(workbook('c', { state: 'failed', load }))).toBe('loaded 7/10, 3 failed');
+    expect(stateText(workbook('d', { state: 'loaded', load: { ...load, loaded: 10, failed: 0, conflicts: 0 } }))).toBe('loaded 10/10');
+    expect(stateText(workbook('e', { state: 'failed' }))).toBe('could not be opened');
+  });
+});
