@@ -1,6 +1,7 @@
 import { createStore } from 'zustand/vanilla';
 
-export type ViewName = 'resources' | 'instance' | 'form' | 'workbooks' | 'transactions' | 'transaction' | 'search' | 'settings';
+export type ViewName =
+  'resources' | 'instance' | 'form' | 'workbooks' | 'workbook' | 'transactions' | 'transaction' | 'search' | 'settings';
 
 /** Where the user is: one view and what it shows. Every view reads its target from here. */
 export interface Place {
@@ -13,6 +14,8 @@ export interface Place {
   transactionId?: string;
   /** Search text for the search view. */
   query?: string;
+  /** The staged workbook open in the grid. */
+  workbookId?: string;
 }
 
 export interface NavState {

@@ -17,6 +17,7 @@ import { createTransactionsStore } from './transactions-store';
 import { createProfilesStore } from './profiles-store';
 import { createWorkspaceStore } from './workspace-store';
 import { createWorkbooksStore } from './workbooks-store';
+import { createWorkbookStore } from './workbook-store';
 
 /**
  * Every store of the window, built once around the one transport chosen at start. Components
@@ -46,6 +47,7 @@ export function createStores(transport: Transport) {
     search: createSearchStore(client),
     catalog: createCatalogStore(client),
     workbooks: createWorkbooksStore(client),
+    workbook: createWorkbookStore(client),
   };
 }
 

@@ -7,6 +7,7 @@ import { SettingsView } from './SettingsView';
 import { TransactionsView } from './TransactionsView';
 import { TransactionView } from './TransactionView';
 import { WorkbooksView } from './WorkbooksView';
+import { WorkbookView } from './WorkbookView';
 
 /** The main area shows one view, named by the navigation store. */
 export function ViewSwitch() {
@@ -20,6 +21,8 @@ export function ViewSwitch() {
       return <FormView />;
     case 'workbooks':
       return <WorkbooksView />;
+    case 'workbook':
+      return <WorkbookView />;
     case 'transactions':
       return <TransactionsView />;
     case 'transaction':

@@ -136,7 +136,7 @@ export function stateText(row: WorkbookSummary): string {
 }
 
 function WorkbookTable({ rows }: { rows: WorkbookSummary[] }) {
-  const { workbooks } = useStores();
+  const { workbooks, nav } = useStores();
   return (
     <table className="grid-table workbooks-table" aria-label="Workbooks">
       <thead>
@@ -155,7 +155,16 @@ function WorkbookTable({ rows }: { rows: WorkbookSummary[] }) {
       <tbody>
         {rows.map((row) => (
           <tr key={row.id} data-workbook={row.id}>
-            <td>{row.name}</td>
+            <td>
+              <button
+                type="button"
+                className="link-like"
+                disabled={row.state === 'staging' || (row.state === 'failed' && row.load === null)}
+                onClick={() => nav.getState().go({ view: 'workbook', workbookId: row.id })}
+              >
+                {row.name}
+              </button>
+            </td>
             <td>
               <span className={`pill wb-${row.state}`} title={row.problem ?? undefined}>
                 {stateText(row)}
