@@ -268,71 +268,30 @@ function report(f: Figures): WorkbookOutcome {
     ),
     check('peak RSS (every step)', `< ${TARGETS.rssMb} MB`, `${peak.toFixed(0)} MB`, peak < TARGETS.rssMb),
   ];
+  const rate = (value: number): string => `${Math.round(value).toLocaleString('en-US')} rows/s`;
+  const spread = (values: number[]): string => {
+    const sorted = [...values].sort((x, y) => x - y);
+    return `p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms`;
+  };
+  /** A step's row: its figure, its baseline, and the server's peak RSS (with its parts) and loop p99. */
+  const row = (step: string, figure: string, baseline: string, job?: JobFigures): string[] => [
+    step,
+    figure,
+    baseline,
+    job ? `${job.peakRssMb.toFixed(0)} (${job.peakParts})` : '',
+    job ? job.loopP99Ms.toFixed(1) : '',
+  ];
   const table = textTable(
     ['step', 'figure', 'baseline (same run)', 'peak RSS MB', 'loop p99 ms'],
     [
-      [
-        'stage 100,000 rows',
-        `${Math.round(stageRate).toLocaleString('en-US')} rows/s`,
-        `exceljs read ${Math.round(f.readRate).toLocaleString('en-US')} rows/s`,
-        f.staging.peakRssMb.toFixed(0),
-        f.staging.loopP99Ms.toFixed(1),
-      ],
-      [
-        'first full validation',
-        `${Math.round(ROWS / f.validateSeconds).toLocaleString('en-US')} rows/s`,
-        '',
-        `${f.validating.peakRssMb.toFixed(0)} (${f.validating.peakParts})`,
-        f.validating.loopP99Ms.toFixed(1),
-      ],
-      [
-        `${EDITS} one-cell edits`,
-        `p50 ${percentile(
-          [...f.editMs].sort((a, b) => a - b),
-          50,
-        ).toFixed(1)} ms, p99 ${editP99.toFixed(1)} ms`,
-        '',
-        f.edits.peakRssMb.toFixed(0),
-        f.edits.loopP99Ms.toFixed(1),
-      ],
-      [
-        `${PAGES} error pages of 200`,
-        `p50 ${percentile(
-          [...f.pageMs].sort((a, b) => a - b),
-          50,
-        ).toFixed(1)} ms, p99 ${pageP99.toFixed(1)} ms`,
-        '',
-        f.pages.peakRssMb.toFixed(0),
-        f.pages.loopP99Ms.toFixed(1),
-      ],
-      [
-        'plan 100,000 rows',
-        `${Math.round(planRate).toLocaleString('en-US')} rows/s`,
-        '',
-        `${f.planning.peakRssMb.toFixed(0)} (${f.planning.peakParts})`,
-        f.planning.loopP99Ms.toFixed(1),
-      ],
-      [
-        '1,000,000 rows: page of 200 at the top',
-        `p50 ${f.million.firstP50.toFixed(1)} ms, p99 ${f.million.firstP99.toFixed(1)} ms`,
-        '',
-        '',
-        '',
-      ],
-      [
-        '1,000,000 rows: page of 200 at 999,800',
-        `p50 ${f.million.deepP50.toFixed(1)} ms, p99 ${f.million.deepP99.toFixed(1)} ms`,
-        '',
-        '',
-        '',
-      ],
-      [
-        `save (${(f.bytes / 1e6).toFixed(1)} MB)`,
-        `${Math.round(saveRate).toLocaleString('en-US')} rows/s`,
-        `exceljs write ${Math.round(f.writeRate).toLocaleString('en-US')} rows/s`,
-        `${f.saving.peakRssMb.toFixed(0)} (${f.saving.peakParts})`,
-        f.saving.loopP99Ms.toFixed(1),
-      ],
+      row('stage 100,000 rows', rate(stageRate), `exceljs read ${rate(f.readRate)}`, f.staging),
+      row('first full validation', rate(ROWS / f.validateSeconds), '', f.validating),
+      row(`${EDITS} one-cell edits`, spread(f.editMs), '', f.edits),
+      row(`${PAGES} error pages of 200`, spread(f.pageMs), '', f.pages),
+      row('plan 100,000 rows', rate(planRate), '', f.planning),
+      row('1,000,000 rows: page of 200 at the top', `p50 ${f.million.firstP50.toFixed(1)} ms, p99 ${f.million.firstP99.toFixed(1)} ms`, ''),
+      row('1,000,000 rows: page of 200 at 999,800', `p50 ${f.million.deepP50.toFixed(1)} ms, p99 ${f.million.deepP99.toFixed(1)} ms`, ''),
+      row(`save (${(f.bytes / 1e6).toFixed(1)} MB)`, rate(saveRate), `exceljs write ${rate(f.writeRate)}`, f.saving),
     ],
     new Set([3, 4]),
   );
