@@ -78,4 +78,33 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the Workbooks area', { t
     await cellWith('\\+33140001050').waitFor({ state: 'attached' });
     await counts.filter({ hasText: before }).waitFor();
   });
+
+  it('plans and loads a workbook from the grid, with the load counts, and saves it with its issues', async () => {
+    const page = await openSignedIn(flows.env(), flows.context());
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Workbooks' }).click();
+    await page.getByLabel('Open .xlsx file').setInputFiles(FIXTURE);
+    const opened = workbookRow(page, 'line-relation-libreoffice.xlsx').first();
+    await opened
+      .locator('.pill')
+      .filter({ hasText: /error|ready/ })
+      .waitFor();
+    await opened.getByRole('button', { name: 'line-relation-libreoffice.xlsx', exact: true }).click();
+    await page.locator('[role="grid"]').waitFor({ state: 'attached' });
+
+    await page.getByRole('button', { name: 'Plan', exact: true }).click();
+    const totals = page.getByTestId('plan-totals');
+    await totals.waitFor();
+    expect(await totals.textContent()).toMatch(/plan: \d+ add/);
+
+    await page.getByRole('button', { name: 'Load', exact: true }).click();
+    // Every row runs: the state ends as loaded n/6 (rows the store refuses are counted as failed).
+    const state = page.getByTestId('workbook-state');
+    await state.filter({ hasText: /loaded \d+\/6/ }).waitFor();
+    expect(await page.getByRole('progressbar', { name: 'Load progress' }).getAttribute('value')).toBe('6');
+    await screenshot(page, transport, 'workbook-loaded');
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Save with issues' }).click();
+    expect((await download).suggestedFilename()).toBe('line-relation-libreoffice.xlsx');
+  });
 });

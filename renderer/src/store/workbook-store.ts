@@ -8,6 +8,7 @@ import type {
   WorkbookRowPage,
 } from '../../../main/service/contract/workbook-api';
 import type { ApiClient } from '../api/api-client';
+import type { DownloadedFile } from '../api/downloads';
 import { asFault, type ApiFault } from '../api/fault';
 
 /**
@@ -35,6 +36,12 @@ export interface WorkbookState {
   step(direction: 'undo' | 'redo'): Promise<void>;
   /** Reads the workbook again (a service event said it moved on). */
   refresh(): Promise<void>;
+  /** The .xlsx in the workbook's own layout (with an issues column and sheet when asked). */
+  save(withIssues: boolean): Promise<DownloadedFile | undefined>;
+  /** Starts a plan of the current revision; the workbook's state then moves by its events. */
+  plan(): Promise<void>;
+  /** Loads the rows not loaded yet (`failed`: only those whose last run failed); warnings accepted. */
+  load(rows: 'all' | 'failed', allowErrors: boolean): Promise<void>;
   close(): void;
 }
 
@@ -140,6 +147,38 @@ export function createWorkbookStore(client: ApiClient) {
       },
       async refresh() {
         await readInfo().catch((error: unknown) => set({ fault: asFault(error) }));
+      },
+      async save(withIssues) {
+        const { id, info } = get();
+        if (!id || !info) return undefined;
+        try {
+          return await client.file('GET', `${base(id)}file/`, { query: withIssues ? { issues: true } : undefined }, info.name);
+        } catch (error) {
+          set({ fault: asFault(error) });
+          return undefined;
+        }
+      },
+      async plan() {
+        const { id, info } = get();
+        if (!id || !info) return;
+        try {
+          set({ fault: undefined });
+          await client.send('POST', `${base(id)}plan/`, { revision: info.revision });
+          await readInfo();
+        } catch (error) {
+          set({ fault: asFault(error) });
+        }
+      },
+      async load(rows, allowErrors) {
+        const { id, info } = get();
+        if (!id || !info) return;
+        try {
+          set({ fault: undefined });
+          await client.send('POST', `${base(id)}load/`, { revision: info.revision, rows, allow_errors: allowErrors });
+          await readInfo();
+        } catch (error) {
+          set({ fault: asFault(error) });
+        }
       },
       close() {
         loading.clear();

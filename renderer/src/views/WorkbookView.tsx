@@ -10,6 +10,7 @@ import {
 import '@glideapps/glide-data-grid/dist/index.css';
 import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import type { WorkbookCell, WorkbookIssue, WorkbookSheet } from '../../../main/service/contract/workbook-api';
+import { saveFile } from '../api/downloads';
 import { FaultNotice } from '../components/FaultNotice';
 import { Loading } from '../components/States';
 import { useSlice, useStores } from '../store/stores';
@@ -78,7 +79,10 @@ export function WorkbookView() {
   useEffect(() => {
     if (id) void workbook.getState().open(id);
     const stop = client.transport.onEvent?.((event) => {
-      if (event.type === 'workbook' && event.id === workbook.getState().id) void workbook.getState().refresh();
+      const { id: open, info: shown } = workbook.getState();
+      // Its own state changes, and each batch of its load (the rows' outcomes move the counts).
+      if (event.type === 'workbook' && event.id === open) void workbook.getState().refresh();
+      if (event.type === 'progress' && shown?.load?.transaction_id === event.transaction_id) void workbook.getState().refresh();
     });
     return () => {
       stop?.();
@@ -150,6 +154,7 @@ export function WorkbookView() {
           {plural(info.counts.rows, 'row')}, {plural(info.counts.errors, 'error')}, {plural(info.counts.warnings, 'warning')}
         </span>
         <span className="sources-gap" />
+        <WorkbookActions />
         <button type="button" disabled={!info.can_undo} onClick={() => void workbook.getState().step('undo')}>
           Undo
         </button>
@@ -206,6 +211,20 @@ export function WorkbookView() {
       </div>
       <div className="cell-issues" role="status" aria-live="polite" data-testid="cell-issues">
         {chosen && chosenIssues.length === 0 && <span className="muted">{chosenName}: no issue</span>}
+        {chosenRow?.plan && (
+          <span className="muted">
+            {' '}
+            Row {chosenRow.row} plan: {chosenRow.plan.action}
+            {chosenRow.plan.changes.map((change) => ` ${change.field}: ${String(change.old ?? '')} -> ${String(change.new ?? '')}`)}
+          </span>
+        )}
+        {chosenRow?.outcome && (
+          <span className={`row-outcome ${chosenRow.outcome.status}`} data-testid="row-outcome">
+            {' '}
+            Row {chosenRow.row}: {chosenRow.outcome.status}
+            {chosenRow.outcome.message && ` (${chosenRow.outcome.message})`}, transaction {chosenRow.outcome.transaction_id}
+          </span>
+        )}
         {chosenIssues.map((issue, at) => (
           <p key={at} className={`cell-issue ${issue.severity}`}>
             <strong>{chosenName}</strong> {issue.severity}: {issue.message}
@@ -213,5 +232,56 @@ export function WorkbookView() {
         ))}
       </div>
     </section>
+  );
+}
+
+/** Plan, load and save: the workbook's way out of the grid. */
+function WorkbookActions() {
+  const { workbook } = useStores();
+  const info = useSlice('workbook', (s) => s.info);
+  if (!info) return null;
+  const busy = info.state === 'staging' || info.state === 'validating' || info.state === 'planning' || info.state === 'loading';
+  const failedRows = (info.load?.failed ?? 0) + (info.load?.conflicts ?? 0);
+  const allLoaded = info.load !== null && info.load.loaded >= info.load.total;
+  const save = async (withIssues: boolean): Promise<void> => {
+    const file = await workbook.getState().save(withIssues);
+    if (file) saveFile(file.bytes, file.fileName, file.type);
+  };
+  return (
+    <span className="workbook-actions">
+      {info.plan && (
+        <span className="muted" data-testid="plan-totals">
+          plan: {info.plan.totals.add} add, {info.plan.totals.modify} modify, {info.plan.totals.delete} delete, {info.plan.totals.unchanged}{' '}
+          unchanged, {info.plan.totals.conflict} conflict, {info.plan.totals.error} error
+          {info.plan.revision !== info.revision && ' (stale: plan again)'}
+        </span>
+      )}
+      {info.load && (
+        <progress aria-label="Load progress" max={info.load.total} value={info.load.loaded + info.load.failed + info.load.conflicts} />
+      )}
+      <button type="button" disabled={busy} onClick={() => void workbook.getState().plan()}>
+        Plan
+      </button>
+      <button
+        type="button"
+        className="primary"
+        disabled={busy || info.counts.errors > 0 || allLoaded}
+        title={info.counts.errors > 0 ? 'Fix the errors first: a workbook with errors is not loaded' : undefined}
+        onClick={() => void workbook.getState().load('all', false)}
+      >
+        Load
+      </button>
+      {failedRows > 0 && (
+        <button type="button" disabled={busy} onClick={() => void workbook.getState().load('failed', true)}>
+          Retry {failedRows} failed
+        </button>
+      )}
+      <button type="button" onClick={() => void save(false)}>
+        Save .xlsx
+      </button>
+      <button type="button" onClick={() => void save(true)}>
+        Save with issues
+      </button>
+    </span>
   );
 }
