@@ -13,6 +13,18 @@ function workbookRow(page: Page, name: string) {
   return page.getByRole('table', { name: 'Workbooks' }).locator('tbody tr').filter({ hasText: name });
 }
 
+/** From the Workbooks area: opens the LibreOffice fixture as a staged workbook, waits for its check, opens it in the grid. */
+async function openFixtureInGrid(page: Page): Promise<void> {
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Workbooks' }).click();
+  await page.getByLabel('Open .xlsx file').setInputFiles(FIXTURE);
+  const opened = workbookRow(page, 'line-relation-libreoffice.xlsx').first();
+  await opened
+    .locator('.pill')
+    .filter({ hasText: /error|ready/ })
+    .waitFor();
+  await opened.getByRole('button', { name: 'line-relation-libreoffice.xlsx', exact: true }).click();
+}
+
 describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the Workbooks area', { timeout: 60_000 }, (transport) => {
   const flows = useFlows(transport, shared);
 
@@ -44,14 +56,7 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the Workbooks area', { t
 
   it('opens a workbook in the grid, shows its cells and issues, and takes an edit typed into a cell, then undoes it', async () => {
     const page = await openSignedIn(flows.env(), flows.context());
-    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Workbooks' }).click();
-    await page.getByLabel('Open .xlsx file').setInputFiles(FIXTURE);
-    const opened = workbookRow(page, 'line-relation-libreoffice.xlsx').first();
-    await opened
-      .locator('.pill')
-      .filter({ hasText: /error|ready/ })
-      .waitFor();
-    await opened.getByRole('button', { name: 'line-relation-libreoffice.xlsx', exact: true }).click();
+    await openFixtureInGrid(page);
     // The grid paints on a canvas; its accessible table of the visible cells lives inside it (not visible).
     const grid = page.locator('[role="grid"]');
     await grid.waitFor({ state: 'attached' });
@@ -81,14 +86,7 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the Workbooks area', { t
 
   it('plans and loads a workbook from the grid, with the load counts, and saves it with its issues', async () => {
     const page = await openSignedIn(flows.env(), flows.context());
-    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Workbooks' }).click();
-    await page.getByLabel('Open .xlsx file').setInputFiles(FIXTURE);
-    const opened = workbookRow(page, 'line-relation-libreoffice.xlsx').first();
-    await opened
-      .locator('.pill')
-      .filter({ hasText: /error|ready/ })
-      .waitFor();
-    await opened.getByRole('button', { name: 'line-relation-libreoffice.xlsx', exact: true }).click();
+    await openFixtureInGrid(page);
     await page.locator('[role="grid"]').waitFor({ state: 'attached' });
 
     await page.getByRole('button', { name: 'Plan', exact: true }).click();
