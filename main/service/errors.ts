@@ -3,10 +3,9 @@
  * response layer turns into the fault shape of decisions.md. Anything else is a bug, answered
  * as a masked 500.
  */
-export interface FaultDetail {
-  field: string;
-  message: string;
-}
+import type { Fault, FaultDetail } from './contract/fault';
+
+export type { Fault, FaultDetail };
 
 export class ApiError extends Error {
   constructor(
@@ -18,15 +17,6 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
   }
-}
-
-export interface Fault {
-  success: false;
-  http_code: number;
-  code: string;
-  message: string;
-  details?: FaultDetail[];
-  transaction_id?: string;
 }
 
 export function faultOf(error: ApiError, transactionId?: string): Fault {

@@ -25,6 +25,7 @@ import { WalCheckpointer } from './store/wal-checkpointer';
 import { TransactionEngine, type TransactionEvent } from './transactions/engine';
 import { StagedWorkbooks } from './workbooks/staged-workbooks';
 import { WorkbookRuns } from './workbooks/workbook-runs';
+import { Viewers } from './viewer/viewers';
 import type { WorkstationDeps } from './workstation';
 
 export type { ApiRequest, ApiResponse } from './api-types';
@@ -135,6 +136,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     remote,
     workbooks,
     workbookRuns,
+    viewers: new Viewers(),
     apiAs: () => Promise.reject(new Error('the pipeline is not ready')),
   };
   const pipeline = createPipeline({

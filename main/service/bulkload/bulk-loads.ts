@@ -29,7 +29,17 @@ export interface BulkLoadDeps {
 }
 
 export class BulkLoads {
+  /** Loads whose rows are running, by parent transaction id: what `cancel` can reach. */
+  private readonly running = new Map<string, LoadRun>();
+
   constructor(private readonly deps: BulkLoadDeps) {}
+
+  /** Asks a running load to stop after its current batch; false when no load of that id runs here. */
+  cancel(transactionId: string, username: string): boolean {
+    const run = this.running.get(transactionId);
+    run?.cancel(username);
+    return run !== undefined;
+  }
 
   /** Reads the upload into a new load's spool; a refused file leaves nothing behind. */
   async read(caller: Caller, upload: UploadRow, node: NodeRow, path: string): Promise<BulkLoadRow> {
@@ -134,6 +144,8 @@ export class BulkLoads {
 
   private run(caller: Caller, load: BulkLoadRow, node: NodeRow, onRow?: RowHook): Submitted {
     const work = new LoadRun(this.runDeps(), load, caller, node.path, onRow);
+    this.running.set(load.load_id, work);
+    void work.finished.then(() => this.running.delete(load.load_id));
     this.deps.engine.submitSliced(work);
     return { transactionId: load.load_id, done: work.finished };
   }

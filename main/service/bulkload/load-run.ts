@@ -90,6 +90,8 @@ export class LoadRun implements SlicedWork {
   private groupSize = GROUP_MAX;
   /** The rows' transaction ids, random but ascending (store/ids.ts). */
   private readonly rowIds: () => string;
+  /** Who asked to cancel: the next step runs no row and ends the load instead. */
+  private canceledBy: string | undefined;
 
   constructor(
     private readonly deps: LoadRunDeps,
@@ -110,8 +112,21 @@ export class LoadRun implements SlicedWork {
     return this.holdingCheckpoints ? this.deps.checkpoints.lagging() : undefined;
   }
 
+  /**
+   * Stops the load after the batch that is running now: its rows stay loaded (they committed
+   * with it), the rows after it never run and keep no sub-transaction (a caller that loads
+   * again runs them, and only them).
+   */
+  cancel(username: string): void {
+    this.canceledBy ??= username;
+  }
+
   step(): boolean {
     const { db, bulkLoads, transactions } = this.deps.store;
+    if (this.canceledBy !== undefined) {
+      this.finishCanceled(this.canceledBy);
+      return true;
+    }
     if (!this.holdingCheckpoints) {
       this.deps.checkpoints.hold();
       this.holdingCheckpoints = true;
@@ -293,6 +308,36 @@ export class LoadRun implements SlicedWork {
     });
     const error = failed === 0 ? undefined : new ApiError(409, 'sub-transactions-failed', message);
     this.resolve({ transactionId: this.load.load_id, status, resourcePkid: null, error });
+  }
+
+  /** The parent ends with what ran; the spool goes, so the rows it held never run under this load. */
+  private finishCanceled(username: string): void {
+    this.releaseCheckpoints();
+    const failed = this.done - this.ok;
+    const status: TxStatus = this.ok === 0 ? 'Fail' : 'Success With Async Failures';
+    const message = `Canceled by ${username}: ${this.done} of ${this.load.total} rows ran (${failed} failed); the other ${this.load.total - this.done} did not run.`;
+    this.deps.db.transaction(() => {
+      this.deps.repo.log(this.load.load_id, 'info', this.deps.now(), message);
+      this.deps.repo.finish(this.load.load_id, {
+        status,
+        rolled_back: 'No',
+        message,
+        resource_pkid: null,
+        current_state: '',
+        completed_time: this.deps.now(),
+        detail: this.detail(),
+      });
+      this.deps.store.bulkLoads.remove(this.load.load_id);
+    })();
+    this.emitProgress();
+    this.deps.events.emit('transaction', {
+      transaction_id: this.load.load_id,
+      status,
+      parent_id: null,
+      model_type: 'tool/BulkLoad',
+      resource_pkid: null,
+    });
+    this.resolve({ transactionId: this.load.load_id, status, resourcePkid: null, error: new ApiError(409, 'load-canceled', message) });
   }
 
   /** Ends the parent from its sub-transactions, as recovery does after a crash. */

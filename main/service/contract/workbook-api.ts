@@ -141,7 +141,10 @@ export interface WorkbookRow {
   outcome: WorkbookRowOutcome | null;
 }
 
-/** GET /workstation/workbooks/<id>/sheets/<n>/rows/ */
+/**
+ * GET /workstation/workbooks/<id>/sheets/<n>/rows/?skip=&limit=&after=&before=&only=&code=&column=.
+ * `before=<index>`: the last `limit` rows before that index, in sheet order ("previous error").
+ */
 export interface WorkbookRowPage {
   revision: number;
   /** Rows that pass the filter (in the whole sheet). */
@@ -162,6 +165,8 @@ export interface WorkbookIssueList {
   issues: WorkbookIssue[];
   by_code: { code: string; severity: 'error' | 'warning'; count: number }[];
   by_column: { sheet: number; column_id: number | null; column: string; errors: number; warnings: number }[];
+  /** Issues with a suggested fix, per sheet, code and column: the n of "apply to all n like it". */
+  fixable: { sheet: number; code: string; column_id: number | null; count: number }[];
 }
 
 /** A rectangle of rows (by 0-based index, inclusive) and columns (by id). */
@@ -186,7 +191,9 @@ export type WorkbookEdit =
   | { op: 'fill_down'; sheet: number; column_ids: number[]; from_index: number; to_index: number }
   | { op: 'replace'; find: string; replace: string; regex?: boolean; match_case?: boolean; within?: WorkbookSelection }
   /** The directive banner: cell A1 of a directive sheet. */
-  | { op: 'directive'; sheet: number; text: string };
+  | { op: 'directive'; sheet: number; text: string }
+  /** Every issue of `code` in the column gets its own suggested fix, in one revision ("apply to all n like it"). */
+  | { op: 'apply_suggestions'; sheet: number; code: string; column_id: number };
 
 /** POST /workstation/workbooks/<id>/edits/ */
 export interface WorkbookEditRequest {
@@ -227,7 +234,9 @@ export interface WorkbookHistoryEntry {
 /** POST /workstation/workbooks/ with JSON (an upload is multipart with `file` and optional `hierarchy`). */
 export type WorkbookCreateRequest =
   | { from: 'template'; model_type: string; hierarchy: string; template?: string; policy?: string; name?: string }
-  | { from: 'export'; model_type: string; hierarchy: string; hrefs?: string[]; filter?: Record<string, string>; name?: string };
+  | { from: 'export'; model_type: string; hierarchy: string; hrefs?: string[]; filter?: Record<string, string>; name?: string }
+  /** A search's results, exported (`direction`: down, the default; local; up; all). */
+  | { from: 'search'; query: string; hierarchy: string; direction?: 'down' | 'local' | 'up' | 'all'; name?: string };
 
 export interface WorkbookAnswer {
   success: true;

@@ -5,19 +5,15 @@
  * Faults are the fault shape of decisions.md, as under /api/.
  */
 
+import type { Fault } from './fault';
+
 /** The request header that picks the workspace an /api/ request is answered in (README: live workspaces). */
 export type WorkspaceHeaderName = 'x-workstation-workspace';
 /** The name of the embedded workspace; any other value of the header names a remote profile. */
 export type LocalWorkspaceName = 'Local';
 
-export interface WorkstationFault {
-  success: false;
-  http_code: number;
-  /** Among others: `remote-unreachable`, `remote-timeout`, `remote-tls`, `remote-auth` for a live workspace. */
-  code: string;
-  message: string;
-  details?: { field: string; message: string }[];
-}
+/** Among the codes: `remote-unreachable`, `remote-timeout`, `remote-tls`, `remote-auth` for a live workspace. */
+export type WorkstationFault = Fault;
 
 /** How the proxy signs in to a remote: a session (`/noninteractivelogin/`, cookies, CSRF token) or Basic on every request. */
 export type RemoteAuthMode = 'session' | 'basic';

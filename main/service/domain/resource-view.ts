@@ -1,4 +1,5 @@
 import type { JsonObject } from '../api-types';
+import type { InstanceMeta, NodePath, Reference, ReferenceKind } from '../contract/resource-api';
 import { nodeHref } from './hierarchy';
 import type { Store } from './store';
 import type { ModelDef } from '../models/types';
@@ -8,7 +9,7 @@ import type { NodeRow } from '../store/nodes-repo';
 
 export const instanceHref = (modelType: string, pkid: string): string => `/api/${modelType}/${pkid}/`;
 
-const ref = (modelType: string, pkid: string): JsonObject => ({ pkid, href: instanceHref(modelType, pkid) });
+const ref = (modelType: string, pkid: string): Reference => ({ pkid, href: instanceHref(modelType, pkid) });
 
 /**
  * The data a caller sees: write-only fields (passwords) never leave, computed hierarchy
@@ -25,13 +26,16 @@ export function visibleData(model: ModelDef, data: JsonObject, hierarchyPath: st
   return result;
 }
 
-function linkedRefs(links: LinkRef[] | undefined): JsonObject[] {
+function linkedRefs(links: LinkRef[] | undefined): Reference[] {
   return (links ?? []).map((link) => ref(link.model_type, link.pkid));
 }
 
+/** An instance's meta as built here: every kind of reference is there, if empty. */
+type EnvelopeMeta = InstanceMeta & { references: Record<ReferenceKind, Reference[]> };
+
 /** `{data, meta}` of one instance, with references, and `meta.path` for hierarchy nodes. */
 export function instanceEnvelope(store: Store, model: ModelDef, record: InstanceRecord, deviceSchemaVersion?: string): JsonObject {
-  const meta: JsonObject = {
+  const meta: EnvelopeMeta = {
     model_type: model.modelType,
     pkid: record.pkid,
     hierarchy: record.hierarchyPath,
@@ -50,16 +54,16 @@ export function instanceEnvelope(store: Store, model: ModelDef, record: Instance
   return { data: visibleData(model, record.data, record.hierarchyPath), meta };
 }
 
-function addNodeMeta(store: Store, record: InstanceRecord, meta: JsonObject): void {
+function addNodeMeta(store: Store, record: InstanceRecord, meta: EnvelopeMeta): void {
   const node = store.nodes.get(record.pkid);
   if (!node) return;
   meta.path = nodePath(store, node);
-  const references = meta.references as JsonObject;
+  const { references } = meta;
   references.children = store.nodes.childrenOf(node.pkid).map((child) => ({ pkid: child.pkid, href: nodeHref(child.pkid) }));
   if (node.parent_pkid === null) references.parent = [];
 }
 
-export function nodePath(store: Store, node: NodeRow): JsonObject {
+export function nodePath(store: Store, node: NodeRow): NodePath {
   return {
     dot: node.path,
     pkid: node.pkid,

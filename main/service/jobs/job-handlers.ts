@@ -133,6 +133,8 @@ export interface WorkbookValidateInput {
   goneWrites?: string[];
   /** A plan's full validation: each outcome also carries its row's plan entry. */
   plan?: boolean;
+  /** The stored key index is the keys of the stored outcomes (keys_current): its difference can be found row by row. */
+  keysByRow?: boolean;
 }
 
 export interface WorkbookOutcomesChunk {
@@ -156,10 +158,10 @@ async function validateStaged(
       input.caller,
       node,
       (outcomes) => ctx.send({ outcomes } satisfies WorkbookOutcomesChunk),
-      { planning: input.plan === true, slimSame: true },
+      { planning: input.plan === true, slimSame: true, keysByRow: input.keysByRow === true },
     );
     // The index's difference is worked out here, on the job's own connection: the service only writes it.
-    return { sheets, outcomes: [], keys: diffKeyIndex(ctx.store, input.wb, keys) };
+    return { sheets, outcomes: [], keys: 'diff' in keys ? keys.diff : diffKeyIndex(ctx.store, input.wb, keys.whole) };
   });
 }
 

@@ -1,4 +1,5 @@
 import type { ApiResponse, JsonObject } from '../api-types';
+import type { ListedInstance, ListMeta, Pagination } from '../contract/resource-api';
 import { nodeHref, resolveHierarchy } from '../domain/hierarchy';
 import type { Store } from '../domain/store';
 import { instanceListSql } from '../list/instance-list-sql';
@@ -58,7 +59,7 @@ export function listInstances(deps: RouteDeps, ctx: RequestContext, model: Model
         href: instanceHref(model.modelType, row.pkid),
         ...(row.version_tag !== null ? { version_tag: row.version_tag } : {}),
       },
-    };
+    } satisfies ListedInstance;
   });
   return listResponse(store, ctx, model, node, params, { resources, total });
 }
@@ -92,7 +93,7 @@ export function listResponse(
       device: [],
       owner: [],
     },
-  };
+  } satisfies ListMeta;
   const body: JsonObject = {
     pagination: {
       skip: params.skip,
@@ -101,7 +102,7 @@ export function listResponse(
       maximum_limit: MAX_LIMIT,
       order_by: params.orderBy,
       direction: params.direction,
-    },
+    } satisfies Pagination,
     meta,
     resources: page.resources as JsonObject[],
   };

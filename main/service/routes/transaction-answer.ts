@@ -1,4 +1,6 @@
 import type { ApiResponse, JsonObject } from '../api-types';
+import type { AsyncAnswer } from '../contract/resource-api';
+import type { TransactionAnswer } from '../contract/transaction-api';
 import type { ModelDef } from '../models/types';
 import { parseBoolean } from '../list/list-params';
 import type { InstanceRecord } from '../store/instances-repo';
@@ -26,7 +28,7 @@ export async function answerTransaction(
   const supportsAsync = model.actions.some((action) => action.name === actionName && action.supportAsync);
   const href = transactionHref(submitted.transactionId);
   if (supportsAsync && parseBoolean(ctx.query, 'nowait', false)) {
-    return json(202, { href, success: true, transaction_id: submitted.transactionId });
+    return json(202, { href, success: true, transaction_id: submitted.transactionId } satisfies AsyncAnswer);
   }
   const outcome = await submitted.done;
   if (outcome.error) return faultResponse(outcome.error, outcome.transactionId);
@@ -41,5 +43,5 @@ export async function answerTransaction(
     transaction_id: outcome.transactionId,
     href: pkid ? instanceHref(model.modelType, pkid) : href,
     meta: { uri: href, parent_id: record?.hierarchyPkid ?? null, summary_attrs: summary },
-  });
+  } satisfies TransactionAnswer);
 }

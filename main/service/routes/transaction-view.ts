@@ -1,10 +1,11 @@
-import type { JsonObject } from '../api-types';
+import type { InstanceMeta } from '../contract/resource-api';
+import type { SubTransaction, TransactionDetail, TransactionLogEntry, TransactionSummary } from '../contract/transaction-api';
 import type { Store } from '../domain/store';
 import { EXPORT_MODEL_TYPE, exportDownloadHref } from '../sheets/export-download';
 import type { LogRow, TxRow } from '../store/transactions-repo';
 import { transactionHref } from './transaction-answer';
 
-export function logEntry(row: LogRow): JsonObject {
+export function logEntry(row: LogRow): TransactionLogEntry {
   return {
     severity: row.severity,
     format: row.format,
@@ -17,7 +18,7 @@ export function logEntry(row: LogRow): JsonObject {
 }
 
 /** The summary fields of a transaction, as lists show them. */
-export function transactionSummary(row: TxRow): JsonObject {
+export function transactionSummary(row: TxRow): TransactionSummary {
   return {
     transaction_id: row.transaction_id,
     action: row.action,
@@ -30,7 +31,7 @@ export function transactionSummary(row: TxRow): JsonObject {
 }
 
 /** The spec's transaction `data`, with the log newest first and the sub-transactions. */
-export function transactionData(store: Store, row: TxRow): JsonObject {
+export function transactionData(store: Store, row: TxRow): TransactionDetail {
   return {
     ...transactionSummary(row),
     rolled_back: row.rolled_back,
@@ -49,7 +50,7 @@ export function transactionData(store: Store, row: TxRow): JsonObject {
       ...(row.model_type === EXPORT_MODEL_TYPE && row.resource_pkid ? { download_href: exportDownloadHref(row.resource_pkid) } : {}),
     },
     log: store.transactions.logs(row.transaction_id).map(logEntry),
-    sub_transactions: store.transactions.children(row.transaction_id).map((child) => ({
+    sub_transactions: store.transactions.children(row.transaction_id).map((child): SubTransaction => ({
       transaction_id: child.transaction_id,
       href: transactionHref(child.transaction_id),
       status: child.status,
@@ -59,7 +60,7 @@ export function transactionData(store: Store, row: TxRow): JsonObject {
   };
 }
 
-export function transactionMeta(row: TxRow): JsonObject {
+export function transactionMeta(row: TxRow): InstanceMeta {
   return {
     model_type: 'tool/Transaction',
     pkid: row.transaction_id,

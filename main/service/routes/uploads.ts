@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import type { ApiResponse } from '../api-types';
+import type { UploadAnswer } from '../contract/resource-api';
 import { resolveHierarchy } from '../domain/hierarchy';
 import { ApiError } from '../errors';
 import type { RequestContext } from '../request-context';
@@ -67,5 +68,5 @@ export async function routeUpload(deps: RouteDeps, ctx: RequestContext): Promise
   const node = resolveHierarchy(deps.store.nodes, ctx.query.get('hierarchy'));
   guardNode(ctx, node, 'bulkload');
   const saved = (await storeParts(deps, ctx, node)).map((row) => ({ name: row.name, id: row.id }));
-  return json(200, { uploadedfiles: saved });
+  return json(200, { uploadedfiles: saved } satisfies UploadAnswer);
 }

@@ -1,4 +1,5 @@
 import type { ApiResponse } from '../api-types';
+import type { WhoAmI } from '../contract/resource-api';
 import { ApiError } from '../errors';
 import type { RequestContext } from '../request-context';
 import { json } from '../responses';
@@ -19,5 +20,5 @@ export function whoAmI(deps: RouteDeps, ctx: RequestContext): ApiResponse {
     hierarchy_pkid: principal.hierarchyPkid,
     workspace: deps.workspace,
     release: deps.release,
-  });
+  } satisfies WhoAmI);
 }

@@ -1,4 +1,5 @@
 import type { JsonObject } from '../api-types';
+import type { ActionMeta, SummaryAttr } from '../contract/resource-api';
 import { isDeviceModel, type ModelDef } from '../models/types';
 import { LATEST_DEVICE_SCHEMA_VERSION } from './api-versions';
 
@@ -9,11 +10,11 @@ export function schemaVersionOf(model: ModelDef, deviceSchemaVersion: string = L
   return isDeviceModel(model) ? deviceSchemaVersion : model.schemaVersion;
 }
 
-export function summaryAttrsMeta(model: ModelDef): JsonObject[] {
+export function summaryAttrsMeta(model: ModelDef): SummaryAttr[] {
   return model.summaryAttrs.map((name) => ({ name, title: model.fields[name]?.title ?? name }));
 }
 
-function actionEntry(model: ModelDef, action: ModelDef['actions'][number], pkid?: string): JsonObject {
+function actionEntry(model: ModelDef, action: ModelDef['actions'][number], pkid?: string): ActionMeta {
   const path = action.path.startsWith('/') || action.path.startsWith('?') ? action.path : action.path.replace('{pkid}', pkid ?? '{pkid}');
   const href = action.path.startsWith('/') ? path : `${modelBase(model)}${path}`;
   return { title: action.title, method: action.method, href, class: action.class, support_async: action.supportAsync };
@@ -25,8 +26,8 @@ export function actionsArray(model: ModelDef, pkid?: string): JsonObject[] {
 }
 
 /** List meta's `actions`: an object keyed by action name, as decisions.md gives it. */
-export function actionsByName(model: ModelDef): JsonObject {
-  const actions: JsonObject = {};
+export function actionsByName(model: ModelDef): Record<string, ActionMeta> {
+  const actions: Record<string, ActionMeta> = {};
   for (const action of model.actions) actions[action.name] = actionEntry(model, action);
   return actions;
 }

@@ -1,3 +1,4 @@
+import type { SearchAnswer } from '../contract/resource-api';
 import { SEARCH_LIMIT, type CompiledSearch } from './search-compiler';
 
 /** Spec Search rule 6: the result's meta says how to export what was found. */
@@ -11,7 +12,7 @@ const HEAD = JSON.stringify({
   pagination: { skip: 0, limit: SEARCH_LIMIT, total: 0, maximum_limit: SEARCH_LIMIT },
   meta: { actions: { export: EXPORT_ACTION } },
   resources: [],
-});
+} satisfies SearchAnswer);
 const TOTAL_AT = HEAD.indexOf('"total":0') + '"total":'.length;
 const BEFORE_TOTAL = HEAD.slice(0, TOTAL_AT);
 const AFTER_TOTAL = HEAD.slice(TOTAL_AT + 1, -']}'.length);

@@ -1,9 +1,11 @@
 import type { Db } from './db';
+import type { TransactionStatus } from '../contract/transaction-api';
 
 /** What a log row is read with (`tx_row` only finds them; `lines` holds a packed row's entries). */
 const LOG_COLUMNS = 'log_id, transaction_id, severity, format, time, message, lines';
 
-export type TxStatus = 'Queued' | 'In Progress' | 'Processing' | 'Success' | 'Fail' | 'Success With Async Failures';
+/** A transaction's status as the wire names it (contract/transaction-api.ts). */
+export type TxStatus = TransactionStatus;
 
 export interface TxRow {
   transaction_id: string;

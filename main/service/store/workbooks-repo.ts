@@ -22,6 +22,8 @@ export interface WorkbookRecord {
   /** The parent transaction of the last load, and the rows with an action at its start. */
   load_id: string | null;
   load_total: number;
+  /** 1 when the key index is the keys of every row's stored outcome (migration 0014). */
+  keys_current: number;
   created_at: string;
   updated_at: string;
 }
@@ -126,6 +128,7 @@ export class WorkbooksRepo {
       setState: p<[string, string | null, string, number]>('UPDATE workbooks SET state = ?, problem = ?, updated_at = ? WHERE wb = ?'),
       setRevision: p<[number, number, string, number]>('UPDATE workbooks SET revision = ?, head = ?, updated_at = ? WHERE wb = ?'),
       setValidated: p<[number, number]>('UPDATE workbooks SET validated_revision = ? WHERE wb = ?'),
+      setKeysCurrent: p<[number, number]>('UPDATE workbooks SET keys_current = ? WHERE wb = ?'),
       setPlanned: p<[number | null, string | null, number]>('UPDATE workbooks SET plan_revision = ?, plan_totals = ? WHERE wb = ?'),
       setLoad: p<[string, number, number]>('UPDATE workbooks SET load_id = ?, load_total = ? WHERE wb = ?'),
       inState: p<[string], WorkbookRecord>('SELECT * FROM workbooks WHERE state = ?'),
@@ -168,13 +171,35 @@ export class WorkbooksRepo {
         `SELECT row_id, sheet_no, idx, cells, errors, warnings, reads, effects FROM workbook_rows
          WHERE wb = ? AND sheet_no = ? AND idx >= ? ORDER BY idx LIMIT ?`,
       ),
-      pageErrors: p<[number, number, number, number, number], WorkbookRowRecord>(
-        `SELECT row_id, sheet_no, idx, cells, errors, warnings FROM workbook_rows
-         WHERE wb = ? AND sheet_no = ? AND errors > 0 AND idx > ? ORDER BY idx LIMIT ? OFFSET ?`,
+      // A filtered page in two steps: its first row's index counted off in the index alone
+      // (covering: it holds the count, migration 0014), then the rows from there. One query
+      // with OFFSET read every skipped row from the table.
+      firstError: p<[number, number, number, number], { idx: number }>(
+        `SELECT idx FROM workbook_rows WHERE wb = ? AND sheet_no = ? AND errors > 0 AND idx > ? ORDER BY idx LIMIT 1 OFFSET ?`,
       ),
-      pageWarnings: p<[number, number, number, number, number], WorkbookRowRecord>(
+      firstWarning: p<[number, number, number, number], { idx: number }>(
+        `SELECT idx FROM workbook_rows WHERE wb = ? AND sheet_no = ? AND warnings > 0 AND idx > ? ORDER BY idx LIMIT 1 OFFSET ?`,
+      ),
+      pageErrors: p<[number, number, number, number], WorkbookRowRecord>(
         `SELECT row_id, sheet_no, idx, cells, errors, warnings FROM workbook_rows
-         WHERE wb = ? AND sheet_no = ? AND warnings > 0 AND idx > ? ORDER BY idx LIMIT ? OFFSET ?`,
+         WHERE wb = ? AND sheet_no = ? AND errors > 0 AND idx >= ? ORDER BY idx LIMIT ?`,
+      ),
+      pageWarnings: p<[number, number, number, number], WorkbookRowRecord>(
+        `SELECT row_id, sheet_no, idx, cells, errors, warnings FROM workbook_rows
+         WHERE wb = ? AND sheet_no = ? AND warnings > 0 AND idx >= ? ORDER BY idx LIMIT ?`,
+      ),
+      // Nearest first, for "previous": the rows before an index, read backwards on the same index.
+      pageBefore: p<[number, number, number, number], WorkbookRowRecord>(
+        `SELECT row_id, sheet_no, idx, cells, errors, warnings FROM workbook_rows
+         WHERE wb = ? AND sheet_no = ? AND idx < ? ORDER BY idx DESC LIMIT ?`,
+      ),
+      pageErrorsBefore: p<[number, number, number, number], WorkbookRowRecord>(
+        `SELECT row_id, sheet_no, idx, cells, errors, warnings FROM workbook_rows
+         WHERE wb = ? AND sheet_no = ? AND errors > 0 AND idx < ? ORDER BY idx DESC LIMIT ?`,
+      ),
+      pageWarningsBefore: p<[number, number, number, number], WorkbookRowRecord>(
+        `SELECT row_id, sheet_no, idx, cells, errors, warnings FROM workbook_rows
+         WHERE wb = ? AND sheet_no = ? AND warnings > 0 AND idx < ? ORDER BY idx DESC LIMIT ?`,
       ),
       countRows: p<[number, number], { n: number }>('SELECT COUNT(*) AS n FROM workbook_rows WHERE wb = ? AND sheet_no = ?'),
       sheetRows: p<[number, number], WorkbookRowRecord>(
@@ -207,6 +232,14 @@ export class WorkbooksRepo {
       ),
       byCode: p<[number], { code: string; severity: 'error' | 'warning'; count: number }>(
         'SELECT code, severity, COUNT(*) AS count FROM workbook_issues WHERE wb = ? GROUP BY code, severity ORDER BY count DESC, code',
+      ),
+      fixable: p<[number], { sheet_no: number; code: string; column_id: number | null; count: number }>(
+        `SELECT sheet_no, code, column_id, COUNT(*) AS count FROM workbook_issues
+         WHERE wb = ? AND suggestion IS NOT NULL GROUP BY sheet_no, code, column_id`,
+      ),
+      suggestionsOf: p<[number, number, string, number | null], { row_id: number; suggestion: string }>(
+        `SELECT row_id, suggestion FROM workbook_issues
+         WHERE wb = ? AND sheet_no = ? AND code = ? AND column_id IS ? AND suggestion IS NOT NULL ORDER BY row_id, seq`,
       ),
       byColumn: p<[number], { sheet_no: number; column_id: number | null; errors: number; warnings: number }>(
         `SELECT sheet_no, column_id, SUM(severity = 'error') AS errors, SUM(severity = 'warning') AS warnings
@@ -253,7 +286,16 @@ export class WorkbooksRepo {
   create(
     row: Omit<
       WorkbookRecord,
-      'wb' | 'head' | 'validated_revision' | 'problem' | 'next_row' | 'plan_revision' | 'plan_totals' | 'load_id' | 'load_total'
+      | 'wb'
+      | 'head'
+      | 'validated_revision'
+      | 'problem'
+      | 'next_row'
+      | 'plan_revision'
+      | 'plan_totals'
+      | 'load_id'
+      | 'load_total'
+      | 'keys_current'
     >,
   ): number {
     const s = this.s.insert;
@@ -295,6 +337,11 @@ export class WorkbooksRepo {
 
   setValidated(wb: number, revision: number): void {
     this.s.setValidated.run(revision, wb);
+  }
+
+  /** Whether the key index holds exactly the keys of every row's stored outcome. */
+  setKeysCurrent(wb: number, current: boolean): void {
+    this.s.setKeysCurrent.run(current ? 1 : 0, wb);
   }
 
   setPlanned(wb: number, revision: number | null, totals: string | null): void {
@@ -374,14 +421,21 @@ export class WorkbooksRepo {
    * row passed over); `after` is a seek at any depth, for reading on from the last row read.
    */
   page(wb: number, sheetNo: number, skip: number, limit: number, only?: 'errors' | 'warnings', after = -1): WorkbookRowRecord[] {
-    if (only === 'errors') return this.s.pageErrors.all(wb, sheetNo, after, limit, skip);
-    if (only === 'warnings') return this.s.pageWarnings.all(wb, sheetNo, after, limit, skip);
-    return this.s.page.all(wb, sheetNo, after + 1 + skip, limit);
+    if (only === undefined) return this.s.page.all(wb, sheetNo, after + 1 + skip, limit);
+    const first = (only === 'errors' ? this.s.firstError : this.s.firstWarning).get(wb, sheetNo, after, skip);
+    if (!first) return [];
+    return (only === 'errors' ? this.s.pageErrors : this.s.pageWarnings).all(wb, sheetNo, first.idx, limit);
   }
 
   /** A page of rows with what their last validation stored (reads and effects), for a full validation to compare with. */
   pageWithResults(wb: number, sheetNo: number, skip: number, limit: number): (WorkbookRowRecord & { reads: string; effects: string })[] {
     return this.s.pageWithResults.all(wb, sheetNo, skip, limit);
+  }
+
+  /** Up to `limit` rows before index `before`, in sheet order (the nearest last). */
+  pageBefore(wb: number, sheetNo: number, before: number, limit: number, only?: 'errors' | 'warnings'): WorkbookRowRecord[] {
+    const statement = only === 'errors' ? this.s.pageErrorsBefore : only === 'warnings' ? this.s.pageWarningsBefore : this.s.pageBefore;
+    return statement.all(wb, sheetNo, before, limit).reverse();
   }
 
   countRows(wb: number, sheetNo: number): number {
@@ -452,6 +506,16 @@ export class WorkbooksRepo {
 
   issuesByCode(wb: number): { code: string; severity: 'error' | 'warning'; count: number }[] {
     return this.s.byCode.all(wb);
+  }
+
+  /** Issues that carry a suggested fix, counted per sheet, code and column ("apply to all n like it"). */
+  fixableCounts(wb: number): { sheet_no: number; code: string; column_id: number | null; count: number }[] {
+    return this.s.fixable.all(wb);
+  }
+
+  /** The suggestions (JSON) of every issue of a code in a column of a sheet, in row order. */
+  suggestionsOf(wb: number, sheetNo: number, code: string, columnId: number | null): { row_id: number; suggestion: string }[] {
+    return this.s.suggestionsOf.all(wb, sheetNo, code, columnId);
   }
 
   issuesByColumn(wb: number): { sheet_no: number; column_id: number | null; errors: number; warnings: number }[] {

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { TransactionEvent as WireTransactionEvent } from '../contract/service-events';
 import { ApiError } from '../errors';
 import type { Db } from '../store/db';
 import { newTransactionId } from '../store/ids';
@@ -58,12 +59,9 @@ export interface SlicedWork {
   abort(error: unknown): void;
 }
 
-export interface TransactionEvent {
-  transaction_id: string;
+/** The wire event (contract/service-events.ts), with the engine's own status type. */
+export interface TransactionEvent extends WireTransactionEvent {
   status: TxStatus;
-  parent_id: string | null;
-  model_type: string;
-  resource_pkid: string | null;
 }
 
 export type { LoadProgressEvent } from '../contract/service-events';

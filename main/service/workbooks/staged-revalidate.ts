@@ -7,7 +7,7 @@ import { KEY_READ, KEY_WRITE, type RowValidationRecord, type WorkbookRecord, typ
 import { sheetContext, type SheetContext } from './staged-sheet';
 import { StagedValidator, storedIssue, type RowOutcome, type StoredIssue } from './staged-validator';
 import { effectKey, keyHash, type OverlayEffect } from './tracked-overlay';
-import { KeyGatherer, type SortedKeys } from './workbook-key-index';
+import { KeyDiffGatherer, KeyGatherer, type KeyIndexDiff, type SortedKeys } from './workbook-key-index';
 import { sameAsStored } from './workbook-results';
 
 /**
@@ -48,6 +48,12 @@ export function dataContexts(store: Store, wb: number): SheetContext[] {
     .map((sheet) => sheetContext(sheet));
 }
 
+/**
+ * What a full validation found of the key index: every row's keys (`whole`), for the job to
+ * merge with the stored index, or the difference itself (`diff`), found row by row.
+ */
+export type FullKeys = { whole: SortedKeys } | { diff: KeyIndexDiff };
+
 /** Every row in load order, handed over in chunks; answers the sheets' own issues. */
 export async function validateFull(
   store: Store,
@@ -55,13 +61,15 @@ export async function validateFull(
   caller: ValidationCaller,
   node: NodeRow,
   emit: (outcomes: RowOutcome[]) => Promise<void>,
-  options: { planning?: boolean; slimSame?: boolean } = {},
-): Promise<{ sheets: SheetIssues[]; keys: SortedKeys }> {
+  options: { planning?: boolean; slimSame?: boolean; keysByRow?: boolean } = {},
+): Promise<{ sheets: SheetIssues[]; keys: FullKeys }> {
   const validator = new StagedValidator(store, caller, node, options.planning === true);
-  const gatherer = new KeyGatherer();
   const sheets: SheetIssues[] = [];
   // Only a workbook validated before has outcomes to compare with.
   const slim = options.slimSame === true && workbook.validated_revision !== null;
+  // Row by row only from stored outcomes, and only when the stored index is theirs (keys_current).
+  const byRow = slim && options.keysByRow === true ? new KeyDiffGatherer() : undefined;
+  const gatherer = byRow ? undefined : new KeyGatherer();
   for (const context of dataContexts(store, workbook.wb)) {
     for (let skip = 0; ; skip += PAGE) {
       const rows = slim
@@ -70,9 +78,12 @@ export async function validateFull(
       if (rows.length > 0) {
         const outcomes = rows.map((row: WorkbookRowRecord & { reads?: string; effects?: string }) => {
           const outcome = validator.validate(context, row);
-          gatherer.add(outcome.row_id, outcome.reads, outcome.effects);
+          gatherer?.add(outcome.row_id, outcome.reads, outcome.effects);
           const { reads, effects } = row;
-          return reads !== undefined && effects !== undefined ? slimmed(store, workbook.wb, outcome, { ...row, reads, effects }) : outcome;
+          if (reads === undefined || effects === undefined) return outcome;
+          const answer = slimmed(store, workbook.wb, outcome, { ...row, reads, effects });
+          if (byRow && !answer.same) byRow.row(outcome.row_id, storedKeys(reads, effects), outcome);
+          return answer;
         });
         await emit(outcomes);
       }
@@ -80,9 +91,15 @@ export async function validateFull(
     }
     sheets.push({ sheet_no: context.record.sheet_no, issues: sheetIssuesOf(store, context) });
   }
-  // Sorted here, on the job's thread: the service then merges it into the index in key order.
-  return { sheets, keys: gatherer.sorted() };
+  // Sorted here, on the job's thread: the service then writes the index in key order.
+  return { sheets, keys: byRow ? { diff: byRow.diff() } : { whole: (gatherer as KeyGatherer).sorted() } };
 }
+
+/** A row's stored reads and effects (`[]` both when it was never validated). */
+const storedKeys = (reads: string, effects: string): { reads: string[]; effects: OverlayEffect[] } => ({
+  reads: JSON.parse(reads) as string[],
+  effects: JSON.parse(effects) as OverlayEffect[],
+});
 
 /** An outcome equal to the stored one, as `same` without its contents; any other as it is. */
 function slimmed(

@@ -193,16 +193,29 @@ export class StagedWorkbooks {
   private async writeWholeValidation(wb: number, record: WorkbookRecord): Promise<void> {
     const { store, pool } = this.deps;
     const write = store.db.transaction((outcomes: RowOutcome[]) => writeOutcomes(store, wb, outcomes, 'whole'));
+    const keysByRow = this.keysPending(record);
     const result = await pool.run(
       'validate-workbook',
-      { wb, caller: this.callerOf(record), nodePkid: this.nodeOf(record).pkid },
+      { wb, caller: this.callerOf(record), nodePkid: this.nodeOf(record).pkid, keysByRow },
       { owner: record.owner, onChunk: (chunk) => write((chunk as WorkbookOutcomesChunk).outcomes) },
     );
     if (result.keys) await applyKeyDiff(store, wb, result.keys);
     store.db.transaction(() => {
       writeSheetIssues(store, wb, result.sheets ?? []);
+      store.workbooks.setKeysCurrent(wb, true);
       this.validated(wb, record.revision);
     })();
+  }
+
+  /**
+   * Before a full validation writes its outcomes (which leave the key index to its end): whether
+   * the index was current, so that the job may find its difference row by row. Until the end,
+   * the index is marked not current: a validation that stops midway leaves the next one to merge
+   * it whole.
+   */
+  keysPending(record: WorkbookRecord): boolean {
+    this.deps.store.workbooks.setKeysCurrent(record.wb, false);
+    return record.keys_current === 1;
   }
 
   validated(wb: number, revision: number): void {

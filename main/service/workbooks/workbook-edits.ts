@@ -1,4 +1,4 @@
-import type { WorkbookCell, WorkbookEdit } from '../contract/workbook-api';
+import type { WorkbookCell, WorkbookEdit, WorkbookSuggestion } from '../contract/workbook-api';
 import type { Store } from '../domain/store';
 import { ApiError } from '../errors';
 import type { WorkbookSheetRecord } from '../store/workbooks-repo';
@@ -73,9 +73,11 @@ export class EditPlanner {
         return this.replace(fields);
       case 'directive':
         return this.directive(fields);
+      case 'apply_suggestions':
+        return this.applySuggestions(fields);
       default:
         throw bad(
-          `'op' must be one of set, paste, insert_rows, delete_rows, add_column, remove_column, move_column, fill_down, replace, directive.`,
+          `'op' must be one of set, paste, insert_rows, delete_rows, add_column, remove_column, move_column, fill_down, replace, directive, apply_suggestions.`,
         );
     }
   }
@@ -282,6 +284,33 @@ export class EditPlanner {
       count += cells.length;
     }
     return { op: 'replace', ops, summary: `Replaced in ${plural(count, 'cell')}` };
+  }
+
+  /**
+   * Each issue of the code in the column takes its own suggestion (a number's text, the nearest
+   * choice...), read from the stored issues: the client never lists the rows, so it is one
+   * request and one revision for 100,000 of them.
+   */
+  private applySuggestions(fields: Fields): PlannedEdit {
+    const sheet = this.sheet(fields);
+    const code = text(fields, 'code', 100);
+    const columnId = int(fields, 'column_id');
+    this.columnPlace(sheet, columnId);
+    const cells: [number, number, WorkbookCell][] = [];
+    const seen = new Set<number>();
+    for (const entry of this.store.workbooks.suggestionsOf(this.wb, sheet.sheet_no, code, columnId)) {
+      // Two issues of one code on one cell would set it twice: the first suggestion wins.
+      if (seen.has(entry.row_id)) continue;
+      seen.add(entry.row_id);
+      cells.push([entry.row_id, columnId, (JSON.parse(entry.suggestion) as WorkbookSuggestion).value]);
+    }
+    if (cells.length > MAX_NEW_ROWS) throw bad(`At most ${MAX_NEW_ROWS.toLocaleString('en-US')} fixes can be applied at once.`);
+    if (cells.length === 0) throw bad(`No issue '${code}' in that column of '${sheet.name}' has a suggested fix.`);
+    return {
+      op: 'apply_suggestions',
+      ops: [['cells', sheet.sheet_no, cells]],
+      summary: `Applied the suggested fix of ${plural(cells.length, 'cell')} (${code}) in '${sheet.name}'`,
+    };
   }
 
   private directive(fields: Fields): PlannedEdit {

@@ -74,14 +74,16 @@ export class WorkbookRuns {
         addToTotals(totals, outcome.plan.action);
       }
     });
+    const keysByRow = this.books.keysPending(record);
     const result = await pool.run(
       'validate-workbook',
-      { wb, caller: this.books.callerOf(record), nodePkid: this.books.nodeOf(record).pkid, plan: true },
+      { wb, caller: this.books.callerOf(record), nodePkid: this.books.nodeOf(record).pkid, plan: true, keysByRow },
       { owner: record.owner, onChunk: (chunk) => write((chunk as WorkbookOutcomesChunk).outcomes) },
     );
     if (result.keys) await applyKeyDiff(store, wb, result.keys);
     store.db.transaction(() => {
       writeSheetIssues(store, wb, result.sheets ?? []);
+      store.workbooks.setKeysCurrent(wb, true);
       store.workbooks.setValidated(wb, record.revision);
       store.workbooks.setPlanned(wb, record.revision, JSON.stringify(totals));
       store.workbooks.setState(wb, 'planned', null, this.deps.now());
@@ -148,6 +150,19 @@ export class WorkbookRuns {
       void submitted.done.then(() => this.finishLoad(record.wb));
       return { transactionId: spooled.load.load_id, rows: spooled.rows, record: store.workbooks.getByWb(record.wb) as WorkbookRecord };
     });
+  }
+
+  /**
+   * Stops the workbook's running load after its current batch: the rows that ran keep their
+   * outcomes, the others stay not run, so a later load runs them (and never one that loaded).
+   * The workbook leaves `loading` when the load has stopped (its `workbook` event).
+   */
+  cancel(who: Who, id: string): WorkbookRecord {
+    const found = this.books.find(who, id);
+    if (found.state !== 'loading' || found.load_id === null || !this.deps.loads.cancel(found.load_id, who.principal.username)) {
+      throw new ApiError(409, 'not-loading', 'This workbook has no load running: there is nothing to cancel.');
+    }
+    return found;
   }
 
   /**

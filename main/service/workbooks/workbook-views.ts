@@ -193,6 +193,8 @@ export interface RowQuery {
   limit: number;
   /** Only rows after this row index (the last one read): -1 from the first. */
   after: number;
+  /** Only the last `limit` rows before this row index ("previous error"): `skip` is then ignored. */
+  before?: number;
   only?: 'errors' | 'warnings';
   code?: string;
   column?: number;
@@ -213,7 +215,13 @@ function scanRows(
     const page = store.workbooks.page(record.wb, sheet.sheet_no, skip, 1000, query.only);
     for (const row of page) {
       if (!matches(store, record.wb, sheet, row, query)) continue;
-      if (row.idx > query.after && passed >= query.skip && rows.length < query.limit) rows.push(row);
+      if (query.before !== undefined) {
+        // The last `limit` matches before the index: a window slid along the scan.
+        if (row.idx < query.before && row.idx > query.after) {
+          rows.push(row);
+          if (rows.length > query.limit) rows.shift();
+        }
+      } else if (row.idx > query.after && passed >= query.skip && rows.length < query.limit) rows.push(row);
       if (row.idx > query.after) passed += 1;
       total += 1;
     }
@@ -247,6 +255,11 @@ export function rowPage(store: Store, record: WorkbookRecord, sheetNo: number, q
   if (!sheet) throw new ApiError(404, 'not-found', `The workbook has no sheet ${sheetNo}.`);
   let found: { total: number; rows: WorkbookRowRecord[] };
   if (query.code !== undefined || query.column !== undefined || query.find) found = scanRows(store, record, sheet, query);
+  else if (query.before !== undefined)
+    found = {
+      total: query.only === 'errors' ? sheet.rows_with_errors : query.only === 'warnings' ? sheet.rows_with_warnings : sheet.rows,
+      rows: store.workbooks.pageBefore(record.wb, sheetNo, query.before, query.limit, query.only),
+    };
   else if (query.only)
     found = {
       total: query.only === 'errors' ? sheet.rows_with_errors : sheet.rows_with_warnings,
@@ -266,7 +279,10 @@ export function rowPage(store: Store, record: WorkbookRecord, sheetNo: number, q
     revision: record.revision,
     total: found.total,
     skip: query.skip,
-    next_after: found.rows.length === query.limit && found.rows.length > 0 ? found.rows[found.rows.length - 1].idx : null,
+    next_after:
+      query.before === undefined && found.rows.length === query.limit && found.rows.length > 0
+        ? found.rows[found.rows.length - 1].idx
+        : null,
     rows: found.rows.map((row) => rowAnswer(store, record.wb, sheet, row, runs, issuesByRow.get(row.row_id) ?? [])),
   };
 }
@@ -302,5 +318,8 @@ export function issueList(store: Store, record: WorkbookRecord, skip: number, li
     issues: [...own.slice(skip, skip + limit), ...rowIssuesPage].slice(0, limit),
     by_code: byCode,
     by_column: byColumn,
+    fixable: store.workbooks
+      .fixableCounts(record.wb)
+      .map((entry) => ({ sheet: entry.sheet_no, code: entry.code, column_id: entry.column_id, count: entry.count })),
   };
 }

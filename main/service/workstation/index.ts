@@ -6,6 +6,7 @@ import { remoteProfileRoutes } from './remote-profile-routes';
 import type { WorkstationDeps, WorkstationRouteGroup } from './route-group';
 import { workspaceRoutes } from './workspace-routes';
 import { workbookRoutes } from './workbook-routes';
+import { viewerRoutes } from './viewer-routes';
 
 export type { WorkstationDeps, WorkstationRouteGroup } from './route-group';
 
@@ -14,7 +15,7 @@ export type { WorkstationDeps, WorkstationRouteGroup } from './route-group';
  * endpoints): answered by the local service alone, whatever workspace is live. To add a family
  * (staged workbooks, sync, events...): a file exporting a `WorkstationRouteGroup`, one line here.
  */
-const GROUPS: readonly WorkstationRouteGroup[] = [remoteProfileRoutes, workspaceRoutes, workbookRoutes, modelRoutes];
+const GROUPS: readonly WorkstationRouteGroup[] = [remoteProfileRoutes, workspaceRoutes, workbookRoutes, modelRoutes, viewerRoutes];
 
 export const WORKSTATION_PREFIX = '/workstation/';
 

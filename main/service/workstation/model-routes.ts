@@ -45,7 +45,7 @@ function entryOf(model: ModelDef): WorkstationModel {
     title: model.title,
     description: model.description,
     kind: modelKind(model.modelType) as WorkstationModelKind,
-    summary_attrs: summaryAttrsMeta(model).map((attr) => ({ name: String(attr.name), title: String(attr.title) })),
+    summary_attrs: summaryAttrsMeta(model),
     business_key: { hierarchy: model.businessKey.hierarchy, fields: [...model.businessKey.fields] },
     actions: actionsOf(model),
   };

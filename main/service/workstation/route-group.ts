@@ -8,6 +8,7 @@ import type { RequestContext } from '../request-context';
 import type { RemoteProfilesRepo } from '../store/remote-profiles-repo';
 import type { WorkbookRuns } from '../workbooks/workbook-runs';
 import type { StagedWorkbooks } from '../workbooks/staged-workbooks';
+import type { Viewers } from '../viewer/viewers';
 
 /** What the workstation's own endpoints use: the Local store, remote profiles, the vault and the proxy. */
 export interface WorkstationDeps {
@@ -18,6 +19,8 @@ export interface WorkstationDeps {
   workbooks: StagedWorkbooks;
   /** Plans and loads of staged workbooks. */
   workbookRuns: WorkbookRuns;
+  /** Exports and files open read-only in the export viewer. */
+  viewers: Viewers;
   /** An /api/ request answered in-process as `principal` (set once the pipeline exists): generated workbooks start from the API's own files. */
   apiAs: (principal: Principal, request: ApiRequest) => Promise<ApiResponse>;
 }

@@ -41,15 +41,23 @@ function text(body: JsonObject, name: string, required = true): string | undefin
   return value;
 }
 
-/** The API request whose answer (an .xlsx) a generated workbook starts from. */
-function generatorRequest(body: JsonObject, node: NodeRow): { method: string; url: string; body?: string; name: string } {
+const SEARCH_DIRECTION_FLAGS: Record<string, string | undefined> = {
+  local: 'hierarchy_shallow',
+  up: 'hierarchy_paths',
+  all: 'hierarchy_all',
+};
+
+/** The API request whose answer (an .xlsx) a generated workbook starts from; the export viewer reads the same. */
+export function generatorRequest(body: JsonObject, node: NodeRow): { method: string; url: string; body?: string; name: string } {
   const hierarchy = encodeURIComponent(node.path);
   if (body.from === 'search') {
     const query = text(body, 'query') as string;
+    // The search's reach beyond looking down (the default): its flag goes in the query, as the Search view sends it.
+    const flag = SEARCH_DIRECTION_FLAGS[String(body.direction)];
     return {
       method: 'POST',
-      url: `/api/export/export_data/?url=/api/tool/Search/&hierarchy=${hierarchy}`,
-      body: JSON.stringify({ query, export_data_type: 'formatted', hierarchy_paths: [node.path] }),
+      url: `/api/export/export_data/?url=/api/tool/Search/&hierarchy=${hierarchy}${flag ? `&${flag}=true` : ''}`,
+      body: JSON.stringify({ query, export_data_type: 'formatted' }),
       name: 'search.xlsx',
     };
   }
@@ -141,6 +149,7 @@ function rows(deps: WorkstationDeps, ctx: RequestContext, id: string, sheet: str
     skip: intParam(ctx, 'skip', 0, 10_000_000),
     limit: intParam(ctx, 'limit', 100, 5000),
     after: ctx.query.get('after') === null ? -1 : intParam(ctx, 'after', 0, 10_000_000),
+    before: ctx.query.get('before') === null ? undefined : intParam(ctx, 'before', 0, 10_000_000),
     only: only ?? undefined,
     code: ctx.query.get('code') ?? undefined,
     column: column === null ? undefined : intParam(ctx, 'column', 0, 1_000_000),
@@ -189,6 +198,11 @@ async function oneWorkbook(deps: WorkstationDeps, ctx: RequestContext, rest: str
       return json(200, { success: true, id });
     }
     throw methodNotAllowed(ctx, 'GET or DELETE');
+  }
+  if (action === 'load' && rest.length === 3 && sheet === 'cancel') {
+    if (ctx.method !== 'POST') throw methodNotAllowed(ctx, 'POST');
+    const record = deps.workbookRuns.cancel(who, id);
+    return json(202, { success: true, workbook: workbookInfo(deps.store, record) } satisfies WorkbookAnswer);
   }
   if (action === 'sheets' && rest.length === 4 && tail === 'rows') {
     if (ctx.method !== 'GET') throw methodNotAllowed(ctx, 'GET');

@@ -62,10 +62,12 @@ async function fullIssues(info: WorkbookInfo): Promise<(PlainIssue | string)[][]
   const node = store.nodes.get(record.hierarchy_pkid);
   if (!node) throw new Error('node gone');
   const outcomes: RowOutcome[] = [];
-  const { sheets: sheetIssues, keys } = await validateFull(store, record, caller, node, (chunk) => {
+  const { sheets: sheetIssues, keys: found } = await validateFull(store, record, caller, node, (chunk) => {
     outcomes.push(...chunk);
     return Promise.resolve();
   });
+  if (!('whole' in found)) throw new Error('a validation without stored outcomes to compare with gathers every key');
+  const keys = found.whole;
   // The index an edit finds its readers by is the one a full validation builds (merged whole, or kept row by row).
   const stored = store.workbooks.keySlice(record.wb, undefined, 10_000_000);
   expect(stored).toEqual([...keys.keys].map((key, at) => [key, keys.kinds[at], keys.rows[at]]));

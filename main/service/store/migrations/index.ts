@@ -11,6 +11,7 @@ import { sql as logByRow } from './0010-log-by-row';
 import { sql as summaryColumn } from './0011-summary-column';
 import { sql as packedLogs } from './0012-packed-logs';
 import { sql as workbooks } from './0013-workbooks';
+import { sql as workbookCountIndexes } from './0014-workbook-count-indexes';
 
 /**
  * Numbered migrations, applied in order at open. Append a new file `NNNN-name.ts` exporting
@@ -37,4 +38,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 11, name: 'summary-column', sql: summaryColumn },
   { version: 12, name: 'packed-logs', sql: packedLogs },
   { version: 13, name: 'workbooks', sql: workbooks },
+  { version: 14, name: 'workbook-count-indexes', sql: workbookCountIndexes },
 ];
