@@ -22,6 +22,12 @@ export interface BridgeResponse {
   body: string | Uint8Array;
 }
 
+/** A file the page offers to save: its suggested name (never a path) and its bytes. */
+export interface SaveFileRequest {
+  fileName: string;
+  bytes: string | Uint8Array;
+}
+
 /** What `onEvent` hands over: the service's one declaration of its events. */
 export type { ServiceEvent };
 
@@ -30,8 +36,18 @@ export interface WorkstationBridge {
   request(request: BridgeRequest): Promise<BridgeResponse>;
   /** Service events as they happen; the returned function unsubscribes. */
   onEvent(listener: (event: ServiceEvent) => void): () => void;
+  /**
+   * "Open .xlsx": main shows its open dialog, reads the chosen file and uploads it at
+   * `hierarchy` (`POST /api/uploadfiles/`): the upload's answer as `request` answers it (a fault
+   * too), or null when the user cancelled. The page never sees or names a path.
+   */
+  openWorkbookFile(hierarchy: string): Promise<BridgeResponse | null>;
+  /** "Save": main shows its save dialog and writes the bytes there; false when the user cancelled. */
+  saveFile(file: SaveFileRequest): Promise<boolean>;
 }
 
 /** The IPC channels, as types: the preload (which may not import at run time) and the shell both check their literals against these. */
 export type ApiChannel = 'api:request';
 export type EventChannel = 'service:event';
+export type OpenFileChannel = 'file:open-workbook';
+export type SaveFileChannel = 'file:save';

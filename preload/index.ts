@@ -4,6 +4,9 @@ import type {
   BridgeRequest,
   BridgeResponse,
   EventChannel,
+  OpenFileChannel,
+  SaveFileChannel,
+  SaveFileRequest,
   ServiceEvent,
   WorkstationBridge as BridgeContract,
 } from './bridge-types';
@@ -14,6 +17,8 @@ import type {
  */
 const API_CHANNEL: ApiChannel = 'api:request';
 const EVENT_CHANNEL: EventChannel = 'service:event';
+const OPEN_FILE_CHANNEL: OpenFileChannel = 'file:open-workbook';
+const SAVE_FILE_CHANNEL: SaveFileChannel = 'file:save';
 
 const bridge = {
   request: (request: BridgeRequest): Promise<BridgeResponse> => ipcRenderer.invoke(API_CHANNEL, request),
@@ -25,6 +30,8 @@ const bridge = {
       ipcRenderer.removeListener(EVENT_CHANNEL, relay);
     };
   },
+  openWorkbookFile: (hierarchy: string): Promise<BridgeResponse | null> => ipcRenderer.invoke(OPEN_FILE_CHANNEL, hierarchy),
+  saveFile: (file: SaveFileRequest): Promise<boolean> => ipcRenderer.invoke(SAVE_FILE_CHANNEL, file),
 };
 
 /** Derived from the implementation above. */

@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { defaultDataDir } from '../data-dir';
 import { createService, type Service } from '../service';
+import type { ApiRequest, ApiResponse } from '../service/api-types';
 import type { Principal } from '../service/auth/principal';
 import { registerApiHandler } from './api-ipc';
+import { registerFileDialogs, type DialogLike } from './file-dialogs';
 import { SafeStorageVault } from './safe-storage-vault';
 import { aboutDialogOptions, buildAppMenu, type MenuContext } from './app-menu';
 import { forwardServiceEvents } from './service-events';
@@ -46,6 +48,21 @@ function installMenu(window: BrowserWindow): void {
   Menu.setApplicationMenu(Menu.buildFromTemplate(buildAppMenu(context, { showAbout })));
 }
 
+/** Electron's dialogs, modal to the app's window when there is one. */
+function windowDialogs(): DialogLike {
+  const parent = (): BrowserWindow | undefined => BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
+  return {
+    showOpenDialog(options) {
+      const window = parent();
+      return window ? dialog.showOpenDialog(window, options) : dialog.showOpenDialog(options);
+    },
+    showSaveDialog(options) {
+      const window = parent();
+      return window ? dialog.showSaveDialog(window, options) : dialog.showSaveDialog(options);
+    },
+  };
+}
+
 async function openWindow(service: Service): Promise<void> {
   const window = new BrowserWindow({
     width: 1440,
@@ -74,11 +91,10 @@ async function start(): Promise<void> {
   }
   const principal = localPrincipal(service);
   hardenSession(session.defaultSession);
-  registerApiHandler(
-    ipcMain,
-    (request) => service.handleAs(principal, request),
-    (url) => isAppPage(APP_PAGE, url),
-  );
+  const handle = (request: ApiRequest): Promise<ApiResponse> => service.handleAs(principal, request);
+  const fromAppPage = (url: string): boolean => isAppPage(APP_PAGE, url);
+  registerApiHandler(ipcMain, handle, fromAppPage);
+  registerFileDialogs(ipcMain, windowDialogs(), handle, fromAppPage);
   await openWindow(service);
 }
 

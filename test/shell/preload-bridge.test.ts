@@ -37,7 +37,13 @@ const update: TransactionEvent = {
 describe('the preload bridge', () => {
   it('exposes named functions only, as window.workstation', () => {
     expect([...exposed.keys()]).toEqual(['workstation']);
-    expect(Object.keys(bridge).sort()).toEqual(['onEvent', 'request']);
+    expect(Object.keys(bridge).sort()).toEqual(['onEvent', 'openWorkbookFile', 'request', 'saveFile']);
+  });
+
+  it('asks main for its open and save dialogs on their own channels, with no path from the page', async () => {
+    await expect(bridge.openWorkbookFile('sys.hcs')).resolves.toEqual({ channel: 'file:open-workbook', request: 'sys.hcs' });
+    const file = { fileName: 'lines.xlsx', bytes: new Uint8Array([1]) };
+    await expect(bridge.saveFile(file)).resolves.toEqual({ channel: 'file:save', request: file });
   });
 
   it('sends every request on the one api:request channel', async () => {
