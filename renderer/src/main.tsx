@@ -1,5 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { setFileSaver } from './api/downloads';
 import { App } from './App';
 import { createStores, StoresContext } from './store/stores';
 import { chooseTransport } from './transport/choose-transport';
@@ -7,7 +8,10 @@ import type { BridgeLike } from './transport/transport';
 import './styles.css';
 
 // The transport is chosen here, once: the shell's bridge when present, else HTTP.
-const stores = createStores(chooseTransport(window as unknown as { workstation?: BridgeLike }));
+const transport = chooseTransport(window as unknown as { workstation?: BridgeLike });
+// Files are saved through the shell's save dialog where the transport has one.
+setFileSaver(transport.saveFile);
+const stores = createStores(transport);
 
 const container = document.getElementById('root');
 if (container) {

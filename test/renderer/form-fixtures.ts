@@ -1,4 +1,4 @@
-import type { SchemaProperty } from '../../renderer/src/api/types';
+import type { SchemaProperty } from '../../main/service/contract/resource-api';
 import { FakeTransport, listOf } from './fake-transport';
 
 /** Shapes as the service answers them (checked with curl against `serve --seed demo`). */

@@ -1,8 +1,6 @@
-/** A fault from the service (decisions.md's shape) or from the way to it, as the UI shows it. */
-export interface FaultDetail {
-  field: string;
-  message: string;
-}
+import type { Fault, FaultDetail } from '../../../main/service/contract/fault';
+
+/** A fault from the service (contract/fault.ts) or from the way to it, as the UI shows it. */
 
 export class ApiFault extends Error {
   constructor(
@@ -45,7 +43,8 @@ export function adviceFor(status: number, code: string): string {
 /** Reads a fault body; anything else becomes a fault that still says what happened. */
 export function faultFrom(status: number, body: unknown): ApiFault {
   if (typeof body === 'object' && body !== null) {
-    const fault = body as { code?: unknown; message?: unknown; details?: unknown; transaction_id?: unknown };
+    // Read as untrusted: any field of the fault shape may be missing or of another type.
+    const fault = body as { [K in keyof Fault]?: unknown };
     if (typeof fault.message === 'string') {
       const details = Array.isArray(fault.details) ? (fault.details as FaultDetail[]) : [];
       return new ApiFault(

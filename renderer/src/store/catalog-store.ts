@@ -1,8 +1,15 @@
 import { createStore } from 'zustand/vanilla';
 import type { ApiClient } from '../api/api-client';
 import { asFault, faultFrom, type ApiFault } from '../api/fault';
-import type { WorkspaceHeaderName, WorkstationModelList } from '../../../main/service/contract/workstation-api';
-import type { CatalogModel } from '../api/model-catalog';
+import type { WorkspaceHeaderName, WorkstationModel, WorkstationModelList } from '../../../main/service/contract/workstation-api';
+
+/** A model a node may hold, with its title, as the service lists it (`GET /workstation/models/`). */
+export type CatalogModel = WorkstationModel;
+
+/** The model's title from the service's catalog; its model type while the catalog is not there. */
+export function titleOf(models: readonly CatalogModel[] | undefined, modelType: string): string {
+  return models?.find((model) => model.model_type === modelType)?.title ?? modelType;
+}
 
 export type CatalogEntry = { state: 'loading' } | { state: 'ready'; models: CatalogModel[] } | { state: 'error'; fault: ApiFault };
 

@@ -1,7 +1,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { ApiClient } from '../api/api-client';
 import { asFault, type ApiFault } from '../api/fault';
-import type { AsyncAnswer, Instance, SchemaProperty } from '../api/types';
+import type { AsyncAnswer, Instance, SchemaProperty } from '../../../main/service/contract/resource-api';
 import { groupsOf, type FieldGroup, type FormMeta } from '../views/form/form-layout';
 import { carryOver, clearForTemplate, restoreCleared } from '../views/form/form-values';
 import { addPayload, editPayload } from '../views/form/payload';

@@ -1,7 +1,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { ApiClient } from '../api/api-client';
 import { asFault, type ApiFault } from '../api/fault';
-import type { Instance, ListAnswer } from '../api/types';
+import type { Instance, ListAnswer } from '../../../main/service/contract/resource-api';
 
 const NODES = '/api/data/HierarchyNode/';
 /** The API's maximum page: a node's children arrive in pages this size, the first shown at once. */

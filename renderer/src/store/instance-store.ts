@@ -2,7 +2,7 @@ import { createStore } from 'zustand/vanilla';
 import type { ApiClient } from '../api/api-client';
 import type { DownloadedFile } from '../api/downloads';
 import { asFault, type ApiFault } from '../api/fault';
-import type { AsyncAnswer, Instance, SchemaProperty } from '../api/types';
+import type { AsyncAnswer, Instance, SchemaProperty } from '../../../main/service/contract/resource-api';
 import { titlesOf } from './resources-store';
 
 export interface InstanceState {

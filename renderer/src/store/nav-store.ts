@@ -1,7 +1,7 @@
 import { createStore } from 'zustand/vanilla';
 
 export type ViewName =
-  'resources' | 'instance' | 'form' | 'workbooks' | 'workbook' | 'transactions' | 'transaction' | 'search' | 'settings';
+  'resources' | 'instance' | 'form' | 'workbooks' | 'workbook' | 'viewer' | 'transactions' | 'transaction' | 'search' | 'settings';
 
 /** Where the user is: one view and what it shows. Every view reads its target from here. */
 export interface Place {
@@ -16,6 +16,8 @@ export interface Place {
   query?: string;
   /** The staged workbook open in the grid. */
   workbookId?: string;
+  /** The export or file open read-only in the viewer. */
+  viewerId?: string;
 }
 
 export interface NavState {

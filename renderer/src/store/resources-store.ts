@@ -1,7 +1,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { ApiClient } from '../api/api-client';
 import { asFault, type ApiFault } from '../api/fault';
-import type { AsyncAnswer, ListAnswer, SchemaProperty } from '../api/types';
+import type { AsyncAnswer, ListAnswer, SchemaProperty } from '../../../main/service/contract/resource-api';
 
 export type Traversal = 'down' | 'local' | 'up';
 export type FilterCondition = 'contains' | 'startswith' | 'endswith' | 'equals';

@@ -2,7 +2,7 @@ import { createStore } from 'zustand/vanilla';
 import type { ApiClient } from '../api/api-client';
 import type { DownloadedFile } from '../api/downloads';
 import { ApiFault, asFault } from '../api/fault';
-import type { Instance, ListAnswer, Pagination, SummaryAttr } from '../api/types';
+import type { ListAnswer, ListedInstance, SearchAnswer, SummaryAttr } from '../../../main/service/contract/resource-api';
 
 const SEARCH = '/api/tool/Search/';
 const EXPORT = '/api/export/export_data/?url=/api/tool/Search/';
@@ -18,7 +18,7 @@ export interface SearchScope {
 
 export interface SearchGroup {
   modelType: string;
-  hits: Instance[];
+  hits: ListedInstance[];
 }
 
 export type ExportDataType = 'formatted' | 'raw' | 'json';
@@ -70,7 +70,7 @@ export function scopeParams(scope: SearchScope): Record<string, string> {
 }
 
 /** Hits per model type, the models in the order the service answered them (by model type). */
-export function groupByModel(resources: Instance[]): SearchGroup[] {
+export function groupByModel(resources: ListedInstance[]): SearchGroup[] {
   const groups = new Map<string, SearchGroup>();
   for (const hit of resources) {
     const modelType = hit.meta.model_type;
@@ -86,12 +86,6 @@ export function positionOf(fault: ApiFault): number | undefined {
   const text = [fault.message, ...fault.details.map((detail) => detail.message)].join(' ');
   const match = /at position (\d+)/i.exec(text);
   return match ? Number(match[1]) : undefined;
-}
-
-interface SearchAnswer {
-  pagination: Pagination;
-  meta?: { actions?: { export?: { href: string } } };
-  resources: Instance[];
 }
 
 export function createSearchStore(client: ApiClient) {

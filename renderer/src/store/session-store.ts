@@ -1,7 +1,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { ApiClient } from '../api/api-client';
 import { ApiFault, asFault } from '../api/fault';
-import type { WhoAmI } from '../api/types';
+import type { WhoAmI } from '../../../main/service/contract/resource-api';
 
 export interface SessionState {
   state: 'checking' | 'signed-out' | 'signed-in';

@@ -1,7 +1,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { ApiClient } from '../api/api-client';
 import { asFault } from '../api/fault';
-import { FINISHED } from '../api/types';
+import { FINISHED } from '../api/finished';
 
 export interface TrackedTransaction {
   id: string;

@@ -18,6 +18,8 @@ import { createProfilesStore } from './profiles-store';
 import { createWorkspaceStore } from './workspace-store';
 import { createWorkbooksStore } from './workbooks-store';
 import { createWorkbookStore } from './workbook-store';
+import { createViewerStore } from './viewer-store';
+import { createWorkbookIssuesStore } from './workbook-issues-store';
 
 /**
  * Every store of the window, built once around the one transport chosen at start. Components
@@ -31,6 +33,7 @@ export function createStores(transport: Transport) {
   const status = createStatusStore(client);
   const hierarchy = createHierarchyStore(client);
   const workspace = createWorkspaceStore(client, hierarchy, nav);
+  const workbook = createWorkbookStore(client);
   return {
     workspace,
     profiles: createProfilesStore(client, () => void workspace.getState().load()),
@@ -47,7 +50,9 @@ export function createStores(transport: Transport) {
     search: createSearchStore(client),
     catalog: createCatalogStore(client),
     workbooks: createWorkbooksStore(client),
-    workbook: createWorkbookStore(client),
+    viewer: createViewerStore(client),
+    workbook,
+    workbookIssues: createWorkbookIssuesStore(client, workbook),
   };
 }
 

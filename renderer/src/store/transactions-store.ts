@@ -1,47 +1,17 @@
 import { createStore } from 'zustand/vanilla';
 import type { ApiClient } from '../api/api-client';
 import { asFault, type ApiFault } from '../api/fault';
-import { FINISHED, type InstanceMeta, type Pagination } from '../api/types';
+import { FINISHED } from '../api/finished';
+import type {
+  TransactionDetail,
+  TransactionInstance,
+  TransactionList,
+  TransactionLogEntry,
+  TransactionSummary,
+} from '../../../main/service/contract/transaction-api';
 
 const TRANSACTIONS = '/api/tool/Transaction/';
 export const PAGE_SIZE = 50;
-
-/** A row of the transactions list: the summary attributes of tool/Transaction. */
-export interface TransactionSummary {
-  transaction_id: string;
-  action: string;
-  status: string;
-  detail: string;
-  model_type: string;
-  username?: string;
-  submitted_time: string;
-}
-
-export interface LogEntry {
-  severity: string;
-  log_id: string;
-  time: string;
-  message: string;
-}
-
-export interface SubTransaction {
-  transaction_id: string;
-  status: string;
-  action: string;
-  detail: string;
-}
-
-/** A transaction read whole (decisions.md "Transactions"). */
-export interface TransactionDetail extends TransactionSummary {
-  rolled_back: 'Yes' | 'No';
-  message: string;
-  started_time?: string | null;
-  completed_time?: string | null;
-  parent_id: string | null;
-  resource?: { hierarchy: string; model_type: string; pkid: string; current_state?: string; download_href?: string };
-  log: LogEntry[];
-  sub_transactions: SubTransaction[];
-}
 
 export interface TransactionFilters {
   status: string;
@@ -88,7 +58,7 @@ export interface TransactionsTiming {
 const isRunning = (status: string): boolean => !FINISHED.has(status);
 
 /** The service lists the log newest first; read as a story it goes oldest first. */
-export function inOrder(entries: LogEntry[]): LogEntry[] {
+export function inOrder(entries: TransactionLogEntry[]): TransactionLogEntry[] {
   return [...entries].sort((a, b) => Number(a.log_id) - Number(b.log_id));
 }
 
@@ -110,11 +80,6 @@ export function filterQuery(filters: TransactionFilters): URLSearchParams {
   if (filters.status) exact('status', filters.status);
   if (filters.modelType) exact('model_type', filters.modelType);
   return query;
-}
-
-interface TransactionList {
-  pagination: Pagination;
-  resources: { data: TransactionSummary; meta: InstanceMeta }[];
 }
 
 export function createTransactionsStore(client: ApiClient, timing: TransactionsTiming = { refreshMs: 1500, pollMs: 500 }) {
@@ -162,7 +127,7 @@ export function createTransactionsStore(client: ApiClient, timing: TransactionsT
     const follow = async (id: string, generation: number): Promise<void> => {
       for (;;) {
         try {
-          const answer = await client.get<{ data: TransactionDetail }>(`${TRANSACTIONS}${id}/`);
+          const answer = await client.get<TransactionInstance>(`${TRANSACTIONS}${id}/`);
           if (generation !== detailGeneration) return;
           set({ detail: { ...answer.data, log: inOrder(answer.data.log ?? []) }, detailState: 'ready', detailFault: undefined });
           if (!isRunning(answer.data.status)) return;

@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
-import type { CatalogModel } from '../api/model-catalog';
-import { catalogKey, type CatalogEntry } from './catalog-store';
+import { catalogKey, type CatalogEntry, type CatalogModel } from './catalog-store';
 import { useSlice, useStores } from './stores';
 
 /** The catalog of a node, loaded on first use; undefined while there is no node. */

@@ -2,6 +2,7 @@ import { createStore } from 'zustand/vanilla';
 import type {
   WorkbookAnswer,
   WorkbookCell,
+  WorkbookEdit,
   WorkbookEditResult,
   WorkbookInfo,
   WorkbookRow,
@@ -10,6 +11,8 @@ import type {
 import type { ApiClient } from '../api/api-client';
 import type { DownloadedFile } from '../api/downloads';
 import { asFault, type ApiFault } from '../api/fault';
+import { filterQuery, isFiltered, NO_FILTER, type RowFilter } from './workbook-filter';
+import { cellText } from './workbook-cell-text';
 
 /**
  * One staged workbook open in the grid: its info, the sheet shown, and its rows read a page at a
@@ -28,11 +31,37 @@ export interface WorkbookState {
   /** Bumped when pages change, so the grid repaints. */
   version: number;
   fault?: ApiFault;
+  /** The rows the grid lists (workbook-filter.ts); with one, the grid's row n is the filter's n-th row. */
+  filter: RowFilter;
+  /** Rows through the filter, from the last page read of it (undefined until then). */
+  filteredRows?: number;
+  /** Lists only the rows through the filter (NO_FILTER: every row again). */
+  setFilter(filter: RowFilter): void;
+  /** The row at a grid index, read from the service when its page is not held (F8 to a page not read yet). */
+  readRow(index: number): Promise<WorkbookRow | undefined>;
+  /** Every issue of `code` in the column takes its own suggested fix, in one revision. */
+  applySuggestions(code: string, columnId: number): Promise<void>;
   open(id: string): Promise<void>;
   showSheet(sheet: number): void;
   /** The row at an index of the shown sheet, reading its page when it is not there yet. */
   rowAt(index: number): WorkbookRow | undefined;
   setCell(rowId: number, columnId: number, value: WorkbookCell): Promise<void>;
+  /** Several cells in one revision (one undo): a cleared range, an edit in the grid. */
+  setCells(cells: CellChange[]): Promise<void>;
+  /** A block copied from Excel or LibreOffice (tab-separated), its top left at a cell: rows past the end are added. */
+  paste(rowIndex: number, columnId: number, tsv: string): Promise<void>;
+  /** Copies the cells of the row at `fromIndex` down to `toIndex`, in these columns. */
+  fillDown(columnIds: number[], fromIndex: number, toIndex: number): Promise<void>;
+  /** `count` empty rows before the row at `at` (at the end when `at` is the sheet's row count). */
+  insertRows(at: number, count: number): Promise<void>;
+  /** The rows from `fromIndex` to `toIndex` (inclusive) of the shown sheet. */
+  deleteRows(fromIndex: number, toIndex: number): Promise<void>;
+  /** Replaces in every cell of the shown sheet; answers how many cells changed (undefined when refused). */
+  replace(find: string, replacement: string, options: FindOptions): Promise<number | undefined>;
+  /** The next cell after row `afterIndex` whose text matches, wrapping to the top; undefined when none does. */
+  findNext(find: string, options: FindOptions, afterIndex: number): Promise<{ index: number; columnId: number } | undefined>;
+  /** The directive banner: cell A1 of a directive sheet. */
+  setDirective(text: string): Promise<void>;
   step(direction: 'undo' | 'redo'): Promise<void>;
   /** Reads the workbook again (a service event said it moved on). */
   refresh(): Promise<void>;
@@ -45,6 +74,32 @@ export interface WorkbookState {
   close(): void;
 }
 
+export interface CellChange {
+  row_id: number;
+  column_id: number;
+  value: WorkbookCell;
+}
+
+export interface FindOptions {
+  regex?: boolean;
+  matchCase?: boolean;
+}
+
+/** The pattern the service's replace uses, so finding and replacing agree on what matches. */
+export function findPattern(find: string, options: FindOptions): RegExp | undefined {
+  try {
+    return new RegExp(options.regex ? find : find.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), options.matchCase ? '' : 'i');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Edits that move rows (or may change every row's reading): every page read is read again. */
+const MOVES_ROWS: ReadonlySet<WorkbookEdit['op']> = new Set(['paste', 'insert_rows', 'delete_rows', 'directive']);
+
+/** Rows a find reads a page at a time; the service filters them case-insensitively. */
+const FIND_PAGE = 50;
+
 const base = (id: string): string => `/workstation/workbooks/${encodeURIComponent(id)}/`;
 
 export function createWorkbookStore(client: ApiClient) {
@@ -55,14 +110,16 @@ export function createWorkbookStore(client: ApiClient) {
       if (!id || loading.has(page)) return;
       loading.add(page);
       try {
+        const filter = get().filter;
         const answer = await client.get<WorkbookRowPage>(`${base(id)}sheets/${sheet}/rows/`, {
           skip: page * PAGE_ROWS,
           limit: PAGE_ROWS,
+          ...filterQuery(filter),
         });
-        if (get().id !== id || get().sheet !== sheet) return;
+        if (get().id !== id || get().sheet !== sheet || get().filter !== filter) return;
         const pages = new Map(get().pages);
         pages.set(page, answer.rows);
-        set({ pages, version: get().version + 1 });
+        set({ pages, version: get().version + 1, filteredRows: isFiltered(filter) ? answer.total : undefined });
       } catch (error) {
         set({ fault: asFault(error) });
       } finally {
@@ -73,6 +130,9 @@ export function createWorkbookStore(client: ApiClient) {
       const { id } = get();
       if (!id) return;
       const answer = await client.get<WorkbookAnswer>(base(id));
+      const shown = get().info;
+      // Reads cross (an event's refresh answered after an edit's): an older revision never replaces a newer one.
+      if (get().id !== id || (shown?.id === id && answer.workbook.revision < shown.revision)) return;
       set({ info: answer.workbook });
     };
     const afterChange = async (result: WorkbookEditResult): Promise<void> => {
@@ -80,7 +140,9 @@ export function createWorkbookStore(client: ApiClient) {
       // Every page holding a row the change touched (or all of them after rows moved) is read again.
       const touched = new Set<number>();
       for (const [page, rows] of pages) {
-        if (result.issues.some((issue) => rows.some((row) => row.id === issue.row_id)) || result.changed > 1) touched.add(page);
+        // Under a filter a fixed row leaves it (and the rows after it move up): every page is read again.
+        if (result.issues.some((issue) => rows.some((row) => row.id === issue.row_id)) || result.changed > 1 || isFiltered(get().filter))
+          touched.add(page);
       }
       set({ fault: undefined });
       await readInfo();
@@ -89,13 +151,75 @@ export function createWorkbookStore(client: ApiClient) {
         await readPage(page);
       }
     };
+    /**
+     * Edits, undos and redos run one at a time, each on the revision the one before it made: keys
+     * pressed faster than the service answers (Ctrl+Z, Ctrl+Z) are each one step, never a conflict.
+     */
+    let turn: Promise<unknown> = Promise.resolve();
+    const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+      const next = turn.then(work, work);
+      turn = next.catch(() => undefined);
+      return next;
+    };
+    /**
+     * Every edit goes the same way: made on the revision shown, answered with the new revision
+     * and the issues of the rows it changed, then the info and the pages holding those rows read again.
+     */
+    const edit = (change: WorkbookEdit): Promise<WorkbookEditResult | undefined> => inTurn(() => send(change));
+    const send = async (change: WorkbookEdit): Promise<WorkbookEditResult | undefined> => {
+      const { id, info } = get();
+      if (!id || !info) return undefined;
+      try {
+        const result = await client.send<WorkbookEditResult>('POST', `${base(id)}edits/`, { revision: info.revision, edit: change });
+        await afterChange(MOVES_ROWS.has(change.op) ? { ...result, changed: Math.max(result.changed, 2) } : result);
+        return result;
+      } catch (error) {
+        set({ fault: asFault(error) });
+        // The workbook may have moved on (another window): read it again so the next edit is on the current revision.
+        await readInfo().catch(() => undefined);
+        return undefined;
+      }
+    };
+    /** The rows between two indexes of the shown sheet, from the pages read or from the service. */
+    const rowsBetween = async (fromIndex: number, toIndex: number): Promise<WorkbookRow[]> => {
+      const { id, sheet } = get();
+      const held: WorkbookRow[] = [];
+      for (let index = fromIndex; index <= toIndex; index += 1) {
+        const row = get().pages.get(Math.floor(index / PAGE_ROWS))?.[index % PAGE_ROWS];
+        if (!row) break;
+        held.push(row);
+      }
+      if (held.length === toIndex - fromIndex + 1 || !id) return held;
+      const answer = await client.get<WorkbookRowPage>(`${base(id)}sheets/${sheet}/rows/`, {
+        skip: fromIndex,
+        limit: toIndex - fromIndex + 1,
+      });
+      return answer.rows;
+    };
     return {
       sheet: 0,
+      filter: NO_FILTER,
+      setFilter(filter) {
+        loading.clear();
+        set({ filter, filteredRows: undefined, pages: new Map(), version: get().version + 1 });
+        void readPage(0);
+      },
+      async readRow(index) {
+        const page = Math.floor(index / PAGE_ROWS);
+        if (!get().pages.has(page)) {
+          loading.delete(page);
+          await readPage(page);
+        }
+        return get().pages.get(page)?.[index - page * PAGE_ROWS];
+      },
+      async applySuggestions(code, columnId) {
+        await edit({ op: 'apply_suggestions', sheet: get().sheet, code, column_id: columnId });
+      },
       pages: new Map(),
       version: 0,
       async open(id) {
         loading.clear();
-        set({ id, info: undefined, sheet: 0, pages: new Map(), fault: undefined });
+        set({ id, info: undefined, sheet: 0, pages: new Map(), fault: undefined, filter: NO_FILTER, filteredRows: undefined });
         try {
           await readInfo();
           const first = get().info?.sheets.find((sheet) => !sheet.skipped);
@@ -107,7 +231,7 @@ export function createWorkbookStore(client: ApiClient) {
       },
       showSheet(sheet) {
         loading.clear();
-        set({ sheet, pages: new Map(), version: get().version + 1 });
+        set({ sheet, pages: new Map(), version: get().version + 1, filter: NO_FILTER, filteredRows: undefined });
         void readPage(0);
       },
       rowAt(index) {
@@ -120,33 +244,103 @@ export function createWorkbookStore(client: ApiClient) {
         return rows[index - page * PAGE_ROWS];
       },
       async setCell(rowId, columnId, value) {
-        const { id, info, sheet } = get();
-        if (!id || !info) return;
-        try {
-          const result = await client.send<WorkbookEditResult>('POST', `${base(id)}edits/`, {
-            revision: info.revision,
-            edit: { op: 'set', sheet, cells: [{ row_id: rowId, column_id: columnId, value }] },
-          });
-          await afterChange(result);
-        } catch (error) {
-          set({ fault: asFault(error) });
-          // The workbook may have moved on (another window): read it again so the next edit is on the current revision.
-          await readInfo().catch(() => undefined);
+        await edit({ op: 'set', sheet: get().sheet, cells: [{ row_id: rowId, column_id: columnId, value }] });
+      },
+      async setCells(cells) {
+        if (cells.length > 0) await edit({ op: 'set', sheet: get().sheet, cells });
+      },
+      async paste(rowIndex, columnId, tsv) {
+        const [row] = await rowsBetween(rowIndex, rowIndex).catch(() => []);
+        if (row) await edit({ op: 'paste', sheet: get().sheet, row_id: row.id, column_id: columnId, tsv });
+      },
+      async fillDown(columnIds, fromIndex, toIndex) {
+        if (toIndex > fromIndex && columnIds.length > 0) {
+          await edit({ op: 'fill_down', sheet: get().sheet, column_ids: columnIds, from_index: fromIndex, to_index: toIndex });
         }
       },
-      async step(direction) {
-        const { id, info } = get();
-        if (!id || !info) return;
-        if (direction === 'undo' ? !info.can_undo : !info.can_redo) return;
+      async insertRows(at, count) {
+        await edit({ op: 'insert_rows', sheet: get().sheet, at, count });
+      },
+      async deleteRows(fromIndex, toIndex) {
         try {
-          const result = await client.send<WorkbookEditResult>('POST', `${base(id)}${direction}/`, { revision: info.revision });
-          await afterChange({ ...result, changed: Math.max(result.changed, 2) });
+          const rows = await rowsBetween(fromIndex, toIndex);
+          if (rows.length > 0) await edit({ op: 'delete_rows', sheet: get().sheet, row_ids: rows.map((row) => row.id) });
         } catch (error) {
           set({ fault: asFault(error) });
         }
+      },
+      async replace(find, replacement, options) {
+        const result = await edit({
+          op: 'replace',
+          find,
+          replace: replacement,
+          regex: options.regex === true,
+          match_case: options.matchCase === true,
+          within: { sheet: get().sheet },
+        });
+        return result?.changed;
+      },
+      async findNext(find, options, afterIndex) {
+        const { id, info, sheet } = get();
+        const pattern = findPattern(find, options);
+        const columns = info?.sheets.find((candidate) => candidate.index === sheet)?.columns ?? [];
+        if (!id || !pattern || find === '') return undefined;
+        // The service finds rows (case-insensitively); the cell, and the case when it matters, are told apart here.
+        const search = async (after: number): Promise<{ index: number; columnId: number } | undefined> => {
+          for (let from = after; ;) {
+            const answer = await client.get<WorkbookRowPage>(`${base(id)}sheets/${sheet}/rows/`, {
+              find,
+              regex: options.regex === true ? 'true' : undefined,
+              after: from,
+              limit: FIND_PAGE,
+            });
+            for (const row of answer.rows) {
+              const column = columns.find((candidate) => pattern.test(cellText(row.cells[String(candidate.id)])));
+              if (column) return { index: row.index, columnId: column.id };
+            }
+            if (answer.next_after === null) return undefined;
+            from = answer.next_after;
+          }
+        };
+        try {
+          set({ fault: undefined });
+          return (await search(afterIndex)) ?? (afterIndex >= 0 ? await search(-1) : undefined);
+        } catch (error) {
+          set({ fault: asFault(error) });
+          return undefined;
+        }
+      },
+      async setDirective(text) {
+        await edit({ op: 'directive', sheet: get().sheet, text });
+      },
+      step(direction) {
+        return inTurn(async () => {
+          const { id, info } = get();
+          if (!id || !info) return;
+          if (direction === 'undo' ? !info.can_undo : !info.can_redo) return;
+          try {
+            const result = await client.send<WorkbookEditResult>('POST', `${base(id)}${direction}/`, { revision: info.revision });
+            await afterChange({ ...result, changed: Math.max(result.changed, 2) });
+          } catch (error) {
+            set({ fault: asFault(error) });
+            await readInfo().catch(() => undefined);
+          }
+        });
       },
       async refresh() {
+        const before = get().info;
         await readInfo().catch((error: unknown) => set({ fault: asFault(error) }));
+        const after = get().info;
+        // A plan or a load moved on: each row's plan badge and outcome come with the rows, so the pages held are read again.
+        if (
+          after &&
+          (JSON.stringify(after.plan) !== JSON.stringify(before?.plan) || JSON.stringify(after.load) !== JSON.stringify(before?.load))
+        ) {
+          for (const page of [...get().pages.keys()]) {
+            loading.delete(page);
+            await readPage(page);
+          }
+        }
       },
       async save(withIssues) {
         const { id, info } = get();

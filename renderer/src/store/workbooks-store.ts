@@ -1,7 +1,8 @@
 import { createStore } from 'zustand/vanilla';
 import type { WorkbookAnswer, WorkbookInfo, WorkbookList } from '../../../main/service/contract/workbook-api';
 import type { ApiClient } from '../api/api-client';
-import { asFault, faultFrom, type ApiFault } from '../api/fault';
+import { asFault, type ApiFault } from '../api/fault';
+import { pickAndUpload, uploadFile } from '../api/upload-file';
 
 /**
  * The staged workbooks the user may open (`/workstation/workbooks/`): the list, kept fresh by
@@ -21,6 +22,8 @@ export interface WorkbooksState {
   load(): Promise<void>;
   /** Uploads the file's bytes for `hierarchy` and stages it; answers the new workbook. */
   openFile(name: string, bytes: Uint8Array, hierarchy: string): Promise<WorkbookSummary | undefined>;
+  /** The same through the desktop shell's open dialog (where the transport has one); undefined when cancelled. */
+  pickFile(hierarchy: string): Promise<WorkbookSummary | undefined>;
   fromTemplate(modelType: string, hierarchy: string): Promise<WorkbookSummary | undefined>;
   remove(id: string): Promise<void>;
   /** Follows the service's workbook events while the list is shown; answers the function that stops. */
@@ -28,21 +31,6 @@ export interface WorkbooksState {
 }
 
 const WORKBOOKS = '/workstation/workbooks/';
-const BOUNDARY = 'workstation-upload-boundary';
-
-/** A multipart body with one file in `uploadedfile`, as the upload route takes it (decisions.md). */
-function multipart(name: string, bytes: Uint8Array): Uint8Array {
-  const safeName = name.replace(/["\r\n]/g, '_');
-  const head = new TextEncoder().encode(
-    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="uploadedfile"; filename="${safeName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-  );
-  const tail = new TextEncoder().encode(`\r\n--${BOUNDARY}--\r\n`);
-  const body = new Uint8Array(head.length + bytes.length + tail.length);
-  body.set(head, 0);
-  body.set(bytes, head.length);
-  body.set(tail, head.length + bytes.length);
-  return body;
-}
 
 export function createWorkbooksStore(client: ApiClient) {
   const store = createStore<WorkbooksState>()((set, get) => {
@@ -74,23 +62,15 @@ export function createWorkbooksStore(client: ApiClient) {
       },
       openFile(name, bytes, hierarchy) {
         return act(`Opening ${name}...`, async () => {
-          // Straight through the transport: a staged workbook is the local service's, so its file is
-          // uploaded here even while a remote workspace is live (the client would send it there).
-          const uploaded = await client.transport.request('POST', '/api/uploadfiles/', {
-            query: { hierarchy },
-            headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
-            body: multipart(name, bytes),
-          });
-          if (uploaded.status !== 200) {
-            const text = typeof uploaded.body === 'string' ? uploaded.body : new TextDecoder().decode(uploaded.body);
-            let body: unknown;
-            try {
-              body = JSON.parse(text) as unknown;
-            } catch {
-              body = { message: `The upload was refused (HTTP ${uploaded.status}).` };
-            }
-            throw faultFrom(uploaded.status, body);
-          }
+          await uploadFile(client, name, bytes, hierarchy);
+          const answer = await client.send<WorkbookAnswer>('POST', WORKBOOKS, { from: 'upload', file: name, hierarchy });
+          return answer.workbook;
+        });
+      },
+      pickFile(hierarchy) {
+        return act('Opening a file...', async () => {
+          const name = await pickAndUpload(client, hierarchy);
+          if (name === undefined) return undefined;
           const answer = await client.send<WorkbookAnswer>('POST', WORKBOOKS, { from: 'upload', file: name, hierarchy });
           return answer.workbook;
         });

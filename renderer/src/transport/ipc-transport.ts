@@ -1,3 +1,4 @@
+import type { SaveFileRequest } from '../../../preload/bridge-types';
 import { lowerCaseHeaders, urlOf, type BridgeLike, type Transport } from './transport';
 
 /**
@@ -6,6 +7,7 @@ import { lowerCaseHeaders, urlOf, type BridgeLike, type Transport } from './tran
  * Events arrive through the preload's `onEvent`.
  */
 export function createIpcTransport(bridge: BridgeLike): Transport {
+  const { openWorkbookFile, saveFile } = bridge;
   return {
     signIn: 'local',
     async request(method, path, options = {}) {
@@ -19,5 +21,13 @@ export function createIpcTransport(bridge: BridgeLike): Transport {
     },
     // The window's channel is open for its whole life: nothing to reconnect, nothing missed, so no onOpen.
     onEvent: (listener) => bridge.onEvent(listener),
+    // Main's dialogs, when the bridge has them (a test's injected bridge may not).
+    ...(openWorkbookFile && {
+      async openFile(hierarchy: string) {
+        const answer = await openWorkbookFile(hierarchy);
+        return answer && { status: answer.status, headers: lowerCaseHeaders(answer.headers), body: answer.body };
+      },
+    }),
+    ...(saveFile && { saveFile: (file: SaveFileRequest) => saveFile(file) }),
   };
 }

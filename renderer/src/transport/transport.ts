@@ -1,4 +1,4 @@
-import type { ServiceEvent, WorkstationBridge } from '../../../preload/bridge-types';
+import type { SaveFileRequest, ServiceEvent, WorkstationBridge } from '../../../preload/bridge-types';
 
 /**
  * The renderer's one way to reach the service (architecture: "one Transport chosen at start").
@@ -30,12 +30,20 @@ export interface Transport {
    * without events (a test's) still works: its callers fall back to asking now and then.
    */
   onEvent?(listener: EventListener, onOpen?: () => void): () => void;
+  /**
+   * Where the desktop shell offers them (browser mode has neither: the page's own picker and
+   * download do): "Open .xlsx" through main's dialog, the file uploaded at `hierarchy` by main
+   * (the upload's answer; null when cancelled), and "Save" through main's dialog (false when
+   * cancelled). The page never names a path either way.
+   */
+  openFile?(hierarchy: string): Promise<TransportAnswer | null>;
+  saveFile?(file: SaveFileRequest): Promise<boolean>;
 }
 
 export type EventListener = (event: ServiceEvent) => void;
 
 /** What the renderer uses of the preload's bridge; the contract itself is declared once, in preload/. */
-export type BridgeLike = Pick<WorkstationBridge, 'request' | 'onEvent'>;
+export type BridgeLike = Pick<WorkstationBridge, 'request' | 'onEvent'> & Partial<Pick<WorkstationBridge, 'openWorkbookFile' | 'saveFile'>>;
 
 /** Path plus query string, with undefined values left out. */
 export function urlOf(path: string, query?: TransportRequestOptions['query']): string {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { titleOf } from '../api/model-catalog';
-import type { Instance } from '../api/types';
+import { titleOf } from '../store/catalog-store';
+import type { Instance } from '../../../main/service/contract/resource-api';
 import { FaultNotice } from '../components/FaultNotice';
 import { LiveTarget, useLiveWorkspace } from '../components/live-workspace';
 import { Empty, Loading } from '../components/States';
@@ -12,6 +12,7 @@ import { MetaPanel } from './instance/MetaPanel';
 import { saveFile } from '../api/downloads';
 import { useRoleHint } from './resources/role';
 import { RoleNote } from './resources/RoleNote';
+import { ExportButtons } from './viewer/ExportButtons';
 import './instance/instance.css';
 
 const NAME_FIELDS = ['pattern', 'name', 'userid', 'username', 'internal_number', 'country_name'];
@@ -115,6 +116,11 @@ function InstanceBody({ instance }: { instance: Instance }) {
           >
             Export xlsx
           </button>
+          <ExportButtons
+            request={{ from: 'export', model_type: modelType, hierarchy: instance.meta.hierarchy, hrefs: [href] }}
+            what={`this ${title.toLowerCase()}`}
+            disabledWhy={exportWhy}
+          />
           <button
             type="button"
             title="Download the instance as the service answers it (JSON)"

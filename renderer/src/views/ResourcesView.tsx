@@ -1,5 +1,5 @@
 import { useEffect, useMemo } from 'react';
-import { titleOf, type CatalogModel } from '../api/model-catalog';
+import { titleOf, type CatalogModel } from '../store/catalog-store';
 import { FaultNotice } from '../components/FaultNotice';
 import { Empty, Loading } from '../components/States';
 import type { ListQuery, ResourcesState, Traversal } from '../store/resources-store';
@@ -9,6 +9,8 @@ import { useModelCatalog } from '../store/use-model-catalog';
 import { FilterBar } from './resources/FilterBar';
 import { useLiveWorkspace } from '../components/live-workspace';
 import { ListActions } from './resources/ListActions';
+import { exportOf } from './resources/list-export';
+import { ExportButtons } from './viewer/ExportButtons';
 import { ModelPicker, TraversalToggle } from './resources/ListControls';
 import { Pager } from './resources/Pager';
 import { ResourceTable, type ResourceColumn } from './resources/ResourceTable';
@@ -127,6 +129,7 @@ function ListBody({ node, modelType, title, onTraversal }: ListBodyProps) {
         onAdd={add}
         onRefresh={() => void resources.getState().reload()}
         live={live}
+        extra={<ExportButtons {...exportOf(node, modelType, title, state.selection.hrefs, current)} />}
         onDelete={(approvedFor) => void resources.getState().deleteSelected((id, label) => status.getState().track(id, label), approvedFor)}
         onTag={async (tag) => {
           const outcome = await resources.getState().tagSelected(tag);

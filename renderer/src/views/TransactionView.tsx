@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { FaultNotice } from '../components/FaultNotice';
 import { Empty, Loading } from '../components/States';
-import { FINISHED } from '../api/types';
+import { FINISHED } from '../api/finished';
 import { useSlice, useStores } from '../store/stores';
 import { TransactionFacts } from './transactions/TransactionFacts';
 import { TransactionLog } from './transactions/TransactionLog';

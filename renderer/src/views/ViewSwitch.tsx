@@ -6,6 +6,7 @@ import { SearchView } from './SearchView';
 import { SettingsView } from './SettingsView';
 import { TransactionsView } from './TransactionsView';
 import { TransactionView } from './TransactionView';
+import { ViewerView } from './ViewerView';
 import { WorkbooksView } from './WorkbooksView';
 import { WorkbookView } from './WorkbookView';
 
@@ -23,6 +24,8 @@ export function ViewSwitch() {
       return <WorkbooksView />;
     case 'workbook':
       return <WorkbookView />;
+    case 'viewer':
+      return <ViewerView />;
     case 'transactions':
       return <TransactionsView />;
     case 'transaction':

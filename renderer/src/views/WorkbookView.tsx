@@ -8,14 +8,27 @@ import {
   type Theme,
 } from '@glideapps/glide-data-grid';
 import '@glideapps/glide-data-grid/dist/index.css';
-import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from 'react';
-import type { WorkbookCell, WorkbookIssue, WorkbookSheet } from '../../../main/service/contract/workbook-api';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { WorkbookIssue, WorkbookSheet } from '../../../main/service/contract/workbook-api';
 import { saveFile } from '../api/downloads';
 import { FaultNotice } from '../components/FaultNotice';
 import { Loading } from '../components/States';
 import { useSlice, useStores } from '../store/stores';
+import { cellText } from '../store/workbook-cell-text';
 import { stateText } from './WorkbooksView';
+import { CellFix } from './workbooks/CellFix';
+import { CellTooltip } from './workbooks/CellTooltip';
+import { IssuePanel } from './workbooks/IssuePanel';
+import { LoadProgress } from './workbooks/LoadProgress';
+import { infoCell, infoColumns, infoKindsOf } from './workbooks/row-info-columns';
+import { RowOutcomeLink } from './workbooks/RowOutcomeLink';
+import { useIssueNavigation } from './workbooks/use-issue-navigation';
+import { isFiltered } from '../store/workbook-filter';
+import { gridCellFor } from './workbooks/choice-cell';
+import { DirectiveBanner } from './workbooks/DirectiveBanner';
+import { GridEditBar } from './workbooks/GridEditBar';
 import { useDarkScheme } from './workbooks/use-dark-scheme';
+import { useGridEditing } from './workbooks/use-grid-editing';
 import './workbooks/workbooks.css';
 
 /**
@@ -29,17 +42,7 @@ const WARNING_TINT = 'rgba(245, 158, 11, 0.30)';
 
 const plural = (count: number, word: string): string => `${count.toLocaleString()} ${word}${count === 1 ? '' : 's'}`;
 
-/** The cell's text as the grid shows and edits it. */
-export function cellText(cell: WorkbookCell | undefined): string {
-  if (cell === null || cell === undefined) return '';
-  if (typeof cell === 'object') {
-    if ('number' in cell) return String(cell.number);
-    if ('date' in cell) return cell.date.slice(0, 10);
-    if ('error' in cell) return cell.error;
-    return '';
-  }
-  return String(cell);
-}
+export { cellText };
 
 function columnsOf(sheet: WorkbookSheet | undefined): GridColumn[] {
   return (sheet?.columns ?? []).map((column) => ({
@@ -91,7 +94,13 @@ export function WorkbookView() {
   }, [id, workbook, client]);
 
   const sheet = info?.sheets.find((candidate) => candidate.index === sheetIndex);
-  const columns = useMemo(() => columnsOf(sheet), [sheet]);
+  const editing = useGridEditing(sheet, selection, setSelection);
+  // Issue tools (issue 13 points 4-6): a filtered row list, the plan / outcome / sheet-row columns after the sheet's, F8.
+  const filtered = isFiltered(useSlice('workbook', (s) => s.filter));
+  const filteredRows = useSlice('workbook', (s) => s.filteredRows);
+  const infoKinds = useMemo(() => infoKindsOf(info, filtered), [info, filtered]);
+  const columns = useMemo(() => [...columnsOf(sheet), ...infoColumns(infoKinds, info)], [sheet, infoKinds, info]);
+  const navigation = useIssueNavigation(editing.gridRef, selection, setSelection);
 
   const issuesAt = useCallback(
     ([col, row]: Item): WorkbookIssue[] => {
@@ -106,31 +115,16 @@ export function WorkbookView() {
     ([col, row]: Item): GridCell => {
       const found = workbook.getState().rowAt(row);
       const column = sheet?.columns[col];
+      if (sheet && col >= sheet.columns.length) return infoCell(infoKinds[col - sheet.columns.length], found, info);
       if (!found || !column) return { kind: GridCellKind.Loading, allowOverlay: false };
       const text = cellText(found.cells[String(column.id)]);
       const issues = found.issues.filter((issue) => issue.column_id === column.id);
       const tint = issues.some((issue) => issue.severity === 'error') ? ERROR_TINT : issues.length > 0 ? WARNING_TINT : undefined;
-      return {
-        kind: GridCellKind.Text,
-        data: text,
-        displayData: text,
-        allowOverlay: true,
-        readonly: sheet?.skipped === true,
-        themeOverride: tint ? { bgCell: tint } : undefined,
-      };
+      return gridCellFor(column, text, { readonly: sheet?.skipped === true, themeOverride: tint ? { bgCell: tint } : undefined });
     },
     // `version` is a dependency so that a new page or an edit hands the grid a new function: it repaints.
-    [workbook, sheet, version],
+    [workbook, sheet, version, infoKinds, info],
   );
-
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>): void => {
-    if (!(event.ctrlKey || event.metaKey)) return;
-    const key = event.key.toLowerCase();
-    if (key === 'z' && !event.shiftKey) void workbook.getState().step('undo');
-    else if ((key === 'z' && event.shiftKey) || key === 'y') void workbook.getState().step('redo');
-    else return;
-    event.preventDefault();
-  };
 
   if (!id) return null;
   if (!info) return fault ? <FaultNotice fault={fault} /> : <Loading what="the workbook" />;
@@ -139,7 +133,11 @@ export function WorkbookView() {
   const chosenName = chosen && sheet ? `${sheet.columns[chosen[0]]?.letter ?? ''}${chosenRow?.row ?? ''}` : '';
 
   return (
-    <section className="workbook-view" aria-labelledby="workbook-title" onKeyDown={onKeyDown}>
+    <section
+      className="workbook-view"
+      aria-labelledby="workbook-title"
+      onKeyDown={(event) => navigation.onKeyDown(event) || editing.onKeyDown(event)}
+    >
       <div className="workbook-head">
         <button type="button" onClick={() => nav.getState().go({ view: 'workbooks' })}>
           ‹ Workbooks
@@ -184,31 +182,36 @@ export function WorkbookView() {
           </button>
         ))}
       </div>
-      {sheet?.directive !== null && sheet?.directive !== undefined && (
-        <p className="directive-banner" aria-label="Directive">
-          {sheet.directive}
-        </p>
-      )}
-      <div className="workbook-grid">
-        <DataEditor
-          key={`${sheetIndex}`}
-          columns={columns}
-          rows={sheet?.rows ?? 0}
-          getCellContent={getCellContent}
-          rowMarkers="number"
-          theme={dark ? DARK : undefined}
-          width="100%"
-          height="100%"
-          gridSelection={selection}
-          onGridSelectionChange={setSelection}
-          onCellEdited={([col, row], value) => {
-            const found = workbook.getState().rowAt(row);
-            const column = sheet?.columns[col];
-            if (!found || !column || value.kind !== GridCellKind.Text) return;
-            void workbook.getState().setCell(found.id, column.id, value.data === '' ? null : value.data);
-          }}
-        />
+      <GridEditBar editing={editing} selection={selection} />
+      {sheet && sheet.directive !== null && <DirectiveBanner sheet={sheet} />}
+      <div className="workbook-body">
+        {/* data-version / data-pages: set in the commit that hands the grid new rows (glide draws its canvas in that commit); the UI bench reads them. */}
+        <div
+          className="workbook-grid"
+          data-version={version}
+          data-pages={[...workbook.getState().pages.keys()].join(' ')}
+          onPaste={editing.onPaste}
+          onMouseLeave={editing.clearHover}
+        >
+          <DataEditor
+            ref={editing.gridRef}
+            {...editing.gridProps}
+            key={`${sheetIndex}`}
+            columns={columns}
+            rows={filtered ? (filteredRows ?? 0) : (sheet?.rows ?? 0)}
+            getCellContent={getCellContent}
+            // Filtered, the grid's row numbers would not be the sheet's: the "Sheet row" column says them.
+            rowMarkers={filtered ? 'none' : 'number'}
+            theme={dark ? DARK : undefined}
+            width="100%"
+            height="100%"
+            gridSelection={selection}
+            onGridSelectionChange={setSelection}
+          />
+        </div>
+        <IssuePanel sheet={sheet} onNavigate={(direction) => void navigation.go(direction)} />
       </div>
+      <CellTooltip hovered={editing.hovered} sheet={sheet} />
       <div className="cell-issues" role="status" aria-live="polite" data-testid="cell-issues">
         {chosen && chosenIssues.length === 0 && <span className="muted">{chosenName}: no issue</span>}
         {chosenRow?.plan && (
@@ -218,18 +221,13 @@ export function WorkbookView() {
             {chosenRow.plan.changes.map((change) => ` ${change.field}: ${String(change.old ?? '')} -> ${String(change.new ?? '')}`)}
           </span>
         )}
-        {chosenRow?.outcome && (
-          <span className={`row-outcome ${chosenRow.outcome.status}`} data-testid="row-outcome">
-            {' '}
-            Row {chosenRow.row}: {chosenRow.outcome.status}
-            {chosenRow.outcome.message && ` (${chosenRow.outcome.message})`}, transaction {chosenRow.outcome.transaction_id}
-          </span>
-        )}
+        <RowOutcomeLink row={chosenRow} />
         {chosenIssues.map((issue, at) => (
           <p key={at} className={`cell-issue ${issue.severity}`}>
             <strong>{chosenName}</strong> {issue.severity}: {issue.message}
           </p>
         ))}
+        <CellFix issues={chosenIssues} rowId={chosenRow?.id} columnId={chosen ? sheet?.columns[chosen[0]]?.id : undefined} />
       </div>
     </section>
   );
@@ -256,9 +254,7 @@ function WorkbookActions() {
           {info.plan.revision !== info.revision && ' (stale: plan again)'}
         </span>
       )}
-      {info.load && (
-        <progress aria-label="Load progress" max={info.load.total} value={info.load.loaded + info.load.failed + info.load.conflicts} />
-      )}
+      <LoadProgress />
       <button type="button" disabled={busy} onClick={() => void workbook.getState().plan()}>
         Plan
       </button>

@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState, type DragEvent } from 'react';
+import { picksFilesItself } from '../api/upload-file';
 import { FaultNotice } from '../components/FaultNotice';
 import { Empty, Loading } from '../components/States';
 import { useKnownModels } from '../store/use-model-catalog';
 import { useSlice, useStores } from '../store/stores';
 import type { WorkbookSummary } from '../store/workbooks-store';
+import { ViewFilePick } from './viewer/ViewFilePick';
 import './workbooks/workbooks.css';
 
 /**
@@ -50,7 +52,7 @@ export function WorkbooksView() {
 
 /** Where a new workbook comes from: a file (picked or dropped) or a model's template. */
 function WorkbookSources({ hierarchy }: { hierarchy: string }) {
-  const { workbooks } = useStores();
+  const { workbooks, client } = useStores();
   const models = useKnownModels();
   const [modelType, setModelType] = useState('relation/LineRelation');
   const [dragging, setDragging] = useState(false);
@@ -80,17 +82,25 @@ function WorkbookSources({ hierarchy }: { hierarchy: string }) {
       aria-label="Open a workbook"
       role="group"
     >
-      <label className="file-pick">
-        <span className="button-like primary">Open .xlsx file</span>
-        <input
-          ref={picker}
-          type="file"
-          accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-          aria-label="Open .xlsx file"
-          onChange={(event) => void open(event.target.files)}
-        />
-      </label>
+      {/* In the desktop shell main's dialog picks and uploads the file; in a browser, the page's picker. */}
+      {picksFilesItself(client) ? (
+        <button type="button" className="primary" onClick={() => void workbooks.getState().pickFile(hierarchy)}>
+          Open .xlsx file
+        </button>
+      ) : (
+        <label className="file-pick">
+          <span className="button-like primary">Open .xlsx file</span>
+          <input
+            ref={picker}
+            type="file"
+            accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+            aria-label="Open .xlsx file"
+            onChange={(event) => void open(event.target.files)}
+          />
+        </label>
+      )}
       <span className="muted">or drop one here</span>
+      <ViewFilePick hierarchy={hierarchy} />
       <span className="sources-gap" />
       <label>
         New from template{' '}

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { SchemaProperty } from '../../api/types';
+import type { SchemaProperty } from '../../../../main/service/contract/resource-api';
 import { useSlice } from '../../store/stores';
 import { fieldId } from './field-parts';
 import { propertyAt } from './schema-paths';

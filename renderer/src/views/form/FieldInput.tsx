@@ -1,4 +1,4 @@
-import type { SchemaProperty } from '../../api/types';
+import type { SchemaProperty } from '../../../../main/service/contract/resource-api';
 import { useSlice, useStores } from '../../store/stores';
 import { FieldNotes, TemplateBadge, fieldId, useTemplateFill } from './field-parts';
 import { ScalarField } from './ScalarField';

@@ -1,5 +1,5 @@
 import { useMemo, type KeyboardEvent } from 'react';
-import type { SchemaProperty } from '../../api/types';
+import type { SchemaProperty } from '../../../../main/service/contract/resource-api';
 import { useSlice } from '../../store/stores';
 import { FieldInput } from './FieldInput';
 import type { FieldGroup } from './form-layout';

@@ -1,5 +1,5 @@
 import type { ChangeEvent } from 'react';
-import type { SchemaProperty } from '../../api/types';
+import type { SchemaProperty } from '../../../../main/service/contract/resource-api';
 import { useSlice, useStores } from '../../store/stores';
 import { inputText } from './coerce';
 import { FieldNotes, TemplateBadge, TemplateNote, fieldId, isMacro, useTemplateFill } from './field-parts';

@@ -1,4 +1,4 @@
-import type { SchemaProperty } from '../../api/types';
+import type { SchemaProperty } from '../../../../main/service/contract/resource-api';
 import { isRecord, kindOf, typesOf } from './schema-paths';
 
 /**

@@ -1,4 +1,4 @@
-import type { SchemaProperty } from '../../api/types';
+import type { SchemaProperty } from '../../../../main/service/contract/resource-api';
 import { propertyAt, visibleFields } from './schema-paths';
 
 /** A section of the form: a Field Display Policy group, or every field of a plain form. */

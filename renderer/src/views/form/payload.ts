@@ -1,4 +1,4 @@
-import type { SchemaProperty } from '../../api/types';
+import type { SchemaProperty } from '../../../../main/service/contract/resource-api';
 import { clearedValue, coerce } from './coerce';
 import { getAt, joinPath, kindOf, sameJson, type JsonRecord } from './schema-paths';
 import type { FilledBy } from './validate';

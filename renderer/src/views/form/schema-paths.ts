@@ -1,4 +1,4 @@
-import type { SchemaProperty } from '../../api/types';
+import type { SchemaProperty } from '../../../../main/service/contract/resource-api';
 
 /**
  * Dot paths into form data and its schema, the way the service names fields in faults and sheets:

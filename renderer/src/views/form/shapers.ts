@@ -1,5 +1,5 @@
 import type { ApiClient } from '../../api/api-client';
-import type { Instance, ListAnswer } from '../../api/types';
+import type { Instance, ListAnswer } from '../../../../main/service/contract/resource-api';
 
 /**
  * The shapers a form offers: Configuration Templates (what saving fills in) and Field Display

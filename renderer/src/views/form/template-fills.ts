@@ -1,4 +1,4 @@
-import type { SchemaProperty } from '../../api/types';
+import type { SchemaProperty } from '../../../../main/service/contract/resource-api';
 import { isRecord, joinPath, kindOf, propertyAt } from './schema-paths';
 
 /** One field a Configuration Template gives a value, with the text (often a macro) it uses. */

@@ -1,4 +1,4 @@
-import type { SchemaProperty } from '../../api/types';
+import type { SchemaProperty } from '../../../../main/service/contract/resource-api';
 import { coerce } from './coerce';
 import { getAt, joinPath, kindOf, visibleFields } from './schema-paths';
 

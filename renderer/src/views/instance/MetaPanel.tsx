@@ -1,5 +1,5 @@
 import type { ApiFault } from '../../api/fault';
-import type { InstanceMeta, Reference } from '../../api/types';
+import type { InstanceMeta, Reference } from '../../../../main/service/contract/resource-api';
 import { FaultNotice } from '../../components/FaultNotice';
 import { modelTypeOfHref } from '../../store/instance-store';
 import { TagEditor, VersionTagEditor } from './TagEditor';

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { LiveWorkspace } from '../../api/api-client';
 import { LiveTarget } from '../../components/live-workspace';
 import type { TagOutcome } from '../../store/resources-store';
@@ -18,6 +18,8 @@ interface ListActionsProps {
   onDelete(approvedFor?: string): void;
   onTag(tag: string): Promise<TagOutcome>;
   onRefresh(): void;
+  /** More controls for the list or its checked rows, after Tag (the export viewer's View and Edit as workbook). */
+  extra?: ReactNode;
 }
 
 type Mode = { kind: 'idle' } | { kind: 'confirm-delete' } | { kind: 'tag' } | { kind: 'tagged'; outcome: TagOutcome };
@@ -56,6 +58,7 @@ export function ListActions(props: ListActionsProps) {
         >
           Tag selected
         </button>
+        {props.extra}
         <span className="spacer" />
         <RoleNote hint={hint} />
         <button type="button" onClick={props.onRefresh} disabled={busy} title="Read the list again">

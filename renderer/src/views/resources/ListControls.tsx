@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { CatalogModel } from '../../api/model-catalog';
+import type { CatalogModel } from '../../store/catalog-store';
 import type { Traversal } from '../../store/resources-store';
 
 const TRAVERSALS: { value: Traversal; label: string; hint: string }[] = [

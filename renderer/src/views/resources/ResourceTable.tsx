@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import type { ListAnswer } from '../../api/types';
+import type { ListAnswer } from '../../../../main/service/contract/resource-api';
 import { VirtualTable, type TableColumn } from '../../components/VirtualTable';
 import type { ListQuery, Selection } from '../../store/resources-store';
 import { cellText, valueAt } from './format';

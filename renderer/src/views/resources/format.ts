@@ -1,4 +1,4 @@
-import type { DataObject } from '../../api/types';
+import type { DataObject } from '../../../../main/service/contract/resource-api';
 
 /** The value at a dot path of an instance's data (`callForwardAll.destination`). */
 export function valueAt(data: DataObject, path: string): unknown {

@@ -1,10 +1,11 @@
 import { useEffect, useMemo } from 'react';
-import { titleOf } from '../../api/model-catalog';
+import { titleOf } from '../../store/catalog-store';
 import type { SearchGroup } from '../../store/search-store';
 import { useSlice, useStores } from '../../store/stores';
 import { useKnownModels } from '../../store/use-model-catalog';
 import { Empty, Loading } from '../../components/States';
 import { ExportControl } from './ExportControl';
+import { SearchExportButtons } from './SearchExportButtons';
 
 /** The hits of the last search, one section per model type with its count. */
 export function SearchResults() {
@@ -25,6 +26,7 @@ export function SearchResults() {
         </strong>
         <span className="spacer" />
         <ExportControl />
+        <SearchExportButtons />
       </div>
       {total >= limit && (
         <p className="search-cap" role="note">

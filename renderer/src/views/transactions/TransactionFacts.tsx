@@ -1,4 +1,4 @@
-import type { TransactionDetail } from '../../store/transactions-store';
+import type { TransactionDetail } from '../../../../main/service/contract/transaction-api';
 import { useStores } from '../../store/stores';
 import { durationOf, formatTime, shortId } from './tx-format';
 

@@ -1,8 +1,8 @@
-import type { LogEntry } from '../../store/transactions-store';
+import type { TransactionLogEntry } from '../../../../main/service/contract/transaction-api';
 import { formatClock } from './tx-format';
 
 /** The transaction's log, oldest first (the store orders it): each step's message with its severity and time. */
-export function TransactionLog({ entries: ordered, running }: { entries: LogEntry[]; running: boolean }) {
+export function TransactionLog({ entries: ordered, running }: { entries: TransactionLogEntry[]; running: boolean }) {
   return (
     <div className="card tx-log">
       <h3>

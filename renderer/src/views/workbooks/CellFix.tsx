@@ -1,0 +1,39 @@
+import type { WorkbookIssue } from '../../../../main/service/contract/workbook-api';
+import { useSlice, useStores } from '../../store/stores';
+import { fixableCount } from '../../store/workbook-issues-store';
+
+/**
+ * The suggested fixes of the chosen cell's issues: "Apply" sets the cell to the suggestion (one
+ * edit, Ctrl+. from the grid does the same), "Apply to all n like it" has the service apply the
+ * suggestion of every issue of that code in that column, in one revision (apply_suggestions).
+ */
+export function CellFix({ issues, rowId, columnId }: { issues: WorkbookIssue[]; rowId: number | undefined; columnId: number | undefined }) {
+  const { workbook } = useStores();
+  const counts = useSlice('workbookIssues', (s) => s.counts);
+  const fixes = issues.filter((issue) => issue.suggestion !== null);
+  if (rowId === undefined || columnId === undefined || fixes.length === 0) return null;
+  return (
+    <div className="cell-fixes" data-testid="cell-fixes">
+      {fixes.map((issue, at) => {
+        const like = fixableCount(counts, issue.sheet, issue.code, issue.column_id);
+        return (
+          <p key={at} className="cell-fix">
+            Suggested fix: {issue.suggestion?.label}{' '}
+            <button
+              type="button"
+              title="Ctrl+."
+              onClick={() => void workbook.getState().setCell(rowId, columnId, issue.suggestion?.value ?? null)}
+            >
+              Apply
+            </button>
+            {like > 1 && (
+              <button type="button" onClick={() => void workbook.getState().applySuggestions(issue.code, columnId)}>
+                Apply to all {like.toLocaleString()} like it
+              </button>
+            )}
+          </p>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useStores } from '../../store/stores';
+import type { FindOptions } from '../../store/workbook-store';
+
+/**
+ * Find and replace over the shown sheet (Ctrl+H): "Find next" moves the grid's selection to the
+ * next cell that matches, "Replace all" is one edit (one undo). Escape closes it and gives the
+ * keys back to the grid.
+ */
+export function FindReplaceBar({
+  findNext,
+  onClose,
+}: {
+  findNext: (find: string, options: FindOptions) => Promise<boolean>;
+  onClose: () => void;
+}) {
+  const { workbook } = useStores();
+  const [find, setFind] = useState('');
+  const [replacement, setReplacement] = useState('');
+  const [matchCase, setMatchCase] = useState(false);
+  const [regex, setRegex] = useState(false);
+  const [said, setSaid] = useState('');
+  const options: FindOptions = { matchCase, regex };
+
+  const next = async (event?: FormEvent): Promise<void> => {
+    event?.preventDefault();
+    if (find === '') return;
+    setSaid((await findNext(find, options)) ? '' : `No cell matches “${find}”.`);
+  };
+  const replaceAll = async (): Promise<void> => {
+    if (find === '') return;
+    const changed = await workbook.getState().replace(find, replacement, options);
+    if (changed !== undefined) setSaid(`Replaced in ${changed.toLocaleString()} cell${changed === 1 ? '' : 's'}.`);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLFormElement>): void => {
+    if (event.key !== 'Escape') return;
+    event.preventDefault();
+    onClose();
+  };
+
+  return (
+    <form className="find-replace" role="search" aria-label="Find and replace" onSubmit={(event) => void next(event)} onKeyDown={onKeyDown}>
+      <label>
+        Find <input type="search" value={find} autoFocus onChange={(event) => setFind(event.target.value)} />
+      </label>
+      <label>
+        Replace with <input type="text" value={replacement} onChange={(event) => setReplacement(event.target.value)} />
+      </label>
+      <label>
+        <input type="checkbox" checked={matchCase} onChange={(event) => setMatchCase(event.target.checked)} /> Match case
+      </label>
+      <label>
+        <input type="checkbox" checked={regex} onChange={(event) => setRegex(event.target.checked)} /> Regular expression
+      </label>
+      <button type="submit" disabled={find === ''}>
+        Find next
+      </button>
+      <button type="button" disabled={find === ''} onClick={() => void replaceAll()}>
+        Replace all
+      </button>
+      <button type="button" onClick={onClose} aria-label="Close find and replace">
+        ×
+      </button>
+      <span className="muted" role="status" aria-live="polite">
+        {said}
+      </span>
+    </form>
+  );
+}

@@ -1,0 +1,64 @@
+import { CompactSelection, type DataEditorRef, type GridSelection } from '@glideapps/glide-data-grid';
+import { useCallback, type KeyboardEvent, type RefObject } from 'react';
+import { useStores } from '../../store/stores';
+import { cellIssues, findError, type Direction } from './error-navigation';
+
+/** The grid selection of one cell. */
+export const cellSelection = (col: number, row: number): GridSelection => ({
+  current: { cell: [col, row], range: { x: col, y: row, width: 1, height: 1 }, rangeStack: [] },
+  columns: CompactSelection.empty(),
+  rows: CompactSelection.empty(),
+});
+
+/**
+ * F8 / Shift+F8 move the selection to the next or previous error and scroll it into view;
+ * Ctrl+. (or Alt+Enter) applies the chosen cell's suggested fix. Grid column c is the sheet's
+ * column c (the info columns come after the sheet's: row-info-columns.ts).
+ */
+export function useIssueNavigation(
+  grid: RefObject<DataEditorRef | null>,
+  selection: GridSelection | undefined,
+  select: (selection: GridSelection) => void,
+) {
+  const { workbook, client } = useStores();
+  const go = useCallback(
+    async (direction: Direction): Promise<void> => {
+      const cell = selection?.current?.cell;
+      const from = cell ? { row: cell[1], column: cell[0] } : undefined;
+      const found = await findError({ client, workbook }, from, direction);
+      if (!found) return;
+      const col = found.column;
+      select(cellSelection(col, found.row));
+      grid.current?.scrollTo(col, found.row, 'both', 0, 0, { vAlign: 'center' });
+      grid.current?.focus();
+    },
+    [client, workbook, selection, select, grid],
+  );
+  const applyChosenFix = useCallback(async (): Promise<boolean> => {
+    const cell = selection?.current?.cell;
+    if (!cell) return false;
+    const state = workbook.getState();
+    const sheet = state.info?.sheets.find((candidate) => candidate.index === state.sheet);
+    const row = state.rowAt(cell[1]);
+    const column = sheet?.columns[cell[0]];
+    const fix = cellIssues(row, column?.id).find((issue) => issue.suggestion !== null);
+    if (!row || !column || !fix?.suggestion) return false;
+    await state.setCell(row.id, column.id, fix.suggestion.value);
+    return true;
+  }, [selection, workbook]);
+  /** Handles the keys it owns; true when it did (the caller then stops). */
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>): boolean => {
+    if (event.key === 'F8') {
+      event.preventDefault();
+      void go(event.shiftKey ? 'previous' : 'next');
+      return true;
+    }
+    if ((event.key === '.' && (event.ctrlKey || event.metaKey)) || (event.key === 'Enter' && event.altKey)) {
+      event.preventDefault();
+      void applyChosenFix();
+      return true;
+    }
+    return false;
+  };
+  return { go, onKeyDown };
+}
