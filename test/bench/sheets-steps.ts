@@ -46,7 +46,7 @@ const phone = (i: number): string => `SEPBE${String(Math.floor(i / 4)).padStart(
 const header = ['Hierarchy Node', 'Action', 'Device', 'CFT Template', 'Directory Number', 'Alerting Name'];
 const rowOf = (prefix: string, i: number): string[] => [PARIS, 'add', phone(i), 'Acme Line Defaults', pattern(prefix, i), `Person ${i}`];
 
-async function writeWorkbook(file: string, rows: number, prefix: string): Promise<void> {
+export async function writeWorkbook(file: string, rows: number, prefix: string): Promise<void> {
   const writer = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file });
   const sheet = writer.addWorksheet('LineRelation');
   sheet.addRow(header).commit();

@@ -30,8 +30,8 @@ import { measureMillionPages, type MillionFigures } from './workbook-million';
  * beside exceljs's streaming write of the same rows; the server's peak RSS throughout. Then pages
  * at the top and the bottom of a 1,000,000-row workbook (workbook-million.ts).
  */
-const PARIS = 'sys.hcs.Telco.Acme.Paris';
-const ROWS = 100_000;
+export const PARIS = 'sys.hcs.Telco.Acme.Paris';
+export const ROWS = 100_000;
 const EDITS = 200;
 /** 500 pages: a p99 of 200 samples is their second slowest, one pause of the client or the server away. */
 const PAGES = 500;
@@ -41,9 +41,9 @@ const log = (line: string): void => void process.stderr.write(`bench: ${line}\n`
 const header = ['Hierarchy Node', 'Action', 'Device', 'CFT Template', 'Directory Number', 'Alerting Name'];
 const phone = (i: number): string => `SEPBE${String(Math.floor(i / 4)).padStart(10, '0')}`;
 /** Every 20th row's number is not a number: 5% of rows in error. */
-const numberOf = (i: number): string => (i % 20 === 7 ? `not-a-number-${i}` : `+3319${String(i).padStart(7, '0')}`);
+export const numberOf = (i: number): string => (i % 20 === 7 ? `not-a-number-${i}` : `+3319${String(i).padStart(7, '0')}`);
 
-async function writeBook(file: string): Promise<void> {
+export async function writeBook(file: string): Promise<void> {
   const writer = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file });
   const sheet = writer.addWorksheet('LineRelation');
   sheet.addRow(header).commit();
@@ -51,7 +51,13 @@ async function writeBook(file: string): Promise<void> {
   await writer.commit();
 }
 
-async function call<T>(server: Server, authorization: string, method: string, path: string, body?: unknown): Promise<T> {
+export async function call<T>(
+  server: Pick<Server, 'origin'>,
+  authorization: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
   const reply = await fetch(`${server.origin}${path}`, {
     method,
     headers: { authorization, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -61,7 +67,7 @@ async function call<T>(server: Server, authorization: string, method: string, pa
   return (await reply.json()) as T;
 }
 
-const info = async (server: Server, authorization: string, id: string): Promise<WorkbookInfo> =>
+export const info = async (server: Pick<Server, 'origin'>, authorization: string, id: string): Promise<WorkbookInfo> =>
   (await call<{ workbook: WorkbookInfo }>(server, authorization, 'GET', `/workstation/workbooks/${id}/`)).workbook;
 
 /**
@@ -69,7 +75,12 @@ const info = async (server: Server, authorization: string, id: string): Promise<
  * within about 12 ms on average (0.25% of a 5 s job), while polling every 10 ms put 100 requests
  * a second on the server being measured (each a workbook with its counts per column).
  */
-async function waitWhile(server: Server, authorization: string, id: string, states: string[]): Promise<WorkbookInfo> {
+export async function waitWhile(
+  server: Pick<Server, 'origin'>,
+  authorization: string,
+  id: string,
+  states: string[],
+): Promise<WorkbookInfo> {
   for (;;) {
     const now = await info(server, authorization, id);
     if (!states.includes(now.state)) return now;

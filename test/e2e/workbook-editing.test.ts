@@ -1,15 +1,23 @@
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { WorkbookAnswer, WorkbookCell, WorkbookInfo, WorkbookList, WorkbookRowPage } from '../../main/service/contract/workbook-api';
 import { openSignedIn } from './app-page';
 import { screenshot } from './browser';
-import { TRANSPORTS, type E2eEnv } from './environment';
+import { TRANSPORTS } from './environment';
 import { useBrowser, useFlows } from './suite';
+import {
+  cellEditor,
+  cellWith,
+  chosenCell,
+  clickFirstCell,
+  openedWorkbook,
+  openFixtureInGrid,
+  pasteFromSpreadsheet,
+  nextFrames,
+  press,
+  serviceRows,
+} from './workbook-grid';
 
 const shared = useBrowser('workbook-editing');
-const FIXTURE = join(__dirname, '..', 'fixtures', 'line-relation-libreoffice.xlsx');
-const NAME = 'line-relation-libreoffice.xlsx';
 
 /** The fixture's rows (Hierarchy Node, Device, CFT Template, Directory Number, Alerting Name) as the grid shows them. */
 const FIXTURE_ROWS = [
@@ -28,89 +36,6 @@ const BLOCK = [
   ['sys.hcs.Telco.Acme.London', 'SEP00AA00001063', '', '0044207941063', 'Paste Three'],
 ];
 const BLOCK_TSV = BLOCK.map((row) => row.join('\t')).join('\r\n') + '\r\n';
-
-/**
- * From the Workbooks area: opens the LibreOffice fixture as a staged workbook, waits for its
- * check, opens it in the grid. The fixture's earlier copies are deleted first, so the list's row
- * of that name, and the API's workbook of that name, are the one this test works on.
- */
-async function openFixtureInGrid(page: Page, env: E2eEnv): Promise<void> {
-  const earlier = await env.api.get<WorkbookList>('/workstation/workbooks/');
-  for (const workbook of earlier.body.workbooks.filter((candidate) => candidate.name === NAME)) {
-    expect((await env.api.delete(`/workstation/workbooks/${workbook.id}/`)).status).toBeLessThan(300);
-  }
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Workbooks' }).click();
-  await page.getByLabel('Open .xlsx file').setInputFiles(FIXTURE);
-  const opened = page.getByRole('table', { name: 'Workbooks' }).locator('tbody tr').filter({ hasText: NAME }).first();
-  await opened
-    .locator('.pill')
-    .filter({ hasText: /error|ready/ })
-    .waitFor();
-  await opened.getByRole('button', { name: NAME, exact: true }).click();
-  await cellWith(page, '\\+33140001050').waitFor({ state: 'attached' });
-}
-
-/** A cell of the grid's accessible table (the canvas keeps one, of the visible cells, for screen readers). */
-function cellWith(page: Page, pattern: string) {
-  return page.locator('[role="grid"] [role="gridcell"]').filter({ hasText: new RegExp(`^${pattern}$`) });
-}
-
-/** The workbook this test opened: the newest of the fixture's name (each test stages its own), once its sheets are read. */
-async function openedWorkbook(env: E2eEnv): Promise<WorkbookInfo> {
-  const list = await env.api.get<WorkbookList>('/workstation/workbooks/');
-  const newest = list.body.workbooks
-    .filter((workbook) => workbook.name === NAME)
-    .sort((a, b) => b.created_at.localeCompare(a.created_at))[0];
-  for (let tries = 0; ; tries += 1) {
-    const workbook = (await env.api.get<WorkbookAnswer>(`/workstation/workbooks/${newest.id}/`)).body.workbook;
-    if (workbook.sheets.length > 0 || tries > 100) return workbook;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-/** The sheet's rows as the service holds them now, each as its cells' text in column order. */
-async function serviceRows(env: E2eEnv, workbook: WorkbookInfo): Promise<string[][]> {
-  const page = await env.api.get<WorkbookRowPage>(`/workstation/workbooks/${workbook.id}/sheets/0/rows/?limit=100`);
-  const columns = workbook.sheets[0].columns;
-  return page.body.rows.map((row) => columns.map((column) => textOf(row.cells[String(column.id)])));
-}
-
-/** A cell's text as the grid shows it. */
-function textOf(cell: WorkbookCell | undefined): string {
-  if (cell === null || cell === undefined) return '';
-  if (typeof cell === 'object') return 'number' in cell ? String(cell.number) : JSON.stringify(cell);
-  return String(cell);
-}
-
-/** Clicks the grid's first cell (A2: column A of the first data row), as a user starts; the rest is keys. */
-async function clickFirstCell(page: Page): Promise<void> {
-  const box = await page.getByTestId('data-grid-canvas').boundingBox();
-  if (!box) throw new Error('the grid has no size');
-  await page.mouse.click(box.x + 80, box.y + 36 + 10);
-  await chosenCell(page, 'A2');
-}
-
-/** Waits until the live region below the grid names the chosen cell, as a screen reader hears it. */
-async function chosenCell(page: Page, name: string): Promise<void> {
-  await page
-    .getByTestId('cell-issues')
-    .filter({ hasText: new RegExp(`^${name}\\b`) })
-    .waitFor();
-}
-
-async function press(page: Page, key: string, times = 1): Promise<void> {
-  for (let step = 0; step < times; step += 1) await page.keyboard.press(key);
-}
-
-/** What the spreadsheet's clipboard gives the page on Ctrl+V: a paste event carrying the block as text/plain. */
-async function pasteFromSpreadsheet(page: Page, tsv: string): Promise<void> {
-  // A string: the page's DOM types are not this file's (Node) types.
-  await page.evaluate(`(() => {
-    const data = new DataTransfer();
-    data.setData('text/plain', ${JSON.stringify(tsv)});
-    document.activeElement.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-  })()`);
-}
 
 /** What Ctrl+C puts on the clipboard: the copy event the page answers, read back as text/plain. */
 async function copiedText(page: Page): Promise<string> {
@@ -218,11 +143,12 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: editing a workbook in th
     await press(page, 'ArrowRight', 4);
     await chosenCell(page, 'E2');
     await press(page, 'Z');
-    const editor = page.locator('#portal textarea, #portal input').first();
+    const editor = cellEditor(page);
     await editor.waitFor();
     expect(await editor.inputValue()).toBe('Z');
     await page.keyboard.type('oé');
     expect(await editor.inputValue()).toBe('Zoé');
+    await nextFrames(page);
     await press(page, 'Enter');
     await cellWith(page, 'Zoé').waitFor({ state: 'attached' });
     expect((await serviceRows(flows.env(), workbook))[0][4]).toBe('Zoé');

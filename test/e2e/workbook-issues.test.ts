@@ -1,10 +1,9 @@
-import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openSignedIn } from './app-page';
 import { screenshot } from './browser';
 import { TRANSPORTS } from './environment';
 import { useBrowser, useFlows } from './suite';
+import { cellWith, editChosenCell, gridBox, openFixtureInGrid, press } from './workbook-grid';
 
 /**
  * The grid's issue tools, as a user works them: the issue panel's counts, a suggested fix
@@ -12,22 +11,6 @@ import { useBrowser, useFlows } from './suite';
  * the load's progress and each row's outcome with a way to its transaction.
  */
 const shared = useBrowser('workbook-issues');
-const FIXTURE = join(__dirname, '..', 'fixtures', 'line-relation-libreoffice.xlsx');
-
-async function openFixtureInGrid(page: Page): Promise<void> {
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Workbooks' }).click();
-  await page.getByLabel('Open .xlsx file').setInputFiles(FIXTURE);
-  const opened = page
-    .getByRole('table', { name: 'Workbooks' })
-    .locator('tbody tr')
-    .filter({ hasText: 'line-relation-libreoffice.xlsx' })
-    .first();
-  await opened
-    .locator('.pill')
-    .filter({ hasText: /error|ready/ })
-    .waitFor();
-  await opened.getByRole('button', { name: 'line-relation-libreoffice.xlsx', exact: true }).click();
-}
 
 describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the workbook issue tools', { timeout: 90_000 }, (transport) => {
   const flows = useFlows(transport, shared);
@@ -40,9 +23,7 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the workbook issue tools
     const panel = page.getByTestId('issue-panel');
     const counts = page.getByTestId('workbook-counts');
     const cellIssues = page.getByTestId('cell-issues');
-    const canvas = page.getByTestId('data-grid-canvas');
-    const box = await canvas.boundingBox();
-    if (!box) throw new Error('the grid has no size');
+    const box = await gridBox(page);
 
     // The fixture's directory number stored as a number: a warning with a fix, counted in the panel.
     const numeric = panel.getByRole('list', { name: 'Issues by code' }).getByRole('button', { name: /numeric/ });
@@ -64,22 +45,15 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the workbook issue tools
 
     // An error typed on purpose: only rows with errors lists it, F8 lands on it.
     await page.mouse.click(box.x + 80, box.y + 46);
-    for (let step = 0; step < 3; step += 1) await page.keyboard.press('ArrowRight');
-    await page.keyboard.press('Enter');
-    const editor = page.locator('#portal textarea, #portal input').first();
-    await editor.waitFor();
-    await editor.fill('not a number');
-    await editor.press('Enter');
+    await press(page, 'ArrowRight', 3);
+    await editChosenCell(page, 'not a number');
     await counts.filter({ hasText: / 1 error,/ }).waitFor();
     await panel.getByRole('checkbox', { name: 'Only rows with errors' }).check();
     await page
       .getByTestId('filter-status')
       .filter({ hasText: /^1 row listed/ })
       .waitFor();
-    await grid
-      .locator('[role="gridcell"]')
-      .filter({ hasText: /^not a number$/ })
-      .waitFor({ state: 'attached' });
+    await cellWith(page, 'not a number').waitFor({ state: 'attached' });
     await page.mouse.click(box.x + 20, box.y + 46);
     await page.keyboard.press('F8');
     await cellIssues.locator('.cell-issue.error').waitFor();
@@ -107,7 +81,7 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the workbook issue tools
     expect(await page.getByRole('progressbar', { name: 'Load progress' }).getAttribute('value')).toBe('6');
     // The Outcome column follows Plan, past the sheet's columns: arrow over to it, as a user would.
     await page.mouse.click(box.x + 80, box.y + 46);
-    for (let step = 0; step < 6; step += 1) await page.keyboard.press('ArrowRight');
+    await press(page, 'ArrowRight', 6);
     const outcomes = grid.locator('[role="gridcell"]').filter({ hasText: /^(loaded|failed|conflict)$/ });
     await outcomes.first().waitFor({ state: 'attached' });
     expect(await outcomes.count()).toBe(6);

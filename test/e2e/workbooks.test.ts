@@ -1,28 +1,15 @@
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openSignedIn } from './app-page';
 import { screenshot } from './browser';
 import { TRANSPORTS } from './environment';
 import { useBrowser, useFlows } from './suite';
+import { cellWith, clickFirstCell, editChosenCell, FIXTURE, openFixtureInGrid, press } from './workbook-grid';
 
 const shared = useBrowser('workbooks');
-const FIXTURE = join(__dirname, '..', 'fixtures', 'line-relation-libreoffice.xlsx');
 
 function workbookRow(page: Page, name: string) {
   return page.getByRole('table', { name: 'Workbooks' }).locator('tbody tr').filter({ hasText: name });
-}
-
-/** From the Workbooks area: opens the LibreOffice fixture as a staged workbook, waits for its check, opens it in the grid. */
-async function openFixtureInGrid(page: Page): Promise<void> {
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Workbooks' }).click();
-  await page.getByLabel('Open .xlsx file').setInputFiles(FIXTURE);
-  const opened = workbookRow(page, 'line-relation-libreoffice.xlsx').first();
-  await opened
-    .locator('.pill')
-    .filter({ hasText: /error|ready/ })
-    .waitFor();
-  await opened.getByRole('button', { name: 'line-relation-libreoffice.xlsx', exact: true }).click();
 }
 
 describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the Workbooks area', { timeout: 60_000 }, (transport) => {
@@ -57,30 +44,18 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the Workbooks area', { t
   it('opens a workbook in the grid, shows its cells and issues, and takes an edit typed into a cell, then undoes it', async () => {
     const page = await openSignedIn(flows.env(), flows.context());
     await openFixtureInGrid(page);
-    // The grid paints on a canvas; its accessible table of the visible cells lives inside it (not visible).
-    const grid = page.locator('[role="grid"]');
-    await grid.waitFor({ state: 'attached' });
-    const cellWith = (text: string) => grid.locator('[role="gridcell"]').filter({ hasText: new RegExp(`^${text}$`) });
-    await cellWith('\\+33140001050').waitFor({ state: 'attached' });
     const counts = page.getByTestId('workbook-counts');
     const before = (await counts.textContent()) ?? '';
     expect(before).toMatch(/ 0 errors/);
     // As a user does: click the first row's first cell, arrow over to the directory number, type, Enter.
-    const canvas = page.getByTestId('data-grid-canvas');
-    const box = await canvas.boundingBox();
-    if (!box) throw new Error('the grid has no size');
-    await page.mouse.click(box.x + 80, box.y + 36 + 10);
-    for (let step = 0; step < 3; step += 1) await page.keyboard.press('ArrowRight');
-    await page.keyboard.press('Enter');
-    const editor = page.locator('#portal textarea, #portal input').first();
-    await editor.waitFor();
-    await editor.fill('not a number');
-    await editor.press('Enter');
-    await cellWith('not a number').waitFor({ state: 'attached' });
+    await clickFirstCell(page);
+    await press(page, 'ArrowRight', 3);
+    await editChosenCell(page, 'not a number');
+    await cellWith(page, 'not a number').waitFor({ state: 'attached' });
     await counts.filter({ hasText: / 1 error,/ }).waitFor();
     await screenshot(page, transport, 'workbook-grid-edited');
     await page.getByRole('button', { name: 'Undo' }).click();
-    await cellWith('\\+33140001050').waitFor({ state: 'attached' });
+    await cellWith(page, '\\+33140001050').waitFor({ state: 'attached' });
     await counts.filter({ hasText: before }).waitFor();
   });
 

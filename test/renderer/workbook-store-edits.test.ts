@@ -3,6 +3,7 @@ import type {
   WorkbookEditRequest,
   WorkbookEditResult,
   WorkbookInfo,
+  WorkbookIssue,
   WorkbookRow,
   WorkbookRowPage,
   WorkbookSheet,
@@ -24,6 +25,19 @@ const column = (id: number, letter: string, name: string) => ({
   required: false,
   text: true,
   choices: null,
+});
+
+const badNumber = (row: WorkbookRow): WorkbookIssue => ({
+  sheet: 0,
+  row_id: row.id,
+  row: row.row,
+  column_id: 1,
+  column: 'A',
+  field: 'pattern',
+  severity: 'error',
+  code: 'bad-pattern',
+  message: `Row ${row.row}: 'not a number' is not a directory number.`,
+  suggestion: null,
 });
 
 /**
@@ -112,6 +126,17 @@ class FakeWorkbook {
     if (request.revision !== this.revision) return fault(409, 'revision-conflict', 'The workbook has moved on.');
     this.edits.push(request);
     this.revision += 1;
+    // As the service: a set cell is stored, and a number that is not one is an error of its row.
+    const issues: WorkbookIssue[] = [];
+    if (request.edit.op === 'set') {
+      for (const cell of request.edit.cells) {
+        const row = this.rows.find((candidate) => candidate.id === cell.row_id);
+        if (!row) continue;
+        row.cells = { ...row.cells, [String(cell.column_id)]: cell.value };
+        row.issues = cell.value === 'not a number' ? [badNumber(row)] : [];
+        issues.push(...row.issues);
+      }
+    }
     const result: WorkbookEditResult = {
       success: true,
       revision: this.revision,
@@ -119,7 +144,7 @@ class FakeWorkbook {
       can_redo: false,
       changed: 1,
       revalidated: 1,
-      issues: [],
+      issues,
       counts: this.info().counts,
     };
     return { body: result };
@@ -263,6 +288,32 @@ describe('workbook store: editing', () => {
       ['redo', 7],
     ]);
     expect(store.getState().fault).toBeUndefined();
+  });
+
+  it('paints a typed cell at once, and its issues from the edit’s answer before any page is read again', async () => {
+    const fake = new FakeWorkbook();
+    const { store, transport } = await opened(fake);
+    const seen: { text: unknown; issues: number; calls: number }[] = [];
+    const stop = store.subscribe((state) => {
+      const row = state.pages.get(0)?.[1];
+      seen.push({ text: row?.cells['1'], issues: row?.issues.length ?? 0, calls: transport.calls.length });
+    });
+    await store.getState().setCell(101, 1, 'not a number');
+    stop();
+    const posted = transport.calls.findIndex((call) => call.method === 'POST');
+    // Before the edit was even sent: the new text, no issue yet.
+    const typed = seen.find((state) => state.text === 'not a number');
+    expect(typed).toEqual({ text: 'not a number', issues: 0, calls: posted });
+    const tinted = seen.find((state) => state.issues === 1);
+    expect(tinted?.text).toBe('not a number');
+    // The issue was painted with no read of the rows after the edit: only the POST had gone.
+    expect(tinted?.calls).toBe(posted + 1);
+    expect(
+      store
+        .getState()
+        .rowAt(1)
+        ?.issues.map((issue) => issue.code),
+    ).toEqual(['bad-pattern']);
   });
 
   it('shows the refusal of an edit made on an old revision, and reads the workbook again so the next one is on the current', async () => {

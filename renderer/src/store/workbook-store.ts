@@ -97,6 +97,17 @@ export function findPattern(find: string, options: FindOptions): RegExp | undefi
 /** Edits that move rows (or may change every row's reading): every page read is read again. */
 const MOVES_ROWS: ReadonlySet<WorkbookEdit['op']> = new Set(['paste', 'insert_rows', 'delete_rows', 'directive']);
 
+/** A row with the cells of an edit that name it (an empty value clears the cell). */
+function withCells(row: WorkbookRow, cells: CellChange[]): WorkbookRow {
+  const next = { ...row.cells };
+  for (const cell of cells) {
+    if (cell.row_id !== row.id) continue;
+    if (cell.value === null || cell.value === '') delete next[String(cell.column_id)];
+    else next[String(cell.column_id)] = cell.value;
+  }
+  return { ...row, cells: next };
+}
+
 /** Rows a find reads a page at a time; the service filters them case-insensitively. */
 const FIND_PAGE = 50;
 
@@ -166,18 +177,45 @@ export function createWorkbookStore(client: ApiClient) {
      * and the issues of the rows it changed, then the info and the pages holding those rows read again.
      */
     const edit = (change: WorkbookEdit): Promise<WorkbookEditResult | undefined> => inTurn(() => send(change));
+    /** The held rows `rowIds` changed by `update`, painted at once (the pages are read again after). */
+    const patchRows = (rowIds: Set<number>, update: (row: WorkbookRow) => WorkbookRow): void => {
+      const pages = new Map(get().pages);
+      let patched = false;
+      for (const [page, rows] of pages) {
+        if (!rows.some((row) => rowIds.has(row.id))) continue;
+        pages.set(
+          page,
+          rows.map((row) => (rowIds.has(row.id) ? update(row) : row)),
+        );
+        patched = true;
+      }
+      if (patched) set({ pages, version: get().version + 1 });
+    };
     const send = async (change: WorkbookEdit): Promise<WorkbookEditResult | undefined> => {
       const { id, info } = get();
       if (!id || !info) return undefined;
+      // Typed cells show their new text at once, and their issues as soon as the edit answers:
+      // the answer holds every issue of the rows edited, so the tint needs no page read first.
+      const typed = change.op === 'set' ? new Set(change.cells.map((cell) => cell.row_id)) : undefined;
+      if (change.op === 'set' && typed) patchRows(typed, (row) => withCells(row, change.cells));
       try {
         const result = await client.send<WorkbookEditResult>('POST', `${base(id)}edits/`, { revision: info.revision, edit: change });
+        if (typed) patchRows(typed, (row) => ({ ...row, issues: result.issues.filter((issue) => issue.row_id === row.id) }));
         await afterChange(MOVES_ROWS.has(change.op) ? { ...result, changed: Math.max(result.changed, 2) } : result);
         return result;
       } catch (error) {
         set({ fault: asFault(error) });
         // The workbook may have moved on (another window): read it again so the next edit is on the current revision.
         await readInfo().catch(() => undefined);
+        // What was painted before the refusal goes: the pages are read as the service holds them.
+        if (typed) await rereadPages().catch(() => undefined);
         return undefined;
+      }
+    };
+    const rereadPages = async (): Promise<void> => {
+      for (const page of [...get().pages.keys()]) {
+        loading.delete(page);
+        await readPage(page);
       }
     };
     /** The rows between two indexes of the shown sheet, from the pages read or from the service. */
@@ -335,12 +373,8 @@ export function createWorkbookStore(client: ApiClient) {
         if (
           after &&
           (JSON.stringify(after.plan) !== JSON.stringify(before?.plan) || JSON.stringify(after.load) !== JSON.stringify(before?.load))
-        ) {
-          for (const page of [...get().pages.keys()]) {
-            loading.delete(page);
-            await readPage(page);
-          }
-        }
+        )
+          await rereadPages();
       },
       async save(withIssues) {
         const { id, info } = get();

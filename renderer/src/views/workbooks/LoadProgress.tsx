@@ -28,6 +28,10 @@ export function LoadProgress() {
 
   if (!load) return null;
   const figures = load.running ? loadFigures(samples) : undefined;
+  // While it runs, the bar moves with each batch's event (the workbook itself is read again only
+  // every second or so); the run's own rows then, which a retry's are fewer than the workbook's.
+  const latest = load.running ? samples[samples.length - 1] : undefined;
+  const bar = latest ? { max: latest.total, value: latest.done } : { max: load.total, value: load.loaded + load.failed + load.conflicts };
   const cancel = async (): Promise<void> => {
     if (!id) return;
     setCanceling(true);
@@ -40,7 +44,7 @@ export function LoadProgress() {
   };
   return (
     <span className="load-progress" data-testid="load-progress">
-      <progress aria-label="Load progress" max={load.total} value={load.loaded + load.failed + load.conflicts} />
+      <progress aria-label="Load progress" max={bar.max} value={bar.value} />
       {load.running && (
         <>
           <span className="muted" data-testid="load-figures" aria-live="polite">
