@@ -282,42 +282,25 @@ export class LoadRun implements SlicedWork {
   }
 
   private finish(): void {
-    this.releaseCheckpoints();
     const failed = this.done - this.ok;
     const status: TxStatus = failed === 0 ? 'Success' : this.ok === 0 ? 'Fail' : 'Success With Async Failures';
     const message = failed === 0 ? `${this.done} of ${this.done} succeeded` : `${failed} of ${this.done} failed`;
-    this.deps.db.transaction(() => {
-      this.deps.repo.finish(this.load.load_id, {
-        status,
-        rolled_back: 'No',
-        message,
-        resource_pkid: null,
-        current_state: '',
-        completed_time: this.deps.now(),
-        detail: this.detail(),
-      });
-      this.deps.store.bulkLoads.remove(this.load.load_id);
-    })();
-    this.emitProgress();
-    this.deps.events.emit('transaction', {
-      transaction_id: this.load.load_id,
-      status,
-      parent_id: null,
-      model_type: 'tool/BulkLoad',
-      resource_pkid: null,
-    });
-    const error = failed === 0 ? undefined : new ApiError(409, 'sub-transactions-failed', message);
-    this.resolve({ transactionId: this.load.load_id, status, resourcePkid: null, error });
+    this.end(status, message, failed === 0 ? undefined : new ApiError(409, 'sub-transactions-failed', message));
   }
 
   /** The parent ends with what ran; the spool goes, so the rows it held never run under this load. */
   private finishCanceled(username: string): void {
-    this.releaseCheckpoints();
     const failed = this.done - this.ok;
     const status: TxStatus = this.ok === 0 ? 'Fail' : 'Success With Async Failures';
     const message = `Canceled by ${username}: ${this.done} of ${this.load.total} rows ran (${failed} failed); the other ${this.load.total - this.done} did not run.`;
+    this.end(status, message, new ApiError(409, 'load-canceled', message), true);
+  }
+
+  /** The parent transaction finished with `status` (its message also logged when `logged`), the spool gone, the waiters told. */
+  private end(status: TxStatus, message: string, error: ApiError | undefined, logged = false): void {
+    this.releaseCheckpoints();
     this.deps.db.transaction(() => {
-      this.deps.repo.log(this.load.load_id, 'info', this.deps.now(), message);
+      if (logged) this.deps.repo.log(this.load.load_id, 'info', this.deps.now(), message);
       this.deps.repo.finish(this.load.load_id, {
         status,
         rolled_back: 'No',
@@ -337,7 +320,7 @@ export class LoadRun implements SlicedWork {
       model_type: 'tool/BulkLoad',
       resource_pkid: null,
     });
-    this.resolve({ transactionId: this.load.load_id, status, resourcePkid: null, error: new ApiError(409, 'load-canceled', message) });
+    this.resolve({ transactionId: this.load.load_id, status, resourcePkid: null, error });
   }
 
   /** Ends the parent from its sub-transactions, as recovery does after a crash. */

@@ -1,12 +1,4 @@
-import {
-  DataEditor,
-  GridCellKind,
-  type GridCell,
-  type GridColumn,
-  type GridSelection,
-  type Item,
-  type Theme,
-} from '@glideapps/glide-data-grid';
+import { DataEditor, GridCellKind, type GridCell, type GridColumn, type GridSelection, type Item } from '@glideapps/glide-data-grid';
 import '@glideapps/glide-data-grid/dist/index.css';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { WorkbookIssue, WorkbookSheet } from '../../../main/service/contract/workbook-api';
@@ -28,6 +20,7 @@ import { gridCellFor } from './workbooks/choice-cell';
 import { DirectiveBanner } from './workbooks/DirectiveBanner';
 import { GridEditBar } from './workbooks/GridEditBar';
 import { useDarkScheme } from './workbooks/use-dark-scheme';
+import { DARK_GRID_THEME } from './viewer/grid-theme';
 import { throttled } from './workbooks/throttle';
 import { useGridEditing } from './workbooks/use-grid-editing';
 import './workbooks/workbooks.css';
@@ -55,22 +48,6 @@ function columnsOf(sheet: WorkbookSheet | undefined): GridColumn[] {
     width: Math.min(260, Math.max(90, (column.title || column.name).length * 9 + 24)),
   }));
 }
-
-const DARK: Partial<Theme> = {
-  bgCell: '#171d24',
-  bgCellMedium: '#1b222a',
-  bgHeader: '#1b222a',
-  bgHeaderHasFocus: '#232c37',
-  bgHeaderHovered: '#232c37',
-  textDark: '#e3e8ee',
-  textMedium: '#98a4b3',
-  textLight: '#7d8896',
-  textHeader: '#e3e8ee',
-  borderColor: '#2c3540',
-  horizontalBorderColor: '#222a33',
-  accentColor: '#4c8dff',
-  accentLight: 'rgba(76, 141, 255, 0.2)',
-};
 
 export function WorkbookView() {
   const { workbook, nav, client } = useStores();
@@ -219,7 +196,7 @@ export function WorkbookView() {
             getCellContent={getCellContent}
             // Filtered, the grid's row numbers would not be the sheet's: the "Sheet row" column says them.
             rowMarkers={filtered ? 'none' : 'number'}
-            theme={dark ? DARK : undefined}
+            theme={dark ? DARK_GRID_THEME : undefined}
             width="100%"
             height="100%"
             gridSelection={selection}
