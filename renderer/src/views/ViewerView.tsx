@@ -12,6 +12,7 @@ import '@glideapps/glide-data-grid/dist/index.css';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ViewerMatch, ViewerSheet } from '../../../main/service/contract/viewer-api';
 import { FaultNotice } from '../components/FaultNotice';
+import { SheetTabs } from '../components/SheetTabs';
 import { Loading } from '../components/States';
 import { useSlice, useStores } from '../store/stores';
 import { FindBox } from './viewer/FindBox';
@@ -149,21 +150,17 @@ export function ViewerView() {
           every row.
         </p>
       )}
-      <div className="viewer-tabs" role="tablist" aria-label="Sheets">
-        {info.sheets.map((candidate) => (
-          <button
-            key={candidate.index}
-            type="button"
-            role="tab"
-            aria-selected={candidate.index === sheetIndex}
-            className={`viewer-tab${candidate.index === sheetIndex ? ' current' : ''}${candidate.skipped ? ' skipped' : ''}`}
-            title={candidate.skipped ? 'A # sheet: a bulk load skips it' : undefined}
-            onClick={() => viewer.getState().showSheet(candidate.index)}
-          >
-            {candidate.name}
-          </button>
-        ))}
-      </div>
+      <SheetTabs
+        kind="viewer"
+        current={sheetIndex}
+        onShow={(index) => viewer.getState().showSheet(index)}
+        tabs={info.sheets.map((candidate) => ({
+          index: candidate.index,
+          name: candidate.name,
+          skipped: candidate.skipped,
+          title: candidate.skipped ? 'A # sheet: a bulk load skips it' : undefined,
+        }))}
+      />
       {sheet?.directive && (
         <p className="viewer-directive" aria-label="Directive">
           {sheet.directive}

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { WorkbookIssue, WorkbookSheet } from '../../../main/service/contract/workbook-api';
 import { saveFile } from '../api/downloads';
 import { FaultNotice } from '../components/FaultNotice';
+import { SheetTabs } from '../components/SheetTabs';
 import { Loading } from '../components/States';
 import { useSlice, useStores } from '../store/stores';
 import { cellText } from '../store/workbook-cell-text';
@@ -155,27 +156,18 @@ export function WorkbookView() {
         </button>
       </div>
       {fault && <FaultNotice fault={fault} />}
-      <div className="sheet-tabs" role="tablist" aria-label="Sheets">
-        {info.sheets.map((candidate) => (
-          <button
-            key={candidate.index}
-            type="button"
-            role="tab"
-            aria-selected={candidate.index === sheetIndex}
-            className={`sheet-tab${candidate.index === sheetIndex ? ' current' : ''}${candidate.skipped ? ' skipped' : ''}`}
-            title={candidate.skipped ? 'A # sheet: kept and saved, never loaded' : (candidate.model_type ?? undefined)}
-            onClick={() => workbook.getState().showSheet(candidate.index)}
-          >
-            {candidate.name}
-            {candidate.errors > 0 && (
-              <span className="sheet-error-count" aria-label={`${candidate.errors} errors`}>
-                {' '}
-                {candidate.errors}
-              </span>
-            )}
-          </button>
-        ))}
-      </div>
+      <SheetTabs
+        kind="sheet"
+        current={sheetIndex}
+        onShow={(index) => workbook.getState().showSheet(index)}
+        tabs={info.sheets.map((candidate) => ({
+          index: candidate.index,
+          name: candidate.name,
+          skipped: candidate.skipped,
+          title: candidate.skipped ? 'A # sheet: kept and saved, never loaded' : (candidate.model_type ?? undefined),
+          errors: candidate.errors,
+        }))}
+      />
       <GridEditBar editing={editing} selection={selection} />
       {sheet && sheet.directive !== null && <DirectiveBanner sheet={sheet} />}
       <div className="workbook-body">

@@ -29,9 +29,12 @@ export function LoadProgress() {
   if (!load) return null;
   const figures = load.running ? loadFigures(samples) : undefined;
   // While it runs, the bar moves with each batch's event (the workbook itself is read again only
-  // every second or so); the run's own rows then, which a retry's are fewer than the workbook's.
+  // every second or so). A run covers the rows not loaded before it (all, or a retry's failed
+  // ones): those before it are the workbook's rows less the run's.
+  const counted = load.loaded + load.failed + load.conflicts;
   const latest = load.running ? samples[samples.length - 1] : undefined;
-  const bar = latest ? { max: latest.total, value: latest.done } : { max: load.total, value: load.loaded + load.failed + load.conflicts };
+  const moved = latest ? load.total - latest.total + latest.done : 0;
+  const barValue = Math.min(load.total, Math.max(counted, moved));
   const cancel = async (): Promise<void> => {
     if (!id) return;
     setCanceling(true);
@@ -44,7 +47,7 @@ export function LoadProgress() {
   };
   return (
     <span className="load-progress" data-testid="load-progress">
-      <progress aria-label="Load progress" max={bar.max} value={bar.value} />
+      <progress aria-label="Load progress" max={load.total} value={barValue} />
       {load.running && (
         <>
           <span className="muted" data-testid="load-figures" aria-live="polite">
