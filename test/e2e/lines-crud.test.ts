@@ -102,7 +102,7 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: a line added with a CFT,
     await openLine(page, PARIS, PATTERN);
     await shownField(page, 'alertingName').getByText('Zoe Lambert', { exact: true }).waitFor();
     await screenshot(page, transport, 'instance');
-    await instanceView(page).getByRole('toolbar', { name: 'Instance actions' }).getByRole('button', { name: 'Edit' }).click();
+    await instanceView(page).getByRole('toolbar', { name: 'Instance actions' }).getByRole('button', { name: 'Edit', exact: true }).click();
     await formReady(page);
     expect(await resourceForm(page).locator('[name="alertingName"]').inputValue()).toBe('Zoe Lambert');
     await fillField(page, 'alertingName', 'Zoe Lambert-Petit');
