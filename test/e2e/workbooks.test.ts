@@ -39,6 +39,19 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the Workbooks area', { t
     await template.getByRole('button', { name: 'Delete LineRelation-template.xlsx' }).click();
     await template.waitFor({ state: 'detached' });
     expect(await workbookRow(page, 'line-relation-libreoffice.xlsx').count()).toBe(1);
+
+    // Duplicate: a copy checked anew, with the same rows; deleted again, the original stays.
+    const rowCount = await opened.locator('td').nth(2).textContent();
+    await opened.getByRole('button', { name: 'Duplicate line-relation-libreoffice.xlsx' }).click();
+    const copy = workbookRow(page, 'line-relation-libreoffice.xlsx (copy)');
+    await copy
+      .locator('.pill')
+      .filter({ hasText: /error|ready/ })
+      .waitFor();
+    expect(await copy.locator('td').nth(2).textContent()).toBe(rowCount);
+    await copy.getByRole('button', { name: 'Delete line-relation-libreoffice.xlsx (copy)' }).click();
+    await copy.waitFor({ state: 'detached' });
+    expect(await workbookRow(page, 'line-relation-libreoffice.xlsx').count()).toBe(1);
   });
 
   it('opens a workbook in the grid, shows its cells and issues, and takes an edit typed into a cell, then undoes it', async () => {

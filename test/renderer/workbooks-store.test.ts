@@ -68,6 +68,22 @@ describe('workbooks store', () => {
     expect(transport.calls.map((call) => call.method + ' ' + call.url.split('?')[0])).toEqual(['POST /api/uploadfiles/']);
   });
 
+  it('duplicates a workbook and lists the copy beside it', async () => {
+    let listed: WorkbookSummary[] = [workbook('w1')];
+    const transport = new FakeTransport()
+      .on('POST', `${LIST}w1/duplicate/`, () => {
+        const copy = workbook('w2', { name: 'w1.xlsx (copy)', state: 'validating' });
+        listed = [copy, ...listed];
+        return { status: 202, body: { success: true, workbook: copy } };
+      })
+      .on('GET', LIST, () => ({ body: { workbooks: listed } }));
+    const store = createWorkbooksStore(new ApiClient(transport));
+    await store.getState().load();
+    const copy = await store.getState().duplicate('w1');
+    expect(copy?.id).toBe('w2');
+    expect(store.getState().rows.map((row) => row.name)).toEqual(['w1.xlsx (copy)', 'w1.xlsx']);
+  });
+
   it('says each state as a person reads it', () => {
     expect(stateText(workbook('a'))).toBe('2 errors');
     expect(stateText(workbook('b', { state: 'validated' }))).toBe('ready, 1 warning');

@@ -154,6 +154,15 @@ export class WorkbooksRepo {
         'UPDATE workbook_sheets SET directive = ?, columns = ?, next_column = ? WHERE wb = ? AND sheet_no = ?',
       ),
       setSheetIssues: p<[string, number, number]>('UPDATE workbook_sheets SET sheet_issues = ? WHERE wb = ? AND sheet_no = ?'),
+      // A duplicate: the sheets and rows as they stand (their counts and results come from validating the copy).
+      copySheets: p<[number, number]>(
+        `INSERT INTO workbook_sheets (wb, sheet_no, name, skipped, directive, model_type, columns, next_column, rows, raw)
+         SELECT ?, sheet_no, name, skipped, directive, model_type, columns, next_column, rows, raw FROM workbook_sheets WHERE wb = ?`,
+      ),
+      copyRows: p<[number, number]>(
+        'INSERT INTO workbook_rows (wb, row_id, sheet_no, idx, cells) SELECT ?, row_id, sheet_no, idx, cells FROM workbook_rows WHERE wb = ?',
+      ),
+      copyNextRow: p<[number, number]>('UPDATE workbooks SET next_row = (SELECT next_row FROM workbooks WHERE wb = ?) WHERE wb = ?'),
       insertRow: p<[number, number, number, number, string]>(
         'INSERT INTO workbook_rows (wb, row_id, sheet_no, idx, cells) VALUES (?, ?, ?, ?, ?)',
       ),
@@ -570,6 +579,15 @@ export class WorkbooksRepo {
   remove(wb: number): void {
     this.db.transaction(() => {
       for (const statement of this.s.remove) statement.run(wb);
+    })();
+  }
+
+  /** Workbook `from`'s sheets and rows into `to` (a new, empty workbook), row ids kept. */
+  copyContent(from: number, to: number): void {
+    this.db.transaction(() => {
+      this.s.copySheets.run(to, from);
+      this.s.copyRows.run(to, from);
+      this.s.copyNextRow.run(from, to);
     })();
   }
 

@@ -117,6 +117,40 @@ export class StagedWorkbooks {
     return store.workbooks.getByWb(wb) as WorkbookRecord;
   }
 
+  /**
+   * A copy of a workbook's sheets and rows as they stand, owned by the caller at the same node, to
+   * try something on without touching the original: its own history (none yet), validated anew.
+   */
+  duplicate(who: Who, id: string): WorkbookRecord {
+    const { store } = this.deps;
+    const found = this.find(who, id);
+    if (found.state === 'staging' || found.state === 'failed')
+      throw new ApiError(409, 'workbook-busy', 'Only a staged workbook can be duplicated: wait until it is staged.');
+    const now = this.deps.now();
+    const copyId = randomUUID();
+    const wb = store.db.transaction(() => {
+      const made = store.workbooks.create({
+        id: copyId,
+        name: `${found.name.slice(0, 240)} (copy)`,
+        owner: who.principal.username,
+        owner_pkid: who.principal.pkid,
+        owner_path: who.callerPath,
+        hierarchy_pkid: found.hierarchy_pkid,
+        source: found.source,
+        state: 'validating',
+        revision: store.workbooks.nextRevision(),
+        created_at: now,
+        updated_at: now,
+      });
+      store.workbooks.copyContent(found.wb, made);
+      return made;
+    })();
+    const validated = this.serial(wb, () => this.validateWhole(wb)).catch((error: unknown) => this.failStaging(wb, error));
+    this.track(copyId, validated);
+    this.emit(copyId);
+    return store.workbooks.getByWb(wb) as WorkbookRecord;
+  }
+
   private async stage(wb: number, who: Who, path: string, name: string): Promise<void> {
     const { store, pool } = this.deps;
     const take = store.db.transaction((chunk: StageChunk) => {

@@ -237,6 +237,10 @@ async function oneWorkbook(deps: WorkstationDeps, ctx: RequestContext, rest: str
       post();
       return json(200, await deps.workbooks.step(who, id, bodyOf(ctx).revision, action === 'undo' ? -1 : 1));
     }
+    case 'duplicate': {
+      post();
+      return json(202, { success: true, workbook: workbookInfo(deps.store, deps.workbooks.duplicate(who, id)) } satisfies WorkbookAnswer);
+    }
     case 'validate': {
       post();
       return json(200, { success: true, workbook: workbookInfo(deps.store, await deps.workbooks.revalidate(who, id)) });

@@ -26,6 +26,8 @@ export interface WorkbooksState {
   pickFile(hierarchy: string): Promise<WorkbookSummary | undefined>;
   fromTemplate(modelType: string, hierarchy: string): Promise<WorkbookSummary | undefined>;
   remove(id: string): Promise<void>;
+  /** A copy of the workbook's sheets and rows, the caller's, validated anew; answers it. */
+  duplicate(id: string): Promise<WorkbookSummary | undefined>;
   /** Follows the service's workbook events while the list is shown; answers the function that stops. */
   follow(): () => void;
 }
@@ -83,6 +85,12 @@ export function createWorkbooksStore(client: ApiClient) {
       },
       async remove(id) {
         await act('Deleting...', () => client.send('DELETE', `${WORKBOOKS}${encodeURIComponent(id)}/`));
+      },
+      async duplicate(id) {
+        return act('Duplicating...', async () => {
+          const answer = await client.send<WorkbookAnswer>('POST', `${WORKBOOKS}${encodeURIComponent(id)}/duplicate/`, {});
+          return answer.workbook;
+        });
       },
       follow() {
         const transport = client.transport;

@@ -187,6 +187,14 @@ function WorkbookTable({ rows }: { rows: WorkbookSummary[] }) {
             <td>
               <button
                 type="button"
+                aria-label={`Duplicate ${row.name}`}
+                disabled={row.state === 'staging' || row.state === 'failed'}
+                onClick={() => void workbooks.getState().duplicate(row.id)}
+              >
+                Duplicate
+              </button>{' '}
+              <button
+                type="button"
                 className="danger"
                 aria-label={`Delete ${row.name}`}
                 disabled={row.state === 'loading'}
