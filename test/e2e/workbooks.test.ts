@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openSignedIn } from './app-page';
@@ -52,6 +53,31 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the Workbooks area', { t
     await copy.getByRole('button', { name: 'Delete line-relation-libreoffice.xlsx (copy)' }).click();
     await copy.waitFor({ state: 'detached' });
     expect(await workbookRow(page, 'line-relation-libreoffice.xlsx').count()).toBe(1);
+  });
+
+  it('stages an .xlsx dropped anywhere on the window and opens the Workbooks area on it', async () => {
+    const page = await openSignedIn(flows.env(), flows.context());
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Resources' }).click();
+    // As the system does on a drop from the desktop: a DataTransfer carrying the file, on the view shown.
+    const base64 = readFileSync(FIXTURE).toString('base64');
+    await page.evaluate(`(() => {
+      const text = atob('${base64}');
+      const bytes = new Uint8Array(text.length);
+      for (let at = 0; at < text.length; at += 1) bytes[at] = text.charCodeAt(at);
+      const carried = new DataTransfer();
+      carried.items.add(new File([bytes], 'dropped-lines.xlsx'));
+      const target = document.querySelector('main.content');
+      for (const type of ['dragover', 'drop']) target.dispatchEvent(new DragEvent(type, { dataTransfer: carried, bubbles: true, cancelable: true }));
+    })()`);
+    await page.getByRole('heading', { name: /Workbooks/ }).waitFor();
+    const dropped = workbookRow(page, 'dropped-lines.xlsx');
+    await dropped
+      .locator('.pill')
+      .filter({ hasText: /error|ready/ })
+      .waitFor();
+    expect(await dropped.locator('td').nth(2).textContent()).toBe('6');
+    await dropped.getByRole('button', { name: 'Delete dropped-lines.xlsx' }).click();
+    await dropped.waitFor({ state: 'detached' });
   });
 
   it('opens a workbook in the grid, shows its cells and issues, and takes an edit typed into a cell, then undoes it', async () => {

@@ -7,6 +7,7 @@ import { TreePanel } from '../components/TreePanel';
 import { useSlice, useStores } from '../store/stores';
 import { useReadyMarker } from './use-ready-marker';
 import { ViewSwitch } from './ViewSwitch';
+import { useWindowFileDrop } from './workbooks/use-window-file-drop';
 
 /** The signed-in window: top bar, the tree on the left, the current view, the status line. */
 export function AppFrame() {
@@ -15,6 +16,7 @@ export function AppFrame() {
   const rootPkid = useSlice('hierarchy', (s) => s.rootPkid);
   const rootFault = useSlice('hierarchy', (s) => s.rootFault);
   useReadyMarker(Boolean(rootPkid || rootFault));
+  useWindowFileDrop();
 
   const { workspace } = useStores();
   const current = useSlice('workspace', (s) => s.current);
