@@ -9,6 +9,7 @@ import { CellFix } from '../../renderer/src/views/workbooks/CellFix';
 import { keepSamples, loadFigures } from '../../renderer/src/views/workbooks/load-rate';
 import { infoCell, infoColumns, infoKindsOf } from '../../renderer/src/views/workbooks/row-info-columns';
 import { FakeTransport } from './fake-transport';
+import { workbookInfo } from './workbook-fixtures';
 
 afterEach(cleanup);
 
@@ -17,24 +18,9 @@ const ROWS = `${BASE}sheets/0/rows/`;
 const DN = 4;
 
 function info(extra: Partial<WorkbookInfo> = {}): WorkbookInfo {
-  return {
-    id: 'w1',
-    name: 'lines.xlsx',
-    owner: 'admin',
-    hierarchy: 'sys.hcs.Telco.Acme.Paris',
-    source: 'upload',
-    state: 'draft',
-    revision: 7,
-    validated_revision: 7,
-    can_undo: false,
-    can_redo: false,
-    counts: { rows: 10, errors: 2, warnings: 3, rows_with_errors: 2, rows_with_warnings: 3 },
-    problem: null,
-    created_at: '2026-11-26T10:00:00.000000',
-    updated_at: '2026-11-26T10:00:00.000000',
-    plan: null,
-    load: null,
-    sheets: [
+  return workbookInfo(
+    'w1',
+    [
       {
         index: 0,
         name: 'LineRelation',
@@ -59,8 +45,8 @@ function info(extra: Partial<WorkbookInfo> = {}): WorkbookInfo {
         })),
       },
     ],
-    ...extra,
-  };
+    { name: 'lines.xlsx', counts: { rows: 10, errors: 2, warnings: 3, rows_with_errors: 2, rows_with_warnings: 3 }, ...extra },
+  );
 }
 
 function issue(

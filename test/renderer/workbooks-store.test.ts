@@ -1,34 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { WorkbookSummaryCounts } from '../../main/service/contract/workbook-api';
 import { ApiClient } from '../../renderer/src/api/api-client';
 import { createWorkbooksStore, type WorkbookSummary } from '../../renderer/src/store/workbooks-store';
 import { stateText } from '../../renderer/src/views/WorkbooksView';
 import { FakeTransport } from './fake-transport';
+import { workbookSummary } from './workbook-fixtures';
 
 const LIST = '/workstation/workbooks/';
-const counts: WorkbookSummaryCounts = { rows: 3, errors: 2, warnings: 1, rows_with_errors: 1, rows_with_warnings: 1 };
 
-function workbook(id: string, extra: Partial<WorkbookSummary> = {}): WorkbookSummary {
-  return {
-    id,
-    name: `${id}.xlsx`,
-    owner: 'admin',
-    hierarchy: 'sys.hcs.Telco.Acme.Paris',
-    source: 'upload',
-    state: 'draft',
-    revision: 7,
-    validated_revision: 7,
-    can_undo: false,
-    can_redo: false,
-    counts,
-    problem: null,
-    created_at: '2026-11-26T10:00:00.000000',
-    updated_at: '2026-11-26T10:00:00.000000',
-    plan: null,
-    load: null,
-    ...extra,
-  };
-}
+const workbook = workbookSummary;
 
 describe('workbooks store', () => {
   it('opens a file: uploads its bytes as multipart at the node, stages the upload, then lists the workbooks again', async () => {

@@ -1,6 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { unlink } from 'node:fs/promises';
 import { isJsonObject, type ApiResponse, type JsonObject } from '../api-types';
 import type { SearchDirection, ViewerAnswer, ViewerSource } from '../contract/viewer-api';
 import { guardNode } from '../domain/guards';
@@ -12,7 +10,7 @@ import { json } from '../responses';
 import type { NodeRow } from '../store/nodes-repo';
 import { readViewedBook, type ViewedBook } from '../viewer/viewed-book';
 import { methodNotAllowed, type WorkstationDeps, type WorkstationRouteGroup } from './route-group';
-import { generatorRequest } from './workbook-routes';
+import { generatedFile, generatorRequest } from './workbook-routes';
 
 /**
  * `/workstation/viewer/`: exports and .xlsx files opened read-only (README: Viewing exports).
@@ -67,18 +65,7 @@ async function readExport(
   node: NodeRow,
 ): Promise<{ book: ViewedBook; name: string }> {
   const request = generatorRequest(source as unknown as JsonObject, node);
-  const answer = await deps.apiAs(ctx.principal, {
-    method: request.method,
-    url: request.url,
-    headers: { 'content-type': 'application/json' },
-    body: request.body,
-  });
-  if (answer.status !== 200 || typeof answer.body === 'string') {
-    const fault = typeof answer.body === 'string' ? (JSON.parse(answer.body) as { code?: string; message?: string }) : {};
-    throw new ApiError(answer.status, fault.code ?? 'export-failed', fault.message ?? 'The export could not be made.');
-  }
-  const path = join(deps.store.uploads.folder, `${randomBytes(12).toString('hex')}.view.xlsx`);
-  await writeFile(path, answer.body);
+  const path = await generatedFile(deps, ctx, request, 'view', 'export-failed', 'The export could not be made.');
   try {
     return { book: await readViewedBook(path, request.name), name: request.name };
   } finally {

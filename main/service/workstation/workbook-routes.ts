@@ -48,7 +48,42 @@ const SEARCH_DIRECTION_FLAGS: Record<string, string | undefined> = {
 };
 
 /** The API request whose answer (an .xlsx) a generated workbook starts from; the export viewer reads the same. */
-export function generatorRequest(body: JsonObject, node: NodeRow): { method: string; url: string; body?: string; name: string } {
+/**
+ * Makes a generator's .xlsx (a template, an export, a search's export) as the caller, through the
+ * API's own routes, into a file of its own in the uploads folder (`<random>.<use>.xlsx`); the
+ * caller removes it. A refusal answers as the generator's own fault.
+ */
+export async function generatedFile(
+  deps: WorkstationDeps,
+  ctx: RequestContext,
+  request: GeneratorRequest,
+  use: string,
+  failCode: string,
+  failMessage: string,
+): Promise<string> {
+  const answer = await deps.apiAs(ctx.principal, {
+    method: request.method,
+    url: request.url,
+    headers: { 'content-type': 'application/json' },
+    body: request.body,
+  });
+  if (answer.status !== 200 || typeof answer.body === 'string') {
+    const fault = typeof answer.body === 'string' ? (JSON.parse(answer.body) as { code?: string; message?: string }) : {};
+    throw new ApiError(answer.status, fault.code ?? failCode, fault.message ?? failMessage);
+  }
+  const path = join(deps.store.uploads.folder, `${randomBytes(12).toString('hex')}.${use}.xlsx`);
+  await writeFile(path, answer.body);
+  return path;
+}
+
+export interface GeneratorRequest {
+  method: string;
+  url: string;
+  body?: string;
+  name: string;
+}
+
+export function generatorRequest(body: JsonObject, node: NodeRow): GeneratorRequest {
   const hierarchy = encodeURIComponent(node.path);
   if (body.from === 'search') {
     const query = text(body, 'query') as string;
@@ -103,18 +138,7 @@ async function create(deps: WorkstationDeps, ctx: RequestContext): Promise<ApiRe
     throw bad(`'from' must be upload, template, export or search.`, 'from');
   }
   const request = generatorRequest(body, node);
-  const answer = await deps.apiAs(ctx.principal, {
-    method: request.method,
-    url: request.url,
-    headers: { 'content-type': 'application/json' },
-    body: request.body,
-  });
-  if (answer.status !== 200 || typeof answer.body === 'string') {
-    const fault = typeof answer.body === 'string' ? (JSON.parse(answer.body) as { code?: string; message?: string }) : {};
-    throw new ApiError(answer.status, fault.code ?? 'generator-failed', fault.message ?? 'The workbook could not be generated.');
-  }
-  const path = join(deps.store.uploads.folder, `${randomBytes(12).toString('hex')}.stage.xlsx`);
-  await writeFile(path, answer.body);
+  const path = await generatedFile(deps, ctx, request, 'stage', 'generator-failed', 'The workbook could not be generated.');
   const name = typeof body.name === 'string' && body.name.trim() !== '' ? body.name.slice(0, 255) : request.name;
   const source: WorkbookSource = from === 'template' ? 'template' : 'export';
   const record = deps.workbooks.stageFile(whoOf(ctx), node, path, name, source, () => void unlink(path).catch(() => undefined));
