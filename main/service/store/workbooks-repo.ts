@@ -159,8 +159,9 @@ export class WorkbooksRepo {
         `INSERT INTO workbook_sheets (wb, sheet_no, name, skipped, directive, model_type, columns, next_column, rows, raw)
          SELECT ?, sheet_no, name, skipped, directive, model_type, columns, next_column, rows, raw FROM workbook_sheets WHERE wb = ?`,
       ),
-      copyRows: p<[number, number]>(
-        'INSERT INTO workbook_rows (wb, row_id, sheet_no, idx, cells) SELECT ?, row_id, sheet_no, idx, cells FROM workbook_rows WHERE wb = ?',
+      copyRows: p<[number, number, number, number]>(
+        `INSERT INTO workbook_rows (wb, row_id, sheet_no, idx, cells)
+         SELECT ?, row_id, sheet_no, idx, cells FROM workbook_rows WHERE wb = ? AND row_id >= ? AND row_id < ?`,
       ),
       copyNextRow: p<[number, number]>('UPDATE workbooks SET next_row = (SELECT next_row FROM workbooks WHERE wb = ?) WHERE wb = ?'),
       insertRow: p<[number, number, number, number, string]>(
@@ -582,13 +583,17 @@ export class WorkbooksRepo {
     })();
   }
 
-  /** Workbook `from`'s sheets and rows into `to` (a new, empty workbook), row ids kept. */
-  copyContent(from: number, to: number): void {
+  /** Workbook `from`'s sheets into `to` (a new, empty workbook), and its next row id: its rows follow (copyRows). */
+  copySheets(from: number, to: number): void {
     this.db.transaction(() => {
       this.s.copySheets.run(to, from);
-      this.s.copyRows.run(to, from);
       this.s.copyNextRow.run(from, to);
     })();
+  }
+
+  /** Workbook `from`'s rows with ids in [start, end) into `to`, ids kept; answers how many. */
+  copyRows(from: number, to: number, start: number, end: number): number {
+    return this.s.copyRows.run(to, from, start, end).changes;
   }
 
   /** Everything but the workbook's own row: what a failed staging leaves. */
