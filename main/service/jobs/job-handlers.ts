@@ -9,7 +9,7 @@ import type { SpooledRow } from '../store/bulk-loads-repo';
 import type { ExportJob, WrittenExport } from '../sheets/export-job';
 import { stageFile, type StageChunk } from '../workbooks/stage-file';
 import { validateFull, validateIncremental, type SheetIssues } from '../workbooks/staged-revalidate';
-import type { RowOutcome } from '../workbooks/staged-validator';
+import type { FullOutcome, RowOutcome } from '../workbooks/staged-validator';
 import { diffKeyIndex, type KeyIndexDiff } from '../workbooks/workbook-key-index';
 
 /**
@@ -138,7 +138,7 @@ export interface WorkbookValidateInput {
 }
 
 export interface WorkbookOutcomesChunk {
-  outcomes: RowOutcome[];
+  outcomes: FullOutcome[];
 }
 
 async function validateStaged(

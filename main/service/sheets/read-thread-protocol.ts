@@ -1,4 +1,5 @@
 import type { SerializedFault } from '../jobs/job-protocol';
+import type { StagedReadInput } from '../workbooks/staged-row-reader';
 import type { ReadOptions } from './read-workbook';
 import type { PrecheckInput } from './row-prechecker';
 
@@ -20,21 +21,21 @@ export interface ReadThreadInput {
 }
 
 /**
- * What the consumer sends: a workbook to read. A reader thread reads one at a time and then
- * waits for the next, so a consumer that reads workbook after workbook (a warm job worker's
- * validations) starts each in a few ms instead of booting a thread (read-thread.ts).
+ * What the consumer sends: a workbook file to read, or a staged workbook's rows to page through
+ * (workbooks/staged-row-reader.ts). A reader thread reads one at a time and then waits for the
+ * next, so a consumer that reads workbook after workbook (a warm job worker's validations)
+ * starts each in a few ms instead of booting a thread (read-thread.ts).
  */
-export interface ToReader {
-  type: 'read';
-  input: ReadThreadInput;
-}
+export type ToReader = { type: 'read'; input: ReadThreadInput } | { type: 'staged'; input: StagedReadInput };
 
 export type FromReader =
   /**
-   * A batch of SheetEvent[] as JSON: cheaper for the consumer to parse than a cloned message. A
-   * row whose columns are those of the row before it (nearly every row) comes without them.
+   * A batch: a file's SheetEvent[] as JSON, cheaper for the consumer to parse than a cloned
+   * message (a file's row whose columns are those of the row before it, nearly every row, comes
+   * without them); a staged workbook's StagedBatch as it is, its rows' cells and stored outcomes
+   * being strings, which cost little to clone.
    */
-  { type: 'events'; json: string } | { type: 'end' } | { type: 'fail'; fault?: SerializedFault; message: string };
+  { type: 'events'; batch: unknown } | { type: 'end' } | { type: 'fail'; fault?: SerializedFault; message: string };
 
 /** Events per message: large enough that posting costs little per row, small enough to start at once. */
 export const EVENTS_PER_BATCH = 256;

@@ -4,6 +4,7 @@ import { streamWorkbookBatches, type SheetEvent } from './read-workbook';
 import type { ParsedRow } from './sheet-types';
 import { BATCHES_AHEAD, EVENTS_PER_BATCH, type FromReader, type ReadThreadInput, type ToReader } from './read-thread-protocol';
 import { RowPrechecker } from './row-prechecker';
+import { sendStagedRows, type StagedReadInput } from '../workbooks/staged-row-reader';
 
 /**
  * The reader thread: parses a workbook with streamWorkbookBatches() and posts its events in
@@ -39,8 +40,9 @@ function sameColumns(a: Record<string, string>, b: Record<string, string>): bool
   return count === Object.keys(b).length;
 }
 
-async function flush(events: SheetEvent[]): Promise<void> {
-  post({ type: 'events', json: JSON.stringify(withoutRepeatedColumns(events)) });
+/** Posts a batch, then waits while the consumer is BATCHES_AHEAD behind. */
+async function send(batch: unknown): Promise<void> {
+  post({ type: 'events', batch });
   posted += 1;
   for (let seen = Atomics.load(taken, 0); posted - seen >= BATCHES_AHEAD; seen = Atomics.load(taken, 0)) {
     await Atomics.waitAsync(taken, 0, seen).value;
@@ -57,6 +59,13 @@ async function flush(events: SheetEvent[]): Promise<void> {
 const PRECHECK_WHEN_WAITING = 2;
 const validatorBehind = (): boolean => posted - Atomics.load(taken, 0) >= PRECHECK_WHEN_WAITING;
 
+/** A new stream: nothing posted yet, and the consumer's count of batches taken. */
+function begin(shared: SharedArrayBuffer): void {
+  posted = 0;
+  taken = new Int32Array(shared);
+  lastColumns = undefined;
+}
+
 /** Without a usable workspace file the rows simply go unprechecked: the validator does it all. */
 function openPrechecker(input: ReadThreadInput): RowPrechecker | undefined {
   if (!input.precheck) return undefined;
@@ -68,9 +77,7 @@ function openPrechecker(input: ReadThreadInput): RowPrechecker | undefined {
 }
 
 async function read(input: ReadThreadInput): Promise<void> {
-  posted = 0;
-  taken = new Int32Array(input.taken);
-  lastColumns = undefined;
+  begin(input.taken);
   let batch: SheetEvent[] = [];
   const prechecker = openPrechecker(input);
   try {
@@ -80,12 +87,12 @@ async function read(input: ReadThreadInput): Promise<void> {
         if (prechecker && event.type === 'row' && validatorBehind()) event.pre = prechecker.check(event.row);
         batch.push(event);
         if (batch.length >= EVENTS_PER_BATCH) {
-          await flush(batch);
+          await send(JSON.stringify(withoutRepeatedColumns(batch)));
           batch = [];
         }
       }
     }
-    if (batch.length > 0) await flush(batch);
+    if (batch.length > 0) await send(JSON.stringify(withoutRepeatedColumns(batch)));
     post({ type: 'end' });
   } catch (error) {
     post({ type: 'fail', ...failureOf(error) });
@@ -94,8 +101,20 @@ async function read(input: ReadThreadInput): Promise<void> {
   }
 }
 
+/** A staged workbook's rows, prechecked while the validator is behind (workbooks/staged-row-reader.ts). */
+async function readStaged(input: StagedReadInput): Promise<void> {
+  begin(input.taken);
+  try {
+    await sendStagedRows(input, { send, behind: validatorBehind });
+    post({ type: 'end' });
+  } catch (error) {
+    post({ type: 'fail', ...failureOf(error) });
+  }
+}
+
 /** Workbooks are read one after the other: the consumer sends the next only after the last one ended. */
 let reading = Promise.resolve();
 parentPort?.on('message', (message: ToReader) => {
   if (message.type === 'read') reading = reading.then(() => read(message.input));
+  if (message.type === 'staged') reading = reading.then(() => readStaged(message.input));
 });

@@ -22,7 +22,8 @@ export interface PrecheckInput {
  */
 export class RowPrechecker {
   private readonly db: Database.Database;
-  private readonly store: Store;
+  /** Its read-only store, in one read transaction: a staged workbook's reader pages its rows through it too. */
+  readonly store: Store;
   private readonly lookups: TemplateLookups = { findTemplate: templateCache(), templateQueries: new Map() };
   private readonly nodes = new Map<string, NodeRow | null>();
   private readonly defaultNode: NodeRow | undefined;

@@ -37,6 +37,10 @@ export class WorkbookPlanRepo {
       row: p<[number, number], PlanRecord>(
         'SELECT row_id, action, target_pkid, version, changes, message FROM workbook_plan WHERE wb = ? AND row_id = ?',
       ),
+      ofRows: p<[number, string], PlanRecord>(
+        `SELECT row_id, action, target_pkid, version, changes, message FROM workbook_plan
+         WHERE wb = ? AND row_id IN (SELECT value FROM json_each(?))`,
+      ),
       page: p<[number, number, number], PlanRecord & { sheet_no: number; idx: number }>(
         `SELECT p.row_id, p.action, p.target_pkid, p.version, p.changes, p.message, r.sheet_no, r.idx
          FROM workbook_plan p JOIN workbook_rows r ON r.wb = p.wb AND r.row_id = p.row_id
@@ -62,6 +66,11 @@ export class WorkbookPlanRepo {
     return this.s.row.get(wb, rowId);
   }
 
+  /** The plan entries of a page's rows, in one query (one a row cost a page of 200 rows 1 ms). */
+  ofRows(wb: number, rowIds: readonly number[]): Map<number, PlanRecord> {
+    return new Map(rowIds.length === 0 ? [] : this.s.ofRows.all(wb, JSON.stringify(rowIds)).map((plan) => [plan.row_id, plan]));
+  }
+
   page(wb: number, skip: number, limit: number, action?: string): (PlanRecord & { sheet_no: number; idx: number })[] {
     return action === undefined ? this.s.page.all(wb, limit, skip) : this.s.pageOf.all(wb, action, limit, skip);
   }
@@ -79,6 +88,10 @@ export class WorkbookOutcomesRepo {
       row: p<[number, number], OutcomeRecord>(
         'SELECT row_id, status, transaction_id, message, pkid FROM workbook_outcomes WHERE wb = ? AND row_id = ?',
       ),
+      ofRows: p<[number, string], OutcomeRecord>(
+        `SELECT row_id, status, transaction_id, message, pkid FROM workbook_outcomes
+         WHERE wb = ? AND row_id IN (SELECT value FROM json_each(?))`,
+      ),
       counts: p<[number], { status: OutcomeRecord['status']; n: number }>(
         `SELECT o.status, COUNT(*) AS n FROM workbook_outcomes o JOIN workbook_rows r ON r.wb = o.wb AND r.row_id = o.row_id
          WHERE o.wb = ? GROUP BY o.status`,
@@ -92,6 +105,11 @@ export class WorkbookOutcomesRepo {
 
   get(wb: number, rowId: number): OutcomeRecord | undefined {
     return this.s.row.get(wb, rowId);
+  }
+
+  /** The outcomes of a page's rows, in one query. */
+  ofRows(wb: number, rowIds: readonly number[]): Map<number, OutcomeRecord> {
+    return new Map(rowIds.length === 0 ? [] : this.s.ofRows.all(wb, JSON.stringify(rowIds)).map((outcome) => [outcome.row_id, outcome]));
   }
 
   counts(wb: number): Record<OutcomeRecord['status'], number> {

@@ -1,4 +1,5 @@
 import type { WorkbookColumn } from '../contract/workbook-api';
+import type { Store } from '../domain/store';
 import { requireModel } from '../models/registry';
 import type { ModelDef } from '../models/types';
 import type { RawCell } from '../sheets/cell-value';
@@ -110,6 +111,14 @@ export function sheetContext(record: WorkbookSheetRecord): SheetContext {
     rowContext: { sheet: record.name, bindings, columns: named, unlabelled: new Map() },
     headerIssues,
   };
+}
+
+/** The contexts of the sheets that hold data (not `#` sheets), in load order. */
+export function dataContexts(store: Store, wb: number): SheetContext[] {
+  return store.workbooks
+    .sheets(wb)
+    .filter((sheet) => sheet.skipped === 0)
+    .map((sheet) => sheetContext(sheet));
 }
 
 /** A staged row as the reader would have read it at `rowNumber`. */

@@ -3,6 +3,7 @@ import { columnLetters } from '../sheets/sheet-xml-scan';
 import type { RowAction, SheetIssue } from '../sheets/sheet-types';
 import type { RowCheck, ValidationCache, ValidationCaller } from '../sheets/validate-context';
 import { validateRow } from '../sheets/validate-row';
+import { DataBases, type RowPrecheck } from '../sheets/row-precheck';
 import { templateCache } from '../templates/configuration-template';
 import type { NodeRow } from '../store/nodes-repo';
 import { parseStagedRow, type SheetContext } from './staged-sheet';
@@ -36,17 +37,29 @@ export interface RowOutcome {
   effects: OverlayEffect[];
   /** What the load will do with the row, when the validation is a plan's. */
   plan?: PlanEntry;
-  /**
-   * The outcome is the one stored: sent without its issues, reads and effects, which the
-   * service then neither copies nor reads back to compare (a plan right after a validation).
-   */
-  same?: true;
 }
+
+/**
+ * A full validation's row whose outcome is the one stored: sent without its counts, issues,
+ * reads and effects, which the service then neither copies nor reads back to compare (a plan
+ * right after a validation). Lean, it also costs half as much to send between threads
+ * (measured: 100,000 outcomes cloned in 282 ms with empty fields, 119 ms without).
+ */
+export interface SameOutcome {
+  row_id: number;
+  same: true;
+  plan?: PlanEntry;
+}
+
+/** What a full validation hands over for a row. */
+export type FullOutcome = RowOutcome | SameOutcome;
 
 export interface StagedRowInput {
   row_id: number;
   idx: number;
   cells: string;
+  /** The reader thread's precheck of the row, if it made one (staged-row-reader.ts). */
+  pre?: RowPrecheck;
 }
 
 /** True when a cell of the row stands in a column of the sheet (cells of removed columns are kept for undo, and ignored). */
@@ -57,6 +70,8 @@ export function hasPlacedCell(context: SheetContext, cells: RowCells): boolean {
 
 export class StagedValidator {
   readonly overlay = new TrackedOverlay();
+  /** The reader thread's precheck bases (row-precheck.ts). */
+  private readonly bases = new DataBases();
   private readonly cache: ValidationCache = {
     nodes: new Map(),
     phones: new Map(),
@@ -73,6 +88,8 @@ export class StagedValidator {
   ) {}
 
   validate(context: SheetContext, input: StagedRowInput): RowOutcome {
+    // Expanded first, whatever the row: a precheck may bring the base later rows' data are made from.
+    const pre = input.pre && this.bases.expand(input.pre);
     const cells = parseCells(input.cells);
     const empty: RowOutcome = { row_id: input.row_id, action: null, errors: 0, warnings: 0, issues: [], reads: [], effects: [] };
     // The file reader never sees a row without cells: it has no action and no issue.
@@ -91,6 +108,7 @@ export class StagedValidator {
       defaultNode: this.defaultNode,
       cache: this.cache,
       issues,
+      pre,
     };
     const action = validateRow(check);
     const { reads, effects } = this.overlay.rowRecord();

@@ -13,7 +13,7 @@ import type { NodeRow } from '../store/nodes-repo';
 import type { WalCheckpointer } from '../store/wal-checkpointer';
 import type { WorkbookRecord } from '../store/workbooks-repo';
 import type { StageChunk } from './stage-file';
-import type { RowOutcome } from './staged-validator';
+import type { FullOutcome, RowOutcome } from './staged-validator';
 import { EditPlanner } from './workbook-edits';
 import { applyOps, type AppliedOps, type PrimitiveOp } from './workbook-ops';
 import { releaseMappedPages } from '../store/db';
@@ -242,7 +242,7 @@ export class StagedWorkbooks {
    */
   private async writeWholeValidation(wb: number, record: WorkbookRecord): Promise<void> {
     const { store, pool } = this.deps;
-    const write = store.db.transaction((outcomes: RowOutcome[]) => writeOutcomes(store, wb, outcomes, 'whole'));
+    const write = store.db.transaction((outcomes: FullOutcome[]) => writeOutcomes(store, wb, outcomes, 'whole'));
     const keysByRow = this.keysPending(record);
     const result = await pool.run(
       'validate-workbook',

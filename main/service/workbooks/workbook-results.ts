@@ -1,7 +1,7 @@
 import type { Store } from '../domain/store';
 import { KEY_READ, KEY_WRITE } from '../store/workbooks-repo';
 import type { SheetIssues } from './staged-revalidate';
-import type { RowOutcome } from './staged-validator';
+import type { FullOutcome, RowOutcome } from './staged-validator';
 import { effectKey, type OverlayEffect } from './tracked-overlay';
 import { keysOf } from './workbook-key-index';
 import type { StoredIssue } from './staged-validator';
@@ -48,10 +48,31 @@ export function sameAsStored(
   );
 }
 
-export function writeOutcomes(store: Store, wb: number, outcomes: RowOutcome[], keys: 'row' | 'whole' = 'row'): void {
+/** What the last validation stored of a row, as a full validation reads it with the row (staged-row-reader.ts). */
+export interface StoredOutcome {
+  errors: number;
+  warnings: number;
+  /** JSON, as stored. */
+  reads: string;
+  effects: string;
+  issues: WorkbookIssueRecord[];
+}
+
+/** Whether an outcome is what is stored for its row, read with it (a full validation's rows). */
+export function sameAsRead(outcome: RowOutcome, stored: StoredOutcome): boolean {
+  return (
+    stored.errors === outcome.errors &&
+    stored.warnings === outcome.warnings &&
+    stored.reads === JSON.stringify(outcome.reads) &&
+    stored.effects === JSON.stringify(outcome.effects) &&
+    (outcome.issues.length === 0 || sameIssues(stored.issues, outcome.issues))
+  );
+}
+
+export function writeOutcomes(store: Store, wb: number, outcomes: FullOutcome[], keys: 'row' | 'whole' = 'row'): void {
   const repo = store.workbooks;
   for (const outcome of outcomes) {
-    if (outcome.same) continue;
+    if ('same' in outcome) continue;
     const old = repo.rowResult(wb, outcome.row_id);
     if (!old) continue;
     const reads = JSON.stringify(outcome.reads);

@@ -5,7 +5,7 @@ import { ApiError } from '../errors';
 import type { WorkbookOutcomesChunk } from '../jobs/job-handlers';
 import type { WorkbookRecord } from '../store/workbooks-repo';
 import type { StagedWorkbooks, WorkbookDeps, Who } from './staged-workbooks';
-import type { RowOutcome } from './staged-validator';
+import type { FullOutcome } from './staged-validator';
 import { releaseMappedPages } from '../store/db';
 import { applyKeyDiff } from './workbook-key-index';
 import { writeOutcomes, writeSheetIssues } from './workbook-results';
@@ -66,7 +66,7 @@ export class WorkbookRuns {
     // As a full validation does (staged-workbooks.ts validateWhole): the plan writes every row.
     releaseMappedPages(store.db);
     const totals: PlanTotals = emptyTotals();
-    const write = store.db.transaction((outcomes: RowOutcome[]) => {
+    const write = store.db.transaction((outcomes: FullOutcome[]) => {
       writeOutcomes(store, wb, outcomes, 'whole');
       for (const outcome of outcomes) {
         if (!outcome.plan) continue;

@@ -5,8 +5,7 @@ import type { BulkLoadRow, SpooledRow } from '../store/bulk-loads-repo';
 import { newTransactionId } from '../store/ids';
 import type { NodeRow } from '../store/nodes-repo';
 import type { WorkbookRecord } from '../store/workbooks-repo';
-import { dataContexts } from './staged-revalidate';
-import { parseStagedRow } from './staged-sheet';
+import { dataContexts, parseStagedRow } from './staged-sheet';
 import { hasPlacedCell } from './staged-validator';
 import { parseCells } from './workbook-cells';
 

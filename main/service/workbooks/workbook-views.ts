@@ -15,6 +15,7 @@ import type { Store } from '../domain/store';
 import { ApiError } from '../errors';
 import { columnLetters } from '../sheets/sheet-xml-scan';
 import type { WorkbookIssueRecord, WorkbookRecord, WorkbookRowRecord, WorkbookSheetRecord } from '../store/workbooks-repo';
+import type { OutcomeRecord, PlanRecord } from '../store/workbook-runs-repo';
 import { columnsAnswer, columnsOf, firstRowOf, sheetContext, type SheetContext } from './staged-sheet';
 import type { StoredIssue } from './staged-validator';
 import { cellText, parseCells, type RowCells } from './workbook-cells';
@@ -157,34 +158,20 @@ function shownCells(sheet: WorkbookSheetRecord, cells: RowCells): Record<string,
   return shown;
 }
 
-/**
- * A row as answered. `runs`: whether the workbook has had a plan or a load, so that a page of a
- * workbook with neither asks no plan or outcome of each row.
- */
+/** A row as answered, with what the caller read of its page at once: its issues, plan entry and outcome. */
 export function rowAnswer(
-  store: Store,
-  wb: number,
   sheet: WorkbookSheetRecord,
   row: WorkbookRowRecord,
-  runs: { planned: boolean; loaded: boolean } = { planned: true, loaded: true },
-  /** The row's issues when the caller read a page's at once. */
-  known?: WorkbookIssueRecord[],
+  known: { issues: WorkbookIssueRecord[]; plan?: PlanRecord; outcome?: OutcomeRecord },
 ): WorkbookRow {
-  const planned = runs.planned ? store.workbookPlan.get(wb, row.row_id) : undefined;
-  const outcome = runs.loaded ? store.workbookOutcomes.get(wb, row.row_id) : undefined;
   return {
     id: row.row_id,
     row: firstRowOf(sheet) + row.idx,
     index: row.idx,
     cells: shownCells(sheet, parseCells(row.cells)),
-    issues:
-      row.errors + row.warnings === 0
-        ? []
-        : known
-          ? known.map((issue) => issueOf(issue, sheet, row.row_id, row.idx))
-          : rowIssues(store, wb, sheet, row),
-    plan: planned ? planEntryOf(planned) : null,
-    outcome: outcome ? outcomeOf(outcome) : null,
+    issues: row.errors + row.warnings === 0 ? [] : known.issues.map((issue) => issueOf(issue, sheet, row.row_id, row.idx)),
+    plan: known.plan ? planEntryOf(known.plan) : null,
+    outcome: known.outcome ? outcomeOf(known.outcome) : null,
   };
 }
 
@@ -266,8 +253,11 @@ export function rowPage(store: Store, record: WorkbookRecord, sheetNo: number, q
       rows: store.workbooks.page(record.wb, sheetNo, query.skip, query.limit, query.only, query.after),
     };
   else found = { total: sheet.rows, rows: store.workbooks.page(record.wb, sheetNo, query.skip, query.limit, undefined, query.after) };
-  const runs = { planned: record.plan_revision !== null, loaded: record.load_id !== null };
-  // One query for the page's issues rather than one a row.
+  // One query for the page's issues, one for its plan entries and one for its outcomes, rather
+  // than one each a row; none of the last two for a workbook never planned or loaded.
+  const ids = found.rows.map((row) => row.row_id);
+  const plans = record.plan_revision !== null ? store.workbookPlan.ofRows(record.wb, ids) : undefined;
+  const outcomes = record.load_id !== null ? store.workbookOutcomes.ofRows(record.wb, ids) : undefined;
   const issuesByRow = new Map<number, WorkbookIssueRecord[]>();
   const withIssues = found.rows.filter((row) => row.errors + row.warnings > 0).map((row) => row.row_id);
   for (const issue of store.workbooks.issuesOfRows(record.wb, withIssues)) {
@@ -283,7 +273,13 @@ export function rowPage(store: Store, record: WorkbookRecord, sheetNo: number, q
       query.before === undefined && found.rows.length === query.limit && found.rows.length > 0
         ? found.rows[found.rows.length - 1].idx
         : null,
-    rows: found.rows.map((row) => rowAnswer(store, record.wb, sheet, row, runs, issuesByRow.get(row.row_id) ?? [])),
+    rows: found.rows.map((row) =>
+      rowAnswer(sheet, row, {
+        issues: issuesByRow.get(row.row_id) ?? [],
+        plan: plans?.get(row.row_id),
+        outcome: outcomes?.get(row.row_id),
+      }),
+    ),
   };
 }
 
