@@ -27,6 +27,7 @@ import { StagedWorkbooks } from './workbooks/staged-workbooks';
 import { WorkbookRuns } from './workbooks/workbook-runs';
 import { Viewers } from './viewer/viewers';
 import type { WorkstationDeps } from './workstation';
+import { workspaceFile } from './workspace-file';
 
 export type { ApiRequest, ApiResponse } from './api-types';
 export type { Identified } from './request-pipeline';
@@ -84,12 +85,7 @@ export { MAX_JSON_BODY, bodyLimitFor, isServicePath } from './request-pipeline';
 export { isUploadPath } from './request-screen';
 export const DEFAULT_RELEASE = '20.1.1';
 
-export function workspaceFile(dataDir: string, workspace = 'Local'): string {
-  // The name becomes a file name: never a path.
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(workspace))
-    throw new Error(`Workspace name ${JSON.stringify(workspace)} must be letters, digits, - or _.`);
-  return join(dataDir, 'workspaces', `${workspace}.sqlite`);
-}
+export { workspaceFile } from './workspace-file';
 
 export async function createService(options: ServiceOptions): Promise<Service> {
   const clock = options.clock ?? (() => new Date());
@@ -131,6 +127,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   workbookRuns.recover();
   const workstation: WorkstationDeps = {
     store,
+    dataDir: options.dataDir,
     profiles: new RemoteProfilesRepo(db),
     vault,
     remote,

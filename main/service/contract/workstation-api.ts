@@ -180,3 +180,27 @@ export interface WorkstationModelList {
   workspace: string;
   models: WorkstationModel[];
 }
+
+/**
+ * POST /workstation/sync/<profile>/pull/: what a pull copied into the profile's mirror. `full`:
+ * everything again (the first pull, or the home node changed, or too much changed); `changes`:
+ * only the instances the remote's transactions since the last pull touched (`changed` of them).
+ */
+export interface SyncPullAnswer {
+  mode: 'full' | 'changes';
+  /** Local time of the pull's end (ISO 8601, no zone): "checked against the mirror of 09:40". */
+  pulled_at: string;
+  home_hierarchy: string;
+  /** Instances in the mirror per model type. */
+  counts: Record<string, number>;
+  changed: number | null;
+}
+
+/** GET /workstation/sync/<profile>/: the profile's mirror, or `pulled_at: null` when it was never pulled. */
+export interface SyncStatus {
+  profile: string;
+  pulled_at: string | null;
+  mode: 'full' | 'changes' | null;
+  home_hierarchy: string | null;
+  counts: Record<string, number>;
+}

@@ -173,6 +173,15 @@ export class InstancesRepo {
     this.deleteRow.run(pkid);
   }
 
+  /** Instances per model type (a mirror's counts after a pull). */
+  countByModel(): { modelType: string; count: number }[] {
+    return this.db
+      .prepare<[], { modelType: string; count: number }>(
+        'SELECT model_type AS modelType, COUNT(*) AS count FROM instances GROUP BY model_type',
+      )
+      .all();
+  }
+
   setTags(pkid: string, tags: string[]): void {
     this.setTagsRow.run(JSON.stringify(tags), this.now(), pkid);
   }

@@ -7,6 +7,7 @@ import type { WorkstationDeps, WorkstationRouteGroup } from './route-group';
 import { workspaceRoutes } from './workspace-routes';
 import { workbookRoutes } from './workbook-routes';
 import { viewerRoutes } from './viewer-routes';
+import { syncRoutes } from './sync-routes';
 
 export type { WorkstationDeps, WorkstationRouteGroup } from './route-group';
 
@@ -15,7 +16,7 @@ export type { WorkstationDeps, WorkstationRouteGroup } from './route-group';
  * endpoints): answered by the local service alone, whatever workspace is live. To add a family
  * (staged workbooks, sync, events...): a file exporting a `WorkstationRouteGroup`, one line here.
  */
-const GROUPS: readonly WorkstationRouteGroup[] = [remoteProfileRoutes, workspaceRoutes, workbookRoutes, modelRoutes, viewerRoutes];
+const GROUPS: readonly WorkstationRouteGroup[] = [remoteProfileRoutes, workspaceRoutes, workbookRoutes, modelRoutes, viewerRoutes, syncRoutes];
 
 export const WORKSTATION_PREFIX = '/workstation/';
 

@@ -13,6 +13,8 @@ import type { Viewers } from '../viewer/viewers';
 /** What the workstation's own endpoints use: the Local store, remote profiles, the vault and the proxy. */
 export interface WorkstationDeps {
   store: Store;
+  /** The data folder: remote profiles' mirror workspaces are files in it (main/remote/mirror-workspace.ts). */
+  dataDir: string;
   profiles: RemoteProfilesRepo;
   vault: CredentialVault;
   remote: RemoteHub;

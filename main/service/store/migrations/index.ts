@@ -12,6 +12,7 @@ import { sql as summaryColumn } from './0011-summary-column';
 import { sql as packedLogs } from './0012-packed-logs';
 import { sql as workbooks } from './0013-workbooks';
 import { sql as workbookCountIndexes } from './0014-workbook-count-indexes';
+import { sql as mirrorPulls } from './0015-mirror-pulls';
 
 /**
  * Numbered migrations, applied in order at open. Append a new file `NNNN-name.ts` exporting
@@ -39,4 +40,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 12, name: 'packed-logs', sql: packedLogs },
   { version: 13, name: 'workbooks', sql: workbooks },
   { version: 14, name: 'workbook-count-indexes', sql: workbookCountIndexes },
+  { version: 15, name: 'mirror-pulls', sql: mirrorPulls },
 ];

@@ -1,0 +1,336 @@
+import type { JsonObject } from '../service/api-types';
+import { isJsonObject } from '../service/api-types';
+import { findHomeNode, type HomeGet, type HomeNode } from '../service/contract/home-node';
+import type { SyncPullAnswer } from '../service/contract/workstation-api';
+import { businessKeyOf } from '../service/domain/business-key';
+import { ApiError } from '../service/errors';
+import { requireModel } from '../service/models/registry';
+import type { NodeRow } from '../service/store/nodes-repo';
+import { isoMicrosAt } from '../service/store/ids';
+import { openMirror, openNextMirror, removeDatabaseFiles, replaceMirror, type MirrorStore } from './mirror-workspace';
+
+/**
+ * `sync pull`: copies into a profile's mirror what offline checks need of its remote, through
+ * the spec's own API as the profile's user: the hierarchy below the user's node (and the nodes
+ * above it, by name), and the instances of the models a workbook's validation consults
+ * (MIRRORED). The first pull, and any pull after the home node changed, copies everything into a
+ * new file that replaces the mirror once complete. A later pull reads only what changed: the
+ * remote's transactions since the last pull (newest first, `order_by=submitted_time`), then
+ * each instance they touched, read again or, gone, removed.
+ */
+export interface MirroredModel {
+  modelType: string;
+  /** Whole instances, where validation reads more than their summary (a phone's lines, a template's body). */
+  whole: boolean;
+  /** Also those above the user's node, which rows below it may use (templates, macros, numbers). */
+  above: boolean;
+}
+
+export const MIRRORED: readonly MirroredModel[] = [
+  { modelType: 'relation/LineRelation', whole: false, above: false },
+  { modelType: 'device/cucm/Line', whole: false, above: false },
+  { modelType: 'device/cucm/Phone', whole: true, above: false },
+  { modelType: 'data/InternalNumberInventory', whole: false, above: true },
+  { modelType: 'relation/Subscriber', whole: false, above: false },
+  { modelType: 'relation/Bundle', whole: false, above: false },
+  { modelType: 'data/User', whole: false, above: false },
+  { modelType: 'data/Countries', whole: false, above: true },
+  { modelType: 'data/ConfigurationTemplate', whole: true, above: true },
+  { modelType: 'data/FieldDisplayPolicy', whole: true, above: true },
+  { modelType: 'data/Macro', whole: true, above: true },
+];
+
+const NODE_MODEL = 'data/HierarchyNode';
+const PAGE = 2000;
+/** Past this many changed instances, a whole pull is cheaper than reading each one again. */
+const MOST_CHANGES = 5000;
+const UNFINISHED = new Set(['Queued', 'In Progress', 'Processing']);
+
+export interface PullProgress {
+  phase: 'nodes' | 'instances' | 'changes';
+  model_type?: string;
+  done: number;
+}
+
+export interface PullInput {
+  dataDir: string;
+  profilePkid: string;
+  deployment: string;
+  username: string;
+  homeHierarchy: string | null;
+  get: HomeGet;
+  onProgress?: (progress: PullProgress) => void;
+  signal?: AbortSignal;
+}
+
+const objectOf = (value: unknown, key: string): JsonObject | undefined => {
+  const found = isJsonObject(value) ? value[key] : undefined;
+  return isJsonObject(found) ? found : undefined;
+};
+const textOf = (value: unknown, key: string): string | undefined => {
+  const found = isJsonObject(value) ? value[key] : undefined;
+  return typeof found === 'string' ? found : undefined;
+};
+const resourcesOf = (body: unknown): JsonObject[] => {
+  const list = isJsonObject(body) ? body.resources : undefined;
+  return Array.isArray(list) ? list.filter(isJsonObject) : [];
+};
+
+function refused(what: string, answer: { status: number; body: unknown }): ApiError {
+  const said = textOf(answer.body, 'message') ?? textOf(objectOf(answer.body, 'error'), 'message') ?? `HTTP ${answer.status}`;
+  return new ApiError(502, 'remote-refused', `The remote refused ${what}: ${said}`);
+}
+
+export async function pullMirror(input: PullInput): Promise<SyncPullAnswer> {
+  const home = await findHomeNode(input.get, input.homeHierarchy, input.deployment, input.username);
+  if (!home.found) throw new ApiError(400, 'validation-failed', home.message);
+  const current = openMirror(input.dataDir, input.profilePkid);
+  const last = current?.pulls.last();
+  try {
+    if (current && last?.watermark && last.home_pkid === home.node.pkid) {
+      const changed = await pullChanges(input, current, home.node, last.watermark);
+      if (changed) return changed;
+    }
+  } finally {
+    current?.close();
+  }
+  return pullWhole(input, home.node);
+}
+
+/** The remote's newest transaction time and the oldest of those not finished: the next pull reads from there. */
+async function watermarkNow(input: PullInput, home: HomeNode): Promise<string | null> {
+  const answer = await input.get('/api/tool/Transaction/', {
+    format: 'json',
+    hierarchy: home.pkid,
+    order_by: 'submitted_time',
+    direction: 'desc',
+    limit: '200',
+    summary: 'true',
+  });
+  if (answer.status !== 200) throw refused('to list its transactions', answer);
+  let mark: string | null = null;
+  for (const resource of resourcesOf(answer.body)) {
+    const data = objectOf(resource, 'data');
+    const time = textOf(data, 'submitted_time');
+    if (!time) continue;
+    mark ??= time;
+    // A transaction still running may change what it touches after this pull: read it again next time.
+    if (UNFINISHED.has(textOf(data, 'status') ?? '') && time < mark) mark = time;
+  }
+  return mark;
+}
+
+async function pullWhole(input: PullInput, home: HomeNode): Promise<SyncPullAnswer> {
+  const watermark = await watermarkNow(input, home);
+  const { mirror, file } = openNextMirror(input.dataDir, input.profilePkid);
+  const counts: Record<string, number> = {};
+  let complete = false;
+  try {
+    mirror.db.exec('BEGIN IMMEDIATE');
+    counts[NODE_MODEL] = await copyNodes(input, mirror, home);
+    for (const model of MIRRORED) {
+      input.signal?.throwIfAborted();
+      counts[model.modelType] = await copyModel(input, mirror, home, model);
+    }
+    const pulledAt = isoMicrosAt(Date.now());
+    const record = {
+      profile_pkid: input.profilePkid,
+      home_pkid: home.pkid,
+      home_path: home.hierarchy,
+      pulled_at: pulledAt,
+      mode: 'full' as const,
+      watermark,
+      counts: JSON.stringify(counts),
+    };
+    mirror.pulls.record(record);
+    mirror.db.exec('COMMIT');
+    complete = true;
+    return { mode: 'full', pulled_at: pulledAt, home_hierarchy: home.hierarchy, counts, changed: null };
+  } finally {
+    if (!complete && mirror.db.inTransaction) mirror.db.exec('ROLLBACK');
+    mirror.close();
+    if (complete) replaceMirror(input.dataDir, input.profilePkid, file);
+    else removeDatabaseFiles(file);
+  }
+}
+
+/** The user's node, the nodes above it (by the names in its path) and every node below it. */
+async function copyNodes(input: PullInput, mirror: MirrorStore, home: HomeNode): Promise<number> {
+  const { store } = mirror;
+  const read = await input.get(`/api/${NODE_MODEL}/${encodeURIComponent(home.pkid)}/`, { format: 'json' });
+  if (read.status !== 200) throw refused(`to read the node ${home.hierarchy}`, read);
+  const lineage = objectOf(objectOf(read.body, 'meta'), 'path')?.nodes;
+  const names = home.hierarchy.split('.');
+  let parent: NodeRow | undefined;
+  names.forEach((name, at) => {
+    const path = names.slice(0, at + 1).join('.');
+    const known =
+      Array.isArray(lineage) && isJsonObject(lineage[at]) && lineage[at].name === name ? textOf(lineage[at], 'pkid') : undefined;
+    // The user's own node keeps its pkid; those above, unreadable to the user, may have to do with their path.
+    const pkid = at === names.length - 1 ? home.pkid : (known ?? `above:${path}`);
+    const ownType = textOf(objectOf(read.body, 'data'), 'node_type') ?? 'Intermediate';
+    const nodeType = at === 0 ? 'Root' : at === names.length - 1 ? ownType : 'Intermediate';
+    const row: NodeRow = { pkid, parent_pkid: parent?.pkid ?? null, name, path, node_type: nodeType };
+    store.nodes.insert(row);
+    parent = row;
+  });
+  const nodeModel = requireModel(NODE_MODEL);
+  const rows: { row: NodeRow; data: JsonObject; parentPath: string }[] = [];
+  for await (const resource of pages(input, NODE_MODEL, home, { whole: false, above: false })) {
+    const data = objectOf(resource, 'data') ?? {};
+    const meta = objectOf(resource, 'meta');
+    const pkid = textOf(meta, 'pkid');
+    const parentPath = textOf(meta, 'hierarchy');
+    const name = textOf(data, 'name');
+    if (!pkid || !parentPath || !name) continue;
+    rows.push({
+      row: { pkid, parent_pkid: null, name, path: `${parentPath}.${name}`, node_type: textOf(data, 'node_type') ?? 'Intermediate' },
+      data,
+      parentPath,
+    });
+  }
+  // Parents before children.
+  rows.sort((a, b) => a.row.path.split('.').length - b.row.path.split('.').length);
+  for (const { row, data, parentPath } of rows) {
+    const parentNode = store.nodes.getByPath(parentPath);
+    // A node the path above already placed (the user's own), or one listed twice, is placed once.
+    if (!parentNode || store.nodes.get(row.pkid) || store.nodes.getByPath(row.path)) continue;
+    store.nodes.insert({ ...row, parent_pkid: parentNode.pkid });
+    store.instances.insert({
+      pkid: row.pkid,
+      modelType: NODE_MODEL,
+      hierarchyPkid: parentNode.pkid,
+      data,
+      bkey: businessKeyOf(nodeModel, data, parentNode.pkid),
+    });
+  }
+  input.onProgress?.({ phase: 'nodes', done: rows.length + names.length });
+  return rows.length;
+}
+
+/** Every instance of a model the user sees, written into the mirror at its node. */
+async function copyModel(input: PullInput, mirror: MirrorStore, home: HomeNode, mirrored: MirroredModel): Promise<number> {
+  const model = requireModel(mirrored.modelType);
+  let count = 0;
+  for await (const resource of pages(input, mirrored.modelType, home, mirrored)) {
+    if (putInstance(mirror, model.modelType, resource)) count += 1;
+    if (count % PAGE === 0) input.onProgress?.({ phase: 'instances', model_type: mirrored.modelType, done: count });
+  }
+  input.onProgress?.({ phase: 'instances', model_type: mirrored.modelType, done: count });
+  return count;
+}
+
+/** An instance as the remote answered it, in place of the mirror's copy; false when its node is not in the mirror. */
+function putInstance(mirror: MirrorStore, modelType: string, resource: JsonObject): boolean {
+  const { store } = mirror;
+  const meta = objectOf(resource, 'meta');
+  const pkid = textOf(meta, 'pkid');
+  const path = textOf(meta, 'hierarchy');
+  const node = path === undefined ? undefined : store.nodes.getByPath(path);
+  if (!pkid || !node) return false;
+  const data = objectOf(resource, 'data') ?? {};
+  const model = requireModel(modelType);
+  if (store.instances.get(pkid)) store.instances.delete(pkid);
+  store.instances.insert({ pkid, modelType, hierarchyPkid: node.pkid, data, bkey: businessKeyOf(model, data, node.pkid) });
+  return true;
+}
+
+/** The list of a model at the user's node, page after page (and above it when asked). */
+async function* pages(
+  input: PullInput,
+  modelType: string,
+  home: HomeNode,
+  mirrored: Pick<MirroredModel, 'whole' | 'above'>,
+): AsyncGenerator<JsonObject> {
+  for (const traversal of mirrored.above ? ['down', 'up'] : ['down']) {
+    for (let skip = 0; ; skip += PAGE) {
+      input.signal?.throwIfAborted();
+      const answer = await input.get(`/api/${modelType}/`, {
+        format: 'json',
+        hierarchy: home.pkid,
+        traversal,
+        skip: String(skip),
+        limit: String(PAGE),
+        summary: mirrored.whole ? 'false' : 'true',
+      });
+      if (answer.status !== 200) throw refused(`to list ${modelType}`, answer);
+      const resources = resourcesOf(answer.body);
+      for (const resource of resources) yield resource;
+      if (resources.length < PAGE) break;
+    }
+  }
+}
+
+/**
+ * The changes since `watermark`: each instance a transaction since then touched, read again.
+ * Undefined when a whole pull is the better way (too many changes, the tree changed).
+ */
+async function pullChanges(input: PullInput, mirror: MirrorStore, home: HomeNode, watermark: string): Promise<SyncPullAnswer | undefined> {
+  const next = await watermarkNow(input, home);
+  const touched = new Map<string, string>();
+  let reached = false;
+  for (let skip = 0; !reached; skip += PAGE) {
+    input.signal?.throwIfAborted();
+    const answer = await input.get('/api/tool/Transaction/', {
+      format: 'json',
+      hierarchy: home.pkid,
+      order_by: 'submitted_time',
+      direction: 'desc',
+      skip: String(skip),
+      limit: String(PAGE),
+      summary: 'false',
+    });
+    if (answer.status !== 200) throw refused('to list its transactions', answer);
+    const resources = resourcesOf(answer.body);
+    for (const resource of resources) {
+      const data = objectOf(resource, 'data');
+      const time = textOf(data, 'submitted_time') ?? '';
+      if (time < watermark) {
+        reached = true;
+        break;
+      }
+      const target = objectOf(data, 'resource');
+      const pkid = textOf(target, 'pkid');
+      const modelType = textOf(target, 'model_type');
+      if (modelType === NODE_MODEL) return undefined;
+      if (pkid && modelType && MIRRORED.some((model) => model.modelType === modelType)) touched.set(pkid, modelType);
+      if (touched.size > MOST_CHANGES) return undefined;
+    }
+    if (resources.length < PAGE) reached = true;
+  }
+  const { store, db } = mirror;
+  let done = 0;
+  const reads: { pkid: string; modelType: string; answer: { status: number; body: unknown } }[] = [];
+  for (const [pkid, modelType] of touched) {
+    input.signal?.throwIfAborted();
+    reads.push({ pkid, modelType, answer: await input.get(`/api/${modelType}/${encodeURIComponent(pkid)}/`, { format: 'json' }) });
+    done += 1;
+    if (done % 100 === 0) input.onProgress?.({ phase: 'changes', done });
+  }
+  db.transaction(() => {
+    for (const { pkid, modelType, answer } of reads) {
+      if (answer.status === 404) store.instances.delete(pkid);
+      else if (answer.status === 200 && isJsonObject(answer.body)) putInstance(mirror, modelType, answer.body);
+      else throw refused(`to read ${modelType} ${pkid}`, answer);
+    }
+    const counts: Record<string, number> = {};
+    for (const { modelType, count } of store.instances.countByModel()) counts[modelType] = count;
+    mirror.pulls.record({
+      profile_pkid: input.profilePkid,
+      home_pkid: home.pkid,
+      home_path: home.hierarchy,
+      pulled_at: isoMicrosAt(Date.now()),
+      mode: 'changes',
+      watermark: next ?? watermark,
+      counts: JSON.stringify(counts),
+    });
+  })();
+  const record = mirror.pulls.last();
+  return {
+    mode: 'changes',
+    pulled_at: record?.pulled_at ?? '',
+    home_hierarchy: home.hierarchy,
+    counts: JSON.parse(record?.counts ?? '{}') as Record<string, number>,
+    changed: reads.length,
+  };
+}
