@@ -14,7 +14,7 @@ import type { ConnectionTestResult, RemoteProfile, RemoteProfileInput } from './
  * the process list and shell history): WORKSTATION_REMOTE_PASSWORD, or asked on the terminal.
  */
 export const REMOTE_USAGE = `usage: workstation remote list [--data <dir>]
-       workstation remote add --name <n> --url <base url> --username <u> [--ca <file.pem>] [--release <r>] [--auth session|basic]
+       workstation remote add <name> --url <base url> --username <u> [--ca <file.pem>] [--release <r>] [--auth session|basic]
                               [--home <hierarchy>]   (where your part of the remote's tree starts, for a remote without /api/whoami/)
                               [--connect-ms <ms>] [--response-ms <ms>] [--idle-ms <ms>] [--data <dir>]
        workstation remote test <name> [--data <dir>]      (password: WORKSTATION_REMOTE_PASSWORD, or asked)
@@ -90,6 +90,8 @@ function inputOf(values: Partial<Record<keyof typeof OPTIONS, string>>): RemoteP
 export async function remoteCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true });
   const [verb, name] = positionals;
+  // `remote add <name> --url ...` and `remote add --name <name> --url ...` alike.
+  if (verb === 'add' && name !== undefined && values.name === undefined) values.name = name;
   if (!['list', 'add', 'test', 'remove'].includes(verb ?? '') || (['test', 'remove'].includes(verb ?? '') && !name)) {
     process.stderr.write(`${REMOTE_USAGE}\n`);
     return 2;

@@ -6,6 +6,7 @@ import { createService, type Service } from './service';
 import { seedDemo } from './service/seed/demo';
 import { join } from 'node:path';
 import { remoteCommand, REMOTE_USAGE, unlockProfile } from './cli-remote';
+import { syncCommand, SYNC_USAGE } from './cli-sync';
 import { workbookCommand, WORKBOOK_COMMANDS, WORKBOOK_USAGE, type WorkbookCommand } from './cli-workbook';
 import { MemoryVault } from './remote/credential-vault';
 
@@ -23,6 +24,8 @@ const USAGE = `usage: workstation serve [--port <p>] [--data <dir>] [--seed demo
              or asked on the terminal, and kept in memory while serving
 
 ${REMOTE_USAGE}
+
+${SYNC_USAGE}
 
 ${WORKBOOK_USAGE}`;
 
@@ -87,6 +90,10 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'serve') return serve(rest);
   if (command === 'remote') {
     process.exitCode = await remoteCommand(rest);
+    return;
+  }
+  if (command === 'sync') {
+    process.exitCode = await syncCommand(rest);
     return;
   }
   if (WORKBOOK_COMMANDS.includes(command)) {

@@ -1,4 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { basic, Client, PARIS, REMOTE_PASSWORD, startRemote } from '../remote/remote-world';
 import { cleanupServers, CLI_PATH, ServeProcess, tempDataDir } from './serve-process';
@@ -53,6 +55,33 @@ describe('workstation remote ...', () => {
     const bad = cli(['remote', 'add', '--name', 'Bad', '--url', 'ftp://x', '--username', 'u']);
     expect(bad.status).toBe(1);
     expect(bad.stderr).toMatch(/base_url must start with https:\/\/ or http:\/\//);
+  });
+
+  it('pulls a mirror with sync pull (whole, then only what changed) and tells its state with sync status', () => {
+    expect(cli(['remote', 'add', 'Mirrored', '--url', remoteUrl, '--username', 'admin']).status).toBe(0);
+    const never = cli(['sync', 'status', 'Mirrored']);
+    expect(never.status).toBe(0);
+    expect(never.stdout).toMatch(/^Mirrored: never pulled/);
+    const locked = cli(['sync', 'pull', 'Mirrored']);
+    expect(locked.status).toBe(2);
+    expect(locked.stderr).toMatch(/WORKSTATION_REMOTE_PASSWORD/);
+    const first = cli(['sync', 'pull', 'Mirrored'], { WORKSTATION_REMOTE_PASSWORD: REMOTE_PASSWORD });
+    expect(first.stderr).toMatch(/^pulling Mirrored\.\.\.\npulled in [\d.]+ s\n$/);
+    expect(first.status).toBe(0);
+    expect(first.stdout).toMatch(/^Mirrored: pulled everything from sys; mirror of \d{4}-\d\d-\d\dT/);
+    expect(first.stdout).toMatch(/relation\/LineRelation: \d+/);
+    const again = cli(['sync', 'pull', 'Mirrored', '--json'], { WORKSTATION_REMOTE_PASSWORD: REMOTE_PASSWORD });
+    expect(again.status).toBe(0);
+    const answer = JSON.parse(again.stdout) as { mode: string; changed: number; counts: Record<string, number> };
+    expect(answer.mode).toBe('changes');
+    const status = JSON.parse(cli(['sync', 'status', 'Mirrored', '--json']).stdout) as { mode: string; counts: Record<string, number> };
+    expect(status).toMatchObject({ mode: 'changes', counts: answer.counts });
+    expect(cli(['sync', 'status', 'NoSuch']).status).toBe(1);
+    expect(cli(['sync', 'frobnicate', 'Mirrored']).status).toBe(2);
+    // Removing the profile removes its mirror.
+    expect(cli(['remote', 'remove', 'Mirrored']).status).toBe(0);
+    expect(existsSync(join(dataDir, 'workspaces'))).toBe(true);
+    expect(readdirSync(join(dataDir, 'workspaces')).filter((file) => file.startsWith('mirror-'))).toEqual([]);
   });
 
   it('serves live through the profile with serve --remote, the password held in memory only', async () => {

@@ -1,5 +1,6 @@
 import { testConnection } from '../../remote/connection-test';
 import { effectiveReleaseLine, targetOf } from '../../remote/remote-target';
+import { mirrorFile, removeDatabaseFiles } from '../../remote/mirror-workspace';
 import type { ApiResponse } from '../api-types';
 import type { RemoteProfile, RemoteProfileAnswer, RemoteProfileDeleted, RemoteProfileList } from '../contract/workstation-api';
 import { conflict, notFound } from '../errors';
@@ -126,6 +127,8 @@ function remove(deps: WorkstationDeps, row: RemoteProfileRow): ApiResponse {
   deps.profiles.delete(row.pkid);
   deps.vault.delete(row.pkid);
   deps.remote.forget(row.pkid);
+  // Its mirror goes with it: a copy of a remote no profile names any more.
+  removeDatabaseFiles(mirrorFile(deps.dataDir, row.pkid));
   const body: RemoteProfileDeleted = { success: true, id: row.pkid };
   return json(200, body);
 }
