@@ -61,6 +61,8 @@ export interface PullInput {
   get: HomeGet;
   onProgress?: (progress: PullProgress) => void;
   signal?: AbortSignal;
+  /** Runs just before a whole pull's new file takes the mirror's place. */
+  beforeReplace?: () => void;
 }
 
 const objectOf = (value: unknown, key: string): JsonObject | undefined => {
@@ -149,8 +151,10 @@ async function pullWhole(input: PullInput, home: HomeNode): Promise<SyncPullAnsw
   } finally {
     if (!complete && mirror.db.inTransaction) mirror.db.exec('ROLLBACK');
     mirror.close();
-    if (complete) replaceMirror(input.dataDir, input.profilePkid, file);
-    else removeDatabaseFiles(file);
+    if (complete) {
+      input.beforeReplace?.();
+      replaceMirror(input.dataDir, input.profilePkid, file);
+    } else removeDatabaseFiles(file);
   }
 }
 

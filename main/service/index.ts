@@ -20,6 +20,7 @@ import { SessionsRepo } from './store/sessions-repo';
 import { RemoteProfilesRepo } from './store/remote-profiles-repo';
 import { MemoryVault, type CredentialVault } from '../remote/credential-vault';
 import { RemoteHub } from '../remote/remote-hub';
+import { MirrorTargets } from '../remote/mirror-targets';
 import { isoMicros, isoMicrosAt } from './store/ids';
 import { WalCheckpointer } from './store/wal-checkpointer';
 import { TransactionEngine, type TransactionEvent } from './transactions/engine';
@@ -121,14 +122,17 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   });
   const vault = options.vault ?? new MemoryVault();
   const remote = new RemoteHub(vault);
-  const workbookDeps = { store, pool: jobs, checkpoints, events: engine.events, now, onInternalError: internalError };
+  const profiles = new RemoteProfilesRepo(db);
+  const mirrors = new MirrorTargets(options.dataDir, profiles);
+  const workbookDeps = { store, pool: jobs, checkpoints, events: engine.events, now, onInternalError: internalError, targets: mirrors };
   const workbooks = new StagedWorkbooks(workbookDeps);
   const workbookRuns = new WorkbookRuns({ ...workbookDeps, loads }, workbooks);
   workbookRuns.recover();
   const workstation: WorkstationDeps = {
     store,
     dataDir: options.dataDir,
-    profiles: new RemoteProfilesRepo(db),
+    mirrors,
+    profiles,
     vault,
     remote,
     workbooks,
@@ -169,6 +173,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     idle: () => engine.idle(),
     close() {
       void remote.close();
+      mirrors.close();
       searchPool.close();
       jobs.close();
       scheduler.close();

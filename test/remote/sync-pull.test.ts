@@ -2,7 +2,9 @@ import * as ExcelJS from 'exceljs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMirror } from '../../main/remote/mirror-workspace';
+import type { WorkbookInfo } from '../../main/service/contract/workbook-api';
 import type { RemoteProfile, SyncPullAnswer, SyncStatus } from '../../main/service/contract/workstation-api';
+import { workbookOf } from '../service/bulk-validate-helpers';
 import { openLocal, PARIS, REMOTE_PASSWORD, settled, startRemote, type Client, type LocalWorkstation } from './remote-world';
 import type { ServeProcess } from '../http/serve-process';
 
@@ -58,6 +60,15 @@ function mirrorLine(pattern: string): { pkid: string; data: Record<string, unkno
 }
 
 let PARIS_PKID = '';
+
+async function settledWorkbook(id: string): Promise<WorkbookInfo> {
+  for (let i = 0; i < 600; i += 1) {
+    const info = (await local.admin.get(`/workstation/workbooks/${id}/`)).body.workbook as WorkbookInfo;
+    if (!['staging', 'validating', 'planning'].includes(info.state)) return info;
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  throw new Error(`workbook ${id} did not settle`);
+}
 
 beforeAll(async () => {
   ({ remote, direct } = await startRemote('20.1.1'));
@@ -136,6 +147,83 @@ describe('sync pull', () => {
     const after = (await local.admin.get(`/workstation/sync/${profile.name}/`)).body as SyncStatus;
     expect(after.pulled_at).toBe(second.pulled_at);
     expect(after.mode).toBe('changes');
+  }, 240_000);
+
+  it('stages, validates and plans a 5,000-row workbook for the profile with the remote unreachable, as the remote itself would', async () => {
+    // 250 new phones and 5,000 lines on them; every 100th line takes a number the remote holds already, every 250th is no number.
+    const phones: string[][] = [['Hierarchy Node', 'name', 'product', 'protocol']];
+    for (let i = 0; i < 250; i += 1) phones.push([PARIS, `SEPDD${String(i).padStart(10, '0')}`, 'Cisco 8845', 'SIP']);
+    const lines: string[][] = [['Hierarchy Node', 'Device', 'Directory Number', 'Alerting Name', 'Route Partition']];
+    for (let i = 0; i < 5_000; i += 1) {
+      const number =
+        i % 250 === 3 ? `not a number ${i}` : i % 100 === 7 ? `+3317${String(i).padStart(7, '0')}` : `+3318${String(i).padStart(7, '0')}`;
+      lines.push([PARIS, `SEPDD${String(Math.floor(i / 20)).padStart(10, '0')}`, number, `Offline ${i}`, 'Paris-PT']);
+    }
+    const bytes = await workbookOf([
+      { name: 'Phone', rows: phones },
+      { name: 'LineRelation', rows: lines },
+    ]);
+    // What the remote itself says of this file, asked while it still answers.
+    const form = new FormData();
+    form.append('uploadedfile', new Blob([bytes]), 'offline.xlsx');
+    expect((await direct.call('POST', `/api/uploadfiles/?hierarchy=${PARIS}`, { form })).status).toBe(200);
+    const remoteSays = await direct.call('POST', `/api/tool/BulkLoad/?hierarchy=${PARIS}&method=validate`, {
+      json: { bulkload_file: 'offline.xlsx' },
+    });
+    expect(remoteSays.status, remoteSays.text).toBe(200);
+    const expected = (
+      remoteSays.body.sheets as {
+        name: string;
+        issues: { row: number; column: string; severity: string; code: string; message: string }[];
+      }[]
+    )
+      .flatMap((sheet) => sheet.issues.map((issue) => [sheet.name, issue.row, issue.column, issue.severity, issue.code, issue.message]))
+      .sort();
+    expect(expected.length).toBeGreaterThanOrEqual(70);
+    await remote.stop();
+
+    const localForm = new FormData();
+    localForm.append('uploadedfile', new Blob([bytes]), 'offline.xlsx');
+    expect((await local.admin.call('POST', '/api/uploadfiles/?hierarchy=sys', { form: localForm })).status).toBe(200);
+    const made = await local.admin.call('POST', '/workstation/workbooks/', {
+      json: { from: 'upload', file: 'offline.xlsx', profile: profile.name, hierarchy: PARIS },
+    });
+    expect(made.status, made.text).toBe(202);
+    const id = made.body.workbook.id as string;
+    let info = await settledWorkbook(id);
+    expect(info).toMatchObject({ state: 'draft', profile: profile.name, hierarchy: PARIS, counts: { rows: 5_250 } });
+    const pulled = ((await local.admin.get(`/workstation/sync/${profile.name}/`)).body as SyncStatus).pulled_at;
+    expect(info.checked_against).toBe(pulled);
+    const names = new Map(info.sheets.map((sheet) => [sheet.index, sheet.name]));
+    const offline = async (): Promise<unknown[]> =>
+      (
+        (await local.admin.get(`/workstation/workbooks/${id}/issues/?limit=100000`)).body.issues as {
+          sheet: number;
+          row: number;
+          column: string;
+          severity: string;
+          code: string;
+          message: string;
+        }[]
+      )
+        .map((issue) => [names.get(issue.sheet), issue.row, issue.column, issue.severity, issue.code, issue.message])
+        .sort();
+    expect(await offline()).toEqual(expected);
+
+    const planned = await local.admin.call('POST', `/workstation/workbooks/${id}/plan/`, { json: { revision: info.revision } });
+    expect(planned.status, planned.text).toBe(202);
+    info = await settledWorkbook(id);
+    expect(info.state).toBe('planned');
+    const totals = info.plan?.totals;
+    expect(totals?.conflict).toBe(50);
+    expect((totals?.add ?? 0) + (totals?.conflict ?? 0) + (totals?.error ?? 0)).toBe(5_250);
+    expect(await offline()).toEqual(expected);
+    // Loading it here is refused: it goes to the remote by sync push.
+    const load = await local.admin.call('POST', `/workstation/workbooks/${id}/load/`, {
+      json: { revision: info.revision, allow_errors: true },
+    });
+    expect(load.status).toBe(409);
+    expect(load.body.code).toBe('workbook-remote');
   }, 240_000);
 
   it('refuses a profile the caller may not use, and a pull of a remote that does not answer leaves the mirror as it was', async () => {

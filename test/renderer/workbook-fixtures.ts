@@ -8,6 +8,8 @@ export function workbookSummary(id: string, extra: Partial<WorkbookSummary> = {}
     name: `${id}.xlsx`,
     owner: 'admin',
     hierarchy: 'sys.hcs.Telco.Acme.Paris',
+    profile: null,
+    checked_against: null,
     source: 'upload',
     state: 'draft',
     revision: 7,

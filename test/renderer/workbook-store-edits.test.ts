@@ -85,6 +85,8 @@ class FakeWorkbook {
       name: 'lines.xlsx',
       owner: 'admin',
       hierarchy: 'sys.hcs.Telco.Acme.Paris',
+      profile: null,
+      checked_against: null,
       source: 'upload',
       state: 'validated',
       revision: this.revision,

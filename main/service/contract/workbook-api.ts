@@ -83,6 +83,10 @@ export interface WorkbookInfo {
   owner: string;
   /** Dot path of the node the workbook loads at when a row and its directive name none. */
   hierarchy: string;
+  /** The remote profile the workbook targets (checked against its mirror, loaded by `sync push`); null: the Local store. */
+  profile: string | null;
+  /** For a profile's workbook: the local time of the mirror's pull its checks ran against ("checked against the mirror of 09:40"). */
+  checked_against: string | null;
   source: WorkbookSource;
   state: WorkbookState;
   /** Changes with every edit, undo and redo; an edit must name the revision it was made on. */

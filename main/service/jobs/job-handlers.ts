@@ -11,6 +11,7 @@ import { stageFile, type StageChunk } from '../workbooks/stage-file';
 import { validateFull, validateIncremental, type SheetIssues } from '../workbooks/staged-revalidate';
 import type { FullOutcome, RowOutcome } from '../workbooks/staged-validator';
 import { diffKeyIndex, type KeyIndexDiff } from '../workbooks/workbook-key-index';
+import { checkedAgainst, mirrorStore } from '../workbooks/mirror-checks';
 
 /**
  * The heavy jobs, as plain functions of a store and an input: a worker thread runs them on its
@@ -81,14 +82,15 @@ async function readLoad(ctx: JobContext, input: ReadLoadInput): Promise<ReadLoad
  * checked against the same state of the store, and the look-ups (three a row) no longer each
  * open a read transaction of their own, which cost about half of each one.
  */
-async function inOneSnapshot<T>(ctx: JobContext, job: () => Promise<T>): Promise<T> {
+async function inOneSnapshot<T>(ctx: JobContext, job: () => Promise<T>, also?: Store): Promise<T> {
   if (!ctx.ownConnection) return job();
-  const { db } = ctx.store;
-  db.exec('BEGIN');
+  // A profile's mirror is read in a snapshot of its own too: the checks of every row see one state of it.
+  const dbs = also ? [ctx.store.db, also.db] : [ctx.store.db];
+  for (const db of dbs) db.exec('BEGIN');
   try {
     return await job();
   } finally {
-    db.exec('COMMIT');
+    for (const db of dbs) if (db.inTransaction) db.exec('COMMIT');
   }
 }
 
@@ -135,6 +137,8 @@ export interface WorkbookValidateInput {
   plan?: boolean;
   /** The stored key index is the keys of the stored outcomes (keys_current): its difference can be found row by row. */
   keysByRow?: boolean;
+  /** A remote profile's mirror to check against instead of the workspace's own store (its workbook rows stay here). */
+  mirrorFile?: string;
 }
 
 export interface WorkbookOutcomesChunk {
@@ -145,24 +149,30 @@ async function validateStaged(
   ctx: JobContext,
   input: WorkbookValidateInput,
 ): Promise<{ sheets: SheetIssues[] | null; outcomes: RowOutcome[]; keys?: KeyIndexDiff }> {
-  const node = ctx.store.nodes.get(input.nodePkid);
+  const mirror = input.mirrorFile === undefined ? undefined : mirrorStore(input.mirrorFile);
+  const store = mirror ? checkedAgainst(ctx.store, mirror) : ctx.store;
+  const node = store.nodes.get(input.nodePkid);
   const workbook = ctx.store.workbooks.getByWb(input.wb);
   if (!node || !workbook) throw notFound('The workbook or its hierarchy node no longer exists.');
-  return inOneSnapshot(ctx, async () => {
-    if (input.changed) {
-      return { sheets: null, outcomes: validateIncremental(ctx.store, workbook, input.caller, node, input.changed, input.goneWrites) };
-    }
-    const { sheets, keys } = await validateFull(
-      ctx.store,
-      workbook,
-      input.caller,
-      node,
-      (outcomes) => ctx.send({ outcomes } satisfies WorkbookOutcomesChunk),
-      { planning: input.plan === true, slimSame: true, keysByRow: input.keysByRow === true },
-    );
-    // The index's difference is worked out here, on the job's own connection: the service only writes it.
-    return { sheets, outcomes: [], keys: 'diff' in keys ? keys.diff : diffKeyIndex(ctx.store, input.wb, keys.whole) };
-  });
+  return inOneSnapshot(
+    ctx,
+    async () => {
+      if (input.changed) {
+        return { sheets: null, outcomes: validateIncremental(store, workbook, input.caller, node, input.changed, input.goneWrites) };
+      }
+      const { sheets, keys } = await validateFull(
+        store,
+        workbook,
+        input.caller,
+        node,
+        (outcomes) => ctx.send({ outcomes } satisfies WorkbookOutcomesChunk),
+        { planning: input.plan === true, slimSame: true, keysByRow: input.keysByRow === true, checkFile: input.mirrorFile },
+      );
+      // The index's difference is worked out here, on the job's own connection: the service only writes it.
+      return { sheets, outcomes: [], keys: 'diff' in keys ? keys.diff : diffKeyIndex(ctx.store, input.wb, keys.whole) };
+    },
+    mirror,
+  );
 }
 
 export const JOB_HANDLERS = {

@@ -24,6 +24,8 @@ export interface WorkbookRecord {
   load_total: number;
   /** 1 when the key index is the keys of every row's stored outcome (migration 0014). */
   keys_current: number;
+  /** The remote profile it targets (checked against its mirror, migration 0016); null: the Local store. */
+  profile_pkid: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -118,9 +120,9 @@ export class WorkbooksRepo {
       counter: p<[string], { value: number }>(
         'INSERT INTO workstation_counters (name, value) VALUES (?, 1) ON CONFLICT (name) DO UPDATE SET value = value + 1 RETURNING value',
       ),
-      insert: p<[string, string, string, string, string, string, string, string, number, string, string], { wb: number }>(
-        `INSERT INTO workbooks (id, name, owner, owner_pkid, owner_path, hierarchy_pkid, source, state, revision, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING wb`,
+      insert: p<[string, string, string, string, string, string, string, string, number, string, string, string | null], { wb: number }>(
+        `INSERT INTO workbooks (id, name, owner, owner_pkid, owner_path, hierarchy_pkid, source, state, revision, created_at, updated_at, profile_pkid)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING wb`,
       ),
       byId: p<[string], WorkbookRecord>('SELECT * FROM workbooks WHERE id = ?'),
       byWb: p<[number], WorkbookRecord>('SELECT * FROM workbooks WHERE wb = ?'),
@@ -306,7 +308,8 @@ export class WorkbooksRepo {
       | 'load_id'
       | 'load_total'
       | 'keys_current'
-    >,
+      | 'profile_pkid'
+    > & { profile_pkid?: string | null },
   ): number {
     const s = this.s.insert;
     const inserted = s.get(
@@ -321,6 +324,7 @@ export class WorkbooksRepo {
       row.revision,
       row.created_at,
       row.updated_at,
+      row.profile_pkid ?? null,
     );
     return (inserted as { wb: number }).wb;
   }

@@ -66,6 +66,7 @@ async function* rowsInOrder(
   slim: boolean,
   node: NodeRow,
   waiting: Int32Array,
+  checkFile: string | undefined,
 ): AsyncGenerator<StagedReadBatch> {
   const here = (): Generator<StagedReadBatch> => stagedBatches(store, workbook.wb, slim);
   const rows = store.workbooks.sheets(workbook.wb).reduce((sum, sheet) => sum + (sheet.skipped === 0 ? sheet.rows : 0), 0);
@@ -73,7 +74,14 @@ async function* rowsInOrder(
     yield* here();
     return;
   }
-  const input = { dbFile: store.db.name, wb: workbook.wb, defaultNodePkid: node.pkid, slim, waiting: waiting.buffer as SharedArrayBuffer };
+  const input = {
+    dbFile: store.db.name,
+    checkFile,
+    wb: workbook.wb,
+    defaultNodePkid: node.pkid,
+    slim,
+    waiting: waiting.buffer as SharedArrayBuffer,
+  };
   yield* streamThroughReader(
     (taken) => ({ type: 'staged', input: { ...input, taken } }),
     (batch) => batch as StagedReadBatch,
@@ -88,7 +96,8 @@ export async function validateFull(
   caller: ValidationCaller,
   node: NodeRow,
   emit: (outcomes: FullOutcome[]) => Promise<void>,
-  options: { planning?: boolean; slimSame?: boolean; keysByRow?: boolean } = {},
+  /** `checkFile`: a remote profile's mirror the rows are checked against (mirror-checks.ts), for the reader thread's prechecks. */
+  options: { planning?: boolean; slimSame?: boolean; keysByRow?: boolean; checkFile?: string } = {},
 ): Promise<{ sheets: SheetIssues[]; keys: FullKeys }> {
   const validator = new StagedValidator(store, caller, node, options.planning === true);
   // Only a workbook validated before has outcomes to compare with.
@@ -99,7 +108,7 @@ export async function validateFull(
   const contexts = new Map(dataContexts(store, workbook.wb).map((context) => [context.record.sheet_no, context]));
   // 1 while the outcomes wait for the service (staged-row-reader.ts).
   const waiting = new Int32Array(new SharedArrayBuffer(4));
-  for await (const batch of rowsInOrder(store, workbook, slim, node, waiting)) {
+  for await (const batch of rowsInOrder(store, workbook, slim, node, waiting, options.checkFile)) {
     const context = contexts.get(batch.sheet_no);
     if (!context) throw new Error(`rows of sheet ${batch.sheet_no}, which holds no data`);
     const outcomes = batch.rows.map((row) => {

@@ -1,4 +1,6 @@
-import type { Store } from '../domain/store';
+import Database from 'better-sqlite3';
+import { createStore, type Store } from '../domain/store';
+import { isoMicrosAt } from '../store/ids';
 import type { RowPrecheck } from '../sheets/row-precheck';
 import { RowPrechecker } from '../sheets/row-prechecker';
 import type { WorkbookIssueRecord, WorkbookRowRecord } from '../store/workbooks-repo';
@@ -31,7 +33,10 @@ export interface StagedReadBatch {
 }
 
 export interface StagedReadInput {
+  /** The workspace file: the workbook's rows. */
   dbFile: string;
+  /** A remote profile's mirror the rows are checked against (prechecks' templates and nodes); else `dbFile`. */
+  checkFile?: string;
   wb: number;
   defaultNodePkid: string;
   slim: boolean;
@@ -95,7 +100,10 @@ export async function sendStagedRows(
   input: StagedReadInput,
   channel: { send(batch: StagedReadBatch): Promise<void>; behind(): boolean },
 ): Promise<void> {
-  const prechecker = new RowPrechecker({ dbFile: input.dbFile, defaultNodePkid: input.defaultNodePkid });
+  const prechecker = new RowPrechecker({ dbFile: input.checkFile ?? input.dbFile, defaultNodePkid: input.defaultNodePkid });
+  // Rows from the workspace, in a read transaction of their own, when the checks read a mirror.
+  const rowsDb = input.checkFile === undefined ? undefined : openRows(input.dbFile);
+  const rows = rowsDb ? createStore(rowsDb, () => isoMicrosAt(Date.now()), null) : prechecker.store;
   const waiting = new Int32Array(input.waiting);
   try {
     const precheck = {
@@ -107,8 +115,16 @@ export async function sendStagedRows(
         return prechecker.check(parseStagedRow(context, (context.parsed.firstDataRow ?? 2) + row.idx, cells).row);
       },
     };
-    for (const batch of stagedBatches(prechecker.store, input.wb, input.slim, precheck)) await channel.send(batch);
+    for (const batch of stagedBatches(rows, input.wb, input.slim, precheck)) await channel.send(batch);
   } finally {
     prechecker.close();
+    rowsDb?.close();
   }
+}
+
+function openRows(file: string): Database.Database {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  db.pragma('mmap_size = 0');
+  db.exec('BEGIN');
+  return db;
 }

@@ -11,6 +11,7 @@ import type { JobPool } from '../jobs/job-pool';
 import type { ValidationCaller } from '../sheets/validate-context';
 import type { NodeRow } from '../store/nodes-repo';
 import type { WalCheckpointer } from '../store/wal-checkpointer';
+import type { CheckTargets, MirrorTarget } from './check-targets';
 import type { WorkbookRecord } from '../store/workbooks-repo';
 import type { StageChunk } from './stage-file';
 import type { FullOutcome, RowOutcome } from './staged-validator';
@@ -36,6 +37,15 @@ export interface WorkbookDeps {
   events: EventEmitter;
   now: () => string;
   onInternalError: (error: unknown, reference: string) => void;
+  /** The remote profiles' mirrors, for workbooks that target one (check-targets.ts). */
+  targets?: CheckTargets;
+}
+
+/** Where a workbook is checked, as its answers say it. */
+export interface WorkbookPlace {
+  hierarchy: string;
+  profile: string | null;
+  checked_against: string | null;
 }
 
 export interface Who {
@@ -95,7 +105,16 @@ export class StagedWorkbooks {
   }
 
   /** Starts staging a file; answers the workbook at once (state `staging`). `done` runs after (to remove a temporary file). */
-  stageFile(who: Who, node: NodeRow, path: string, name: string, source: WorkbookSource, done?: () => void): WorkbookRecord {
+  stageFile(
+    who: Who,
+    node: NodeRow,
+    path: string,
+    name: string,
+    source: WorkbookSource,
+    done?: () => void,
+    /** The remote profile it targets: `node` is then a node of its mirror. */
+    profilePkid: string | null = null,
+  ): WorkbookRecord {
     const { store } = this.deps;
     const now = this.deps.now();
     const id = randomUUID();
@@ -106,6 +125,7 @@ export class StagedWorkbooks {
       owner_pkid: who.principal.pkid,
       owner_path: who.callerPath,
       hierarchy_pkid: node.pkid,
+      profile_pkid: profilePkid,
       source,
       state: 'staging',
       revision: store.workbooks.nextRevision(),
@@ -141,6 +161,7 @@ export class StagedWorkbooks {
       owner_pkid: who.principal.pkid,
       owner_path: who.callerPath,
       hierarchy_pkid: found.hierarchy_pkid,
+      profile_pkid: found.profile_pkid,
       source: found.source,
       state: 'staging',
       revision: store.workbooks.nextRevision(),
@@ -199,8 +220,44 @@ export class StagedWorkbooks {
     this.emit(record.id);
   }
 
-  /** Who validation runs as: the owner as the store knows it now (its role and node). */
+  /**
+   * The mirror a workbook that targets a remote profile is checked against; undefined for a Local
+   * workbook; 409 when the mirror is gone or was never pulled.
+   */
+  mirrorOf(record: WorkbookRecord): MirrorTarget | undefined {
+    if (record.profile_pkid === null) return undefined;
+    const target = this.deps.targets?.mirrorOf(record.profile_pkid);
+    if (!target)
+      throw new ApiError(
+        409,
+        'mirror-missing',
+        "This workbook is checked against its remote profile's mirror, which is gone or was never pulled: pull it (sync pull), or stage the workbook again.",
+      );
+    return target;
+  }
+
+  /** What a validation job checks against: the mirror's file for a profile's workbook. */
+  checkFileOf(record: WorkbookRecord): { mirrorFile?: string } {
+    const mirror = this.mirrorOf(record);
+    return mirror ? { mirrorFile: mirror.file } : {};
+  }
+
+  /** Where the workbook is checked, for its answers (never refused: a workbook whose mirror went is still read and saved). */
+  placeOf(record: WorkbookRecord): WorkbookPlace {
+    if (record.profile_pkid === null)
+      return { hierarchy: this.deps.store.nodes.get(record.hierarchy_pkid)?.path ?? '', profile: null, checked_against: null };
+    const mirror = this.deps.targets?.mirrorOf(record.profile_pkid);
+    return {
+      hierarchy: mirror?.store.nodes.get(record.hierarchy_pkid)?.path ?? '',
+      profile: mirror?.profileName ?? null,
+      checked_against: mirror?.pulledAt ?? null,
+    };
+  }
+
+  /** Who validation runs as: the owner as the store knows it now (its role and node); for a profile's workbook, the profile's remote user. */
   callerOf(record: WorkbookRecord): ValidationCaller {
+    const mirror = this.mirrorOf(record);
+    if (mirror) return mirror.caller;
     const principal = principalOfUser(this.deps.store, record.owner_pkid);
     const node = principal && this.deps.store.nodes.get(principal.hierarchyPkid);
     if (!principal || !node)
@@ -213,7 +270,7 @@ export class StagedWorkbooks {
   }
 
   nodeOf(record: WorkbookRecord): NodeRow {
-    const node = this.deps.store.nodes.get(record.hierarchy_pkid);
+    const node = (this.mirrorOf(record)?.store ?? this.deps.store).nodes.get(record.hierarchy_pkid);
     if (!node) throw new ApiError(409, 'hierarchy-gone', 'The hierarchy node this workbook loads at no longer exists.');
     return node;
   }
@@ -246,7 +303,7 @@ export class StagedWorkbooks {
     const keysByRow = this.keysPending(record);
     const result = await pool.run(
       'validate-workbook',
-      { wb, caller: this.callerOf(record), nodePkid: this.nodeOf(record).pkid, keysByRow },
+      { wb, caller: this.callerOf(record), nodePkid: this.nodeOf(record).pkid, keysByRow, ...this.checkFileOf(record) },
       { owner: record.owner, onChunk: (chunk) => write((chunk as WorkbookOutcomesChunk).outcomes) },
     );
     if (result.keys) await applyKeyDiff(store, wb, result.keys);
@@ -378,7 +435,7 @@ export class StagedWorkbooks {
     else if (applied.rows.size > 0) {
       const result = await pool.run(
         'validate-workbook',
-        { wb, caller: this.callerOf(record), nodePkid: this.nodeOf(record).pkid, changed: [...applied.rows] },
+        { wb, caller: this.callerOf(record), nodePkid: this.nodeOf(record).pkid, changed: [...applied.rows], ...this.checkFileOf(record) },
         { owner: record.owner },
       );
       outcomes = result.outcomes;

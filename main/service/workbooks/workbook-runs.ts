@@ -71,7 +71,14 @@ export class WorkbookRuns {
     const keysByRow = this.books.keysPending(record);
     const running = pool.run(
       'validate-workbook',
-      { wb, caller: this.books.callerOf(record), nodePkid: this.books.nodeOf(record).pkid, plan: true, keysByRow },
+      {
+        wb,
+        caller: this.books.callerOf(record),
+        nodePkid: this.books.nodeOf(record).pkid,
+        plan: true,
+        keysByRow,
+        ...this.books.checkFileOf(record),
+      },
       { owner: record.owner, onChunk: (chunk) => write((chunk as WorkbookOutcomesChunk).outcomes) },
     );
     // The last plan goes while the job starts (its thread, its reader): its outcomes come in
@@ -124,6 +131,14 @@ export class WorkbookRuns {
     }
     const found = this.books.find(who, id);
     this.books.editable(found);
+    if (found.profile_pkid !== null) {
+      const profile = this.books.placeOf(found).profile ?? 'a remote profile';
+      throw new ApiError(
+        409,
+        'workbook-remote',
+        `This workbook is for ${profile}: it is loaded there by sync push, never into the Local store.`,
+      );
+    }
     return this.books.serial(found.wb, async () => {
       const { store } = this.deps;
       const record = store.workbooks.getByWb(found.wb) as WorkbookRecord;

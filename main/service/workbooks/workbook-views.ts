@@ -18,6 +18,7 @@ import type { WorkbookIssueRecord, WorkbookRecord, WorkbookRowRecord, WorkbookSh
 import type { OutcomeRecord, PlanRecord } from '../store/workbook-runs-repo';
 import { columnsAnswer, columnsOf, firstRowOf, sheetContext, type SheetContext } from './staged-sheet';
 import type { StoredIssue } from './staged-validator';
+import type { WorkbookPlace } from './staged-workbooks';
 import { cellText, parseCells, type RowCells } from './workbook-cells';
 import { loadInfo, outcomeOf, planEntryOf, planInfo } from './workbook-run-views';
 
@@ -55,14 +56,20 @@ export function countsOf(store: Store, wb: number, sheets = store.workbooks.shee
   return { rows, errors, warnings, rows_with_errors: rowsWithErrors, rows_with_warnings: rowsWithWarnings };
 }
 
-export function workbookInfo(store: Store, record: WorkbookRecord, withSheets = true): WorkbookInfo {
+/** The workbook as answered; `books` says where it is checked (the Local store, or a profile's mirror). */
+export function workbookInfo(
+  deps: { store: Store; workbooks: { placeOf(record: WorkbookRecord): WorkbookPlace } },
+  record: WorkbookRecord,
+  withSheets = true,
+): WorkbookInfo {
+  const { store } = deps;
   const sheets = store.workbooks.sheets(record.wb);
   const byColumn = withSheets ? store.workbooks.issuesByColumn(record.wb) : [];
   const info: WorkbookInfo = {
     id: record.id,
     name: record.name,
     owner: record.owner,
-    hierarchy: store.nodes.get(record.hierarchy_pkid)?.path ?? '',
+    ...deps.workbooks.placeOf(record),
     source: record.source as WorkbookSource,
     state: record.state as WorkbookState,
     revision: record.revision,

@@ -16,7 +16,14 @@ export type { WorkstationDeps, WorkstationRouteGroup } from './route-group';
  * endpoints): answered by the local service alone, whatever workspace is live. To add a family
  * (staged workbooks, sync, events...): a file exporting a `WorkstationRouteGroup`, one line here.
  */
-const GROUPS: readonly WorkstationRouteGroup[] = [remoteProfileRoutes, workspaceRoutes, workbookRoutes, modelRoutes, viewerRoutes, syncRoutes];
+const GROUPS: readonly WorkstationRouteGroup[] = [
+  remoteProfileRoutes,
+  workspaceRoutes,
+  workbookRoutes,
+  modelRoutes,
+  viewerRoutes,
+  syncRoutes,
+];
 
 export const WORKSTATION_PREFIX = '/workstation/';
 

@@ -128,6 +128,7 @@ function remove(deps: WorkstationDeps, row: RemoteProfileRow): ApiResponse {
   deps.vault.delete(row.pkid);
   deps.remote.forget(row.pkid);
   // Its mirror goes with it: a copy of a remote no profile names any more.
+  deps.mirrors.forget(row.pkid);
   removeDatabaseFiles(mirrorFile(deps.dataDir, row.pkid));
   const body: RemoteProfileDeleted = { success: true, id: row.pkid };
   return json(200, body);

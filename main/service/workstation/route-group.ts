@@ -1,5 +1,6 @@
 import type { CredentialVault } from '../../remote/credential-vault';
 import type { RemoteHub } from '../../remote/remote-hub';
+import type { MirrorTargets } from '../../remote/mirror-targets';
 import type { ApiRequest, ApiResponse } from '../api-types';
 import type { Principal } from '../auth/principal';
 import type { Store } from '../domain/store';
@@ -15,6 +16,8 @@ export interface WorkstationDeps {
   store: Store;
   /** The data folder: remote profiles' mirror workspaces are files in it (main/remote/mirror-workspace.ts). */
   dataDir: string;
+  /** The profiles' mirrors as workbooks are checked against them. */
+  mirrors: MirrorTargets;
   profiles: RemoteProfilesRepo;
   vault: CredentialVault;
   remote: RemoteHub;

@@ -67,6 +67,8 @@ export const syncRoutes: WorkstationRouteGroup = {
       username: row.username,
       homeHierarchy: row.home_hierarchy,
       get: remoteGet(deps, row),
+      // The workbooks' connection to the mirror a whole pull replaces is let go first.
+      beforeReplace: () => deps.mirrors.forget(row.pkid),
     });
     running.set(row.pkid, pull);
     try {

@@ -17,6 +17,7 @@ import { saveWorkbook } from '../workbooks/workbook-save';
 import { planPage } from '../workbooks/workbook-run-views';
 import { issueList, rowPage, workbookInfo } from '../workbooks/workbook-views';
 import { methodNotAllowed, type WorkstationDeps, type WorkstationRouteGroup } from './route-group';
+import { usableProfile } from './profile-access';
 
 /**
  * `/workstation/workbooks/`: staged workbooks (README: Staged workbooks). Every endpoint needs
@@ -124,15 +125,48 @@ export function generatorRequest(body: JsonObject, node: NodeRow): GeneratorRequ
   return { method: 'POST', url: `/api/${model}/export/?${params.toString()}`, body: '{}', name: `${short}-export.xlsx` };
 }
 
+/**
+ * A workbook for a remote profile (`profile`): staged here from an uploaded file, and checked
+ * against the profile's mirror at one of its nodes (the mirror's home node when none is named),
+ * so that it can be prepared with no network and pushed later (sync push).
+ */
+function createForProfile(deps: WorkstationDeps, ctx: RequestContext, body: JsonObject, profile: string): ApiResponse {
+  const row = usableProfile(deps, ctx, profile);
+  if (body.from !== 'upload') throw bad("A workbook for a remote profile is staged from an uploaded file: 'from' must be upload.", 'from');
+  const mirror = deps.mirrors.mirrorOf(row.pkid);
+  if (!mirror)
+    throw new ApiError(
+      409,
+      'mirror-missing',
+      `${row.name} has no mirror yet: pull it first (sync pull ${row.name}), while the remote can be reached.`,
+    );
+  const node = resolveHierarchy(mirror.store.nodes, typeof body.hierarchy === 'string' ? body.hierarchy : mirror.caller.callerPath);
+  const upload = ownedUpload(deps.store, whoOf(ctx), text(body, 'file') as string);
+  const record = deps.workbooks.stageFile(
+    whoOf(ctx),
+    node,
+    deps.store.uploads.pathOf(upload.id),
+    upload.name,
+    'upload',
+    undefined,
+    row.pkid,
+  );
+  return json(202, { success: true, workbook: workbookInfo(deps, record) } satisfies WorkbookAnswer);
+}
+
 async function create(deps: WorkstationDeps, ctx: RequestContext): Promise<ApiResponse> {
   const body = bodyOf(ctx);
+  if (body.profile !== undefined && body.profile !== null) {
+    if (typeof body.profile !== 'string') throw bad("'profile' must be the name or id of a remote profile.", 'profile');
+    return createForProfile(deps, ctx, body, body.profile);
+  }
   const from = body.from;
   const node = resolveHierarchy(deps.store.nodes, typeof body.hierarchy === 'string' ? body.hierarchy : null);
   guardNode(ctx, node, 'bulkload');
   if (from === 'upload') {
     const upload = ownedUpload(deps.store, whoOf(ctx), text(body, 'file') as string);
     const record = deps.workbooks.stageFile(whoOf(ctx), node, deps.store.uploads.pathOf(upload.id), upload.name, 'upload');
-    return json(202, { success: true, workbook: workbookInfo(deps.store, record) } satisfies WorkbookAnswer);
+    return json(202, { success: true, workbook: workbookInfo(deps, record) } satisfies WorkbookAnswer);
   }
   if (from !== 'template' && from !== 'export' && from !== 'search') {
     throw bad(`'from' must be upload, template, export or search.`, 'from');
@@ -142,7 +176,7 @@ async function create(deps: WorkstationDeps, ctx: RequestContext): Promise<ApiRe
   const name = typeof body.name === 'string' && body.name.trim() !== '' ? body.name.slice(0, 255) : request.name;
   const source: WorkbookSource = from === 'template' ? 'template' : 'export';
   const record = deps.workbooks.stageFile(whoOf(ctx), node, path, name, source, () => void unlink(path).catch(() => undefined));
-  return json(202, { success: true, workbook: workbookInfo(deps.store, record) } satisfies WorkbookAnswer);
+  return json(202, { success: true, workbook: workbookInfo(deps, record) } satisfies WorkbookAnswer);
 }
 
 function intParam(ctx: RequestContext, name: string, fallback: number, max: number): number {
@@ -199,7 +233,7 @@ const PLAN_ACTIONS: readonly PlanAction[] = ['add', 'modify', 'delete', 'unchang
 function plan(deps: WorkstationDeps, ctx: RequestContext, id: string): ApiResponse {
   if (ctx.method === 'POST') {
     const record = deps.workbookRuns.plan(whoOf(ctx), id, bodyOf(ctx).revision);
-    return json(202, { success: true, workbook: workbookInfo(deps.store, record) } satisfies WorkbookAnswer);
+    return json(202, { success: true, workbook: workbookInfo(deps, record) } satisfies WorkbookAnswer);
   }
   if (ctx.method !== 'GET') throw methodNotAllowed(ctx, 'GET or POST');
   const record = deps.workbooks.find(whoOf(ctx), id);
@@ -216,7 +250,7 @@ async function oneWorkbook(deps: WorkstationDeps, ctx: RequestContext, rest: str
   const [id, action, sheet, tail] = rest;
   const who = whoOf(ctx);
   if (rest.length === 1) {
-    if (ctx.method === 'GET') return json(200, { success: true, workbook: workbookInfo(deps.store, deps.workbooks.find(who, id)) });
+    if (ctx.method === 'GET') return json(200, { success: true, workbook: workbookInfo(deps, deps.workbooks.find(who, id)) });
     if (ctx.method === 'DELETE') {
       await deps.workbooks.remove(who, id);
       return json(200, { success: true, id });
@@ -226,7 +260,7 @@ async function oneWorkbook(deps: WorkstationDeps, ctx: RequestContext, rest: str
   if (action === 'load' && rest.length === 3 && sheet === 'cancel') {
     if (ctx.method !== 'POST') throw methodNotAllowed(ctx, 'POST');
     const record = deps.workbookRuns.cancel(who, id);
-    return json(202, { success: true, workbook: workbookInfo(deps.store, record) } satisfies WorkbookAnswer);
+    return json(202, { success: true, workbook: workbookInfo(deps, record) } satisfies WorkbookAnswer);
   }
   if (action === 'sheets' && rest.length === 4 && tail === 'rows') {
     if (ctx.method !== 'GET') throw methodNotAllowed(ctx, 'GET');
@@ -263,11 +297,11 @@ async function oneWorkbook(deps: WorkstationDeps, ctx: RequestContext, rest: str
     }
     case 'duplicate': {
       post();
-      return json(202, { success: true, workbook: workbookInfo(deps.store, deps.workbooks.duplicate(who, id)) } satisfies WorkbookAnswer);
+      return json(202, { success: true, workbook: workbookInfo(deps, deps.workbooks.duplicate(who, id)) } satisfies WorkbookAnswer);
     }
     case 'validate': {
       post();
-      return json(200, { success: true, workbook: workbookInfo(deps.store, await deps.workbooks.revalidate(who, id)) });
+      return json(200, { success: true, workbook: workbookInfo(deps, await deps.workbooks.revalidate(who, id)) });
     }
     case 'file':
       get();
@@ -281,7 +315,7 @@ async function oneWorkbook(deps: WorkstationDeps, ctx: RequestContext, rest: str
         success: true,
         transaction_id: started.transactionId,
         rows: started.rows,
-        workbook: workbookInfo(deps.store, started.record),
+        workbook: workbookInfo(deps, started.record),
       };
       return json(202, answer);
     }
@@ -296,7 +330,7 @@ export const workbookRoutes: WorkstationRouteGroup = {
     assertRole(ctx.principal, 'bulkload');
     if (rest.length === 0) {
       if (ctx.method === 'GET') {
-        const list: WorkbookList = { workbooks: deps.workbooks.list(whoOf(ctx)).map((record) => workbookInfo(deps.store, record, false)) };
+        const list: WorkbookList = { workbooks: deps.workbooks.list(whoOf(ctx)).map((record) => workbookInfo(deps, record, false)) };
         return json(200, list);
       }
       if (ctx.method === 'POST') return create(deps, ctx);

@@ -13,6 +13,7 @@ import { sql as packedLogs } from './0012-packed-logs';
 import { sql as workbooks } from './0013-workbooks';
 import { sql as workbookCountIndexes } from './0014-workbook-count-indexes';
 import { sql as mirrorPulls } from './0015-mirror-pulls';
+import { sql as workbookProfile } from './0016-workbook-profile';
 
 /**
  * Numbered migrations, applied in order at open. Append a new file `NNNN-name.ts` exporting
@@ -41,4 +42,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 13, name: 'workbooks', sql: workbooks },
   { version: 14, name: 'workbook-count-indexes', sql: workbookCountIndexes },
   { version: 15, name: 'mirror-pulls', sql: mirrorPulls },
+  { version: 16, name: 'workbook-profile', sql: workbookProfile },
 ];
