@@ -204,3 +204,33 @@ export interface SyncStatus {
   home_hierarchy: string | null;
   counts: Record<string, number>;
 }
+
+/** A row whose plan the refreshed mirror changed before a push (a number taken meanwhile, a target modified or deleted). */
+export interface PushChange {
+  sheet: string;
+  row: number;
+  row_id: number;
+  /** The row's plan action before and after the refresh. */
+  was: string;
+  now: string;
+  message: string | null;
+}
+
+/**
+ * POST /workstation/sync/<profile>/push/ `{workbook}`: what the push did. `resumed`: it went on
+ * with a push an interruption had left; `pushed`: the rows its load carried; `loaded`/`failed`:
+ * the workbook's rows with that remote outcome so far; `conflicts`/`errors`: rows the refreshed
+ * plan kept back.
+ */
+export interface SyncPushAnswer {
+  workbook: string;
+  push_id: string | null;
+  remote_transaction_id: string | null;
+  resumed: boolean;
+  pushed: number;
+  loaded: number;
+  failed: number;
+  conflicts: number;
+  errors: number;
+  changed_since_plan: PushChange[];
+}

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Db } from '../store/db';
+import { WorkbookPushesRepo } from '../store/workbook-pushes-repo';
 import { InstancesRepo } from '../store/instances-repo';
 import { NodesRepo } from '../store/nodes-repo';
 import { TransactionsRepo } from '../store/transactions-repo';
@@ -28,6 +29,8 @@ export interface Store {
   /** A staged workbook's last plan, and each row's load outcome. */
   workbookPlan: WorkbookPlanRepo;
   workbookOutcomes: WorkbookOutcomesRepo;
+  /** Pushes of staged workbooks to remote profiles (main/remote/sync-push.ts). */
+  workbookPushes: WorkbookPushesRepo;
   now: () => string;
   /** A prepared statement per distinct SQL text; list SQL varies only with the request's shape. */
   statement(sql: string): Statement;
@@ -68,6 +71,7 @@ export function createStore(db: Db, now: () => string, uploadsFolder: string | n
     workbooks: new WorkbooksRepo(db),
     workbookPlan: new WorkbookPlanRepo(db),
     workbookOutcomes: new WorkbookOutcomesRepo(db),
+    workbookPushes: new WorkbookPushesRepo(db),
     now,
   };
 }

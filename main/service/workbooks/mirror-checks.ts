@@ -25,6 +25,7 @@ export function checkedAgainst(local: Store, mirror: Store): Store {
     workbooks: local.workbooks,
     workbookPlan: local.workbookPlan,
     workbookOutcomes: local.workbookOutcomes,
+    workbookPushes: local.workbookPushes,
     now: local.now,
     statement: (sql) => mirror.statement(sql),
   };

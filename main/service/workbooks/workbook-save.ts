@@ -36,9 +36,11 @@ function* sheetRows(
   sheet: WorkbookSheetRecord,
   columns: StagedColumn[],
   issuesOf?: (rowId: number) => string,
+  only?: ReadonlySet<number>,
 ): Generator<CellValue[]> {
   for (let skip = 0; skip < sheet.rows; skip += PAGE) {
     for (const row of store.workbooks.page(wb, sheet.sheet_no, skip, PAGE)) {
+      if (only && !only.has(row.row_id)) continue;
       const cells: RowCells = parseCells(row.cells);
       const values = columns.map((column) => cellValue(cells[column.id]));
       if (issuesOf) values.push(row.errors + row.warnings > 0 ? issuesOf(row.row_id) : null);
@@ -47,7 +49,7 @@ function* sheetRows(
   }
 }
 
-function dataSheet(store: Store, wb: number, sheet: WorkbookSheetRecord, withIssues: boolean): SheetSpec {
+function dataSheet(store: Store, wb: number, sheet: WorkbookSheetRecord, withIssues: boolean, only?: ReadonlySet<number>): SheetSpec {
   const staged = columnsOf(sheet);
   const answered = columnsAnswer(sheetContext(sheet), staged);
   const columns: SheetColumn[] = answered.map((column) => ({
@@ -66,7 +68,7 @@ function dataSheet(store: Store, wb: number, sheet: WorkbookSheetRecord, withIss
           .map((issue) => `${issue.severity === 'error' ? 'Error' : 'Warning'}: ${issue.message}`)
           .join('\n')
     : undefined;
-  return { name: sheet.name, directive: sheet.directive ?? undefined, columns, rows: sheetRows(store, wb, sheet, staged, issuesOf) };
+  return { name: sheet.name, directive: sheet.directive ?? undefined, columns, rows: sheetRows(store, wb, sheet, staged, issuesOf, only) };
 }
 
 function rawSheet(sheet: WorkbookSheetRecord): SheetSpec {
@@ -100,11 +102,12 @@ function issuesSheet(store: Store, record: WorkbookRecord): SheetSpec {
   };
 }
 
-export async function saveWorkbook(store: Store, record: WorkbookRecord, withIssues: boolean): Promise<Uint8Array> {
+/** `only`: just these rows, in their order (a push's file: the rows it loads). */
+export async function saveWorkbook(store: Store, record: WorkbookRecord, withIssues: boolean, only?: ReadonlySet<number>): Promise<Uint8Array> {
   const sheets = store.workbooks
     .sheets(record.wb)
     .filter((sheet) => !(withIssues && sheet.name === ISSUES_SHEET))
-    .map((sheet) => (sheet.skipped ? rawSheet(sheet) : dataSheet(store, record.wb, sheet, withIssues)));
+    .map((sheet) => (sheet.skipped ? rawSheet(sheet) : dataSheet(store, record.wb, sheet, withIssues, only)));
   if (withIssues) sheets.push(issuesSheet(store, record));
   return writeWorkbook(sheets);
 }

@@ -1,6 +1,12 @@
 import { targetOf } from '../../remote/remote-target';
 import { lastPull } from '../../remote/mirror-workspace';
 import { pullMirror } from '../../remote/sync-pull';
+import { pushWorkbook, type RemoteCalls } from '../../remote/sync-push';
+import { randomBytes } from 'node:crypto';
+import { isJsonObject, type ApiResponse } from '../api-types';
+import { jsonBody, type RequestContext } from '../request-context';
+import { XLSX_TYPE } from '../sheets/write-workbook';
+import type { Who } from '../workbooks/staged-workbooks';
 import type { HomeGet } from '../contract/home-node';
 import type { SyncPullAnswer, SyncStatus } from '../contract/workstation-api';
 import { ApiError, notFound } from '../errors';
@@ -18,14 +24,20 @@ import type { RemoteProfileRow } from '../store/remote-profiles-repo';
  */
 const running = new Map<string, Promise<SyncPullAnswer>>();
 
-/** A GET of the remote's API as the profile's user, its JSON answer parsed. */
-function remoteGet(deps: WorkstationDeps, row: RemoteProfileRow): HomeGet {
+/** Requests of the remote's API as the profile's user (its pool, its sign-in), JSON answers parsed. */
+function remoteCalls(deps: WorkstationDeps, row: RemoteProfileRow): RemoteCalls {
   const target = targetOf(row);
-  return async (path, query) => {
+  const send = async (
+    method: string,
+    path: string,
+    query: Record<string, string>,
+    headers: Record<string, string>,
+    body?: Uint8Array | string,
+  ) => {
     const url = `${path}?${new URLSearchParams(query).toString()}`;
-    const answer = await deps.remote.forward(target, { method: 'GET', url, headers: { accept: 'application/json' } });
-    const { body } = await settleBody(answer);
-    const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
+    const answer = await deps.remote.forward(target, { method, url, headers: { accept: 'application/json', ...headers }, body });
+    const settled = await settleBody(answer);
+    const text = typeof settled.body === 'string' ? settled.body : Buffer.from(settled.body).toString('utf8');
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -34,6 +46,80 @@ function remoteGet(deps: WorkstationDeps, row: RemoteProfileRow): HomeGet {
     }
     return { status: answer.status, body: parsed };
   };
+  return {
+    get: (path, query) => send('GET', path, query, {}),
+    postJson: (path, query, body) => send('POST', path, query, { 'content-type': 'application/json' }, JSON.stringify(body)),
+    upload: (path, query, fileName, bytes) => {
+      const boundary = `----workstation-${randomBytes(12).toString('hex')}`;
+      const head = `--${boundary}\r\nContent-Disposition: form-data; name="uploadedfile"; filename="${fileName}"\r\nContent-Type: ${XLSX_TYPE}\r\n\r\n`;
+      const body = Buffer.concat([Buffer.from(head), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+      return send('POST', path, query, { 'content-type': `multipart/form-data; boundary=${boundary}` }, body);
+    },
+  };
+}
+
+const remoteGet = (deps: WorkstationDeps, row: RemoteProfileRow): HomeGet => remoteCalls(deps, row).get;
+
+function pullOf(deps: WorkstationDeps, row: RemoteProfileRow): () => Promise<SyncPullAnswer> {
+  return async () => {
+    if (running.has(row.pkid)) throw new ApiError(409, 'conflict', `A pull or push of ${row.name} is already running: wait for it to end.`);
+    const pull = pullMirror({
+      dataDir: deps.dataDir,
+      profilePkid: row.pkid,
+      deployment: row.name,
+      username: row.username,
+      homeHierarchy: row.home_hierarchy,
+      get: remoteGet(deps, row),
+      // The workbooks' connection to the mirror a whole pull replaces is let go first.
+      beforeReplace: () => deps.mirrors.forget(row.pkid),
+    });
+    running.set(row.pkid, pull);
+    try {
+      return await pull;
+    } finally {
+      running.delete(row.pkid);
+    }
+  };
+}
+
+/** Pushes running, by workbook id: one at a time for a workbook. */
+const pushing = new Set<string>();
+
+async function push(deps: WorkstationDeps, ctx: RequestContext, row: RemoteProfileRow): Promise<ApiResponse> {
+  const body = jsonBody(ctx);
+  const id = isJsonObject(body) && typeof body.workbook === 'string' ? body.workbook : undefined;
+  if (!id)
+    throw new ApiError(400, 'validation-failed', "'workbook' must be the id of a staged workbook for this profile.", [
+      { field: 'workbook', message: 'a workbook id' },
+    ]);
+  const who: Who = { principal: ctx.principal, callerPath: ctx.callerPath };
+  const record = deps.workbooks.find(who, id);
+  if (record.profile_pkid !== row.pkid)
+    throw new ApiError(
+      409,
+      'workbook-not-for-profile',
+      `This workbook is not staged for ${row.name}: only a workbook made for a profile is pushed to it.`,
+    );
+  if (pushing.has(id)) throw new ApiError(409, 'conflict', 'This workbook is being pushed already: wait for that push to end.');
+  pushing.add(id);
+  try {
+    const answer = await pushWorkbook(
+      {
+        store: deps.store,
+        books: deps.workbooks,
+        runs: deps.workbookRuns,
+        remote: remoteCalls(deps, row),
+        pull: pullOf(deps, row),
+        now: () => deps.store.now(),
+        profileName: row.name,
+      },
+      who,
+      id,
+    );
+    return json(200, answer);
+  } finally {
+    pushing.delete(id);
+  }
 }
 
 function status(deps: WorkstationDeps, row: RemoteProfileRow): SyncStatus {
@@ -51,30 +137,15 @@ export const syncRoutes: WorkstationRouteGroup = {
   prefix: 'sync',
   async handle(deps, ctx, rest) {
     const [name, action, ...more] = rest;
-    if (name === undefined || more.length > 0 || (action !== undefined && action !== 'pull'))
-      throw notFound(`No workstation endpoint at ${ctx.path}: use /workstation/sync/<profile>/ or /workstation/sync/<profile>/pull/.`);
+    if (name === undefined || more.length > 0 || (action !== undefined && action !== 'pull' && action !== 'push'))
+      throw notFound(`No workstation endpoint at ${ctx.path}: use /workstation/sync/<profile>/, .../pull/ or .../push/.`);
     const row = usableProfile(deps, ctx, name);
     if (action === undefined) {
       if (ctx.method !== 'GET') throw methodNotAllowed(ctx, 'GET');
       return json(200, status(deps, row));
     }
     if (ctx.method !== 'POST') throw methodNotAllowed(ctx, 'POST');
-    if (running.has(row.pkid)) throw new ApiError(409, 'conflict', `A pull of ${row.name} is already running: wait for it to end.`);
-    const pull = pullMirror({
-      dataDir: deps.dataDir,
-      profilePkid: row.pkid,
-      deployment: row.name,
-      username: row.username,
-      homeHierarchy: row.home_hierarchy,
-      get: remoteGet(deps, row),
-      // The workbooks' connection to the mirror a whole pull replaces is let go first.
-      beforeReplace: () => deps.mirrors.forget(row.pkid),
-    });
-    running.set(row.pkid, pull);
-    try {
-      return json(200, await pull);
-    } finally {
-      running.delete(row.pkid);
-    }
+    if (action === 'push') return push(deps, ctx, row);
+    return json(200, await pullOf(deps, row)());
   },
 };

@@ -14,6 +14,7 @@ import { sql as workbooks } from './0013-workbooks';
 import { sql as workbookCountIndexes } from './0014-workbook-count-indexes';
 import { sql as mirrorPulls } from './0015-mirror-pulls';
 import { sql as workbookProfile } from './0016-workbook-profile';
+import { sql as workbookPushes } from './0017-workbook-pushes';
 
 /**
  * Numbered migrations, applied in order at open. Append a new file `NNNN-name.ts` exporting
@@ -43,4 +44,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 14, name: 'workbook-count-indexes', sql: workbookCountIndexes },
   { version: 15, name: 'mirror-pulls', sql: mirrorPulls },
   { version: 16, name: 'workbook-profile', sql: workbookProfile },
+  { version: 17, name: 'workbook-pushes', sql: workbookPushes },
 ];
