@@ -103,7 +103,12 @@ function issuesSheet(store: Store, record: WorkbookRecord): SheetSpec {
 }
 
 /** `only`: just these rows, in their order (a push's file: the rows it loads). */
-export async function saveWorkbook(store: Store, record: WorkbookRecord, withIssues: boolean, only?: ReadonlySet<number>): Promise<Uint8Array> {
+export async function saveWorkbook(
+  store: Store,
+  record: WorkbookRecord,
+  withIssues: boolean,
+  only?: ReadonlySet<number>,
+): Promise<Uint8Array> {
   const sheets = store.workbooks
     .sheets(record.wb)
     .filter((sheet) => !(withIssues && sheet.name === ISSUES_SHEET))
