@@ -3,7 +3,8 @@ import { localAdmin, unlockProfile } from './cli-remote';
 import { defaultDataDir } from './data-dir';
 import { MemoryVault } from './remote/credential-vault';
 import { createService, type Service } from './service';
-import type { SyncPullAnswer, SyncStatus } from './service/contract/workstation-api';
+import type { SyncPullAnswer, SyncPushAnswer, SyncStatus } from './service/contract/workstation-api';
+import { Run } from './cli-workbook';
 
 /**
  * `workstation sync ...`: a remote profile's mirror from the command line, through the same
@@ -11,15 +12,36 @@ import type { SyncPullAnswer, SyncStatus } from './service/contract/workstation-
  * 2 refused or unreachable (the fault's message on stderr).
  */
 export const SYNC_USAGE = `usage: workstation sync pull <profile> [--data <dir>] [--json]   (password: WORKSTATION_REMOTE_PASSWORD, or asked)
-       workstation sync status <profile> [--data <dir>] [--json]`;
+       workstation sync push <profile> <file.xlsx> [--hierarchy <path>] [--data <dir>] [--json]
+       workstation sync push <profile> --workbook <id> [--data <dir>] [--json]
+       workstation sync status <profile> [--data <dir>] [--json]
+  push exit codes: 0 every row loaded, 1 some rows failed or were kept back (conflicts, errors), 2 refused or unreachable;
+  run an interrupted push again: it goes on where it stopped, and never loads a row twice`;
 
-const OPTIONS = { data: { type: 'string' }, json: { type: 'boolean' } } as const;
+const OPTIONS = {
+  data: { type: 'string' },
+  json: { type: 'boolean' },
+  workbook: { type: 'string' },
+  hierarchy: { type: 'string' },
+} as const;
 
-async function call<T>(service: Service, method: string, url: string): Promise<{ status: number; body: T & { message?: string } }> {
-  const answer = await service.handleAs(localAdmin(service), { method, url, headers: {} });
+async function call<T>(
+  service: Service,
+  method: string,
+  url: string,
+  json?: unknown,
+): Promise<{ status: number; body: T & { message?: string } }> {
+  const answer = await service.handleAs(localAdmin(service), {
+    method,
+    url,
+    headers: json === undefined ? {} : { 'content-type': 'application/json' },
+    body: json === undefined ? undefined : JSON.stringify(json),
+  });
   const text = typeof answer.body === 'string' ? answer.body : Buffer.from(answer.body).toString('utf8');
   return { status: answer.status, body: JSON.parse(text) as T & { message?: string } };
 }
+
+const processOutput = { stdout: (text: string) => process.stdout.write(text), stderr: (text: string) => process.stderr.write(text) };
 
 const countsText = (counts: Record<string, number>): string =>
   Object.entries(counts)
@@ -28,8 +50,13 @@ const countsText = (counts: Record<string, number>): string =>
 
 export async function syncCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args, options: OPTIONS, allowPositionals: true });
-  const [verb, name] = positionals;
-  if (!['pull', 'status'].includes(verb ?? '') || !name || positionals.length > 2) {
+  const [verb, name, file] = positionals;
+  const pushArgs = verb === 'push' && (file === undefined) !== (values.workbook === undefined);
+  if (
+    !['pull', 'status', 'push'].includes(verb ?? '') ||
+    !name ||
+    (verb === 'push' ? !pushArgs || positionals.length > 3 : positionals.length > 2)
+  ) {
     process.stderr.write(`${SYNC_USAGE}\n`);
     return 2;
   }
@@ -55,6 +82,7 @@ export async function syncCommand(args: string[]): Promise<number> {
       process.stderr.write(`workstation: ${error instanceof Error ? error.message : String(error)}\n`);
       return 2;
     }
+    if (verb === 'push') return await push(service, name, file, values);
     process.stderr.write(`pulling ${name}...\n`);
     const started = performance.now();
     const { status, body } = await call<SyncPullAnswer>(service, 'POST', `${path}pull/`);
@@ -75,4 +103,40 @@ export async function syncCommand(args: string[]): Promise<number> {
     await service.idle();
     service.close();
   }
+}
+
+async function push(
+  service: Service,
+  profile: string,
+  file: string | undefined,
+  values: { workbook?: string; hierarchy?: string; json?: boolean },
+): Promise<number> {
+  let id = values.workbook;
+  try {
+    if (file !== undefined) id = (await new Run(service, processOutput, 'push', profile).stageFile(file, values.hierarchy)).id;
+  } catch (error) {
+    process.stderr.write(`workstation: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+  process.stderr.write(`pushing workbook ${id ?? ''} to ${profile}...\n`);
+  const { status, body } = await call<SyncPushAnswer>(service, 'POST', `/workstation/sync/${encodeURIComponent(profile)}/push/`, {
+    workbook: id,
+  });
+  if (status !== 200) {
+    process.stderr.write(`workstation: ${body.message ?? `HTTP ${status}`}\n`);
+    return 2;
+  }
+  if (values.json) process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+  else {
+    const lines = [
+      `${body.resumed ? 'resumed an interrupted push: ' : ''}${body.pushed} row(s) pushed${body.remote_transaction_id ? ` in remote transaction ${body.remote_transaction_id}` : ''}`,
+      `workbook ${body.workbook}: ${body.loaded} loaded, ${body.failed} failed; kept back: ${body.conflicts} in conflict, ${body.errors} in error`,
+      ...body.changed_since_plan.map(
+        (change) =>
+          `  changed since the last plan: ${change.sheet} row ${change.row}: ${change.was} -> ${change.now}${change.message ? ` (${change.message})` : ''}`,
+      ),
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+  }
+  return body.failed + body.conflicts + body.errors > 0 ? 1 : 0;
 }

@@ -26,11 +26,14 @@ import type {
  * (a table, or one JSON document with --json) to stdout. Exit codes: 0 clean, 1 some rows in
  * error (or failed), 2 the command was refused or could not run.
  */
-export const WORKBOOK_USAGE = `usage: workstation validate <file.xlsx> [--hierarchy <path>] [--json] [--data <dir>]
-       workstation plan <file.xlsx> [--hierarchy <path>] [--json] [--data <dir>]
+export const WORKBOOK_USAGE = `usage: workstation validate <file.xlsx> [--hierarchy <path>] [--profile <name>] [--json] [--data <dir>]
+       workstation plan <file.xlsx> [--hierarchy <path>] [--profile <name>] [--json] [--data <dir>]
        workstation load <file.xlsx> [--hierarchy <path>] [--json] [--allow-errors] [--data <dir>]
 
-  --hierarchy     the node the workbook loads at where its rows name none (default sys)
+  --hierarchy     the node the workbook loads at where its rows name none (default sys; with
+                  --profile, the node of the remote the profile's mirror was pulled from)
+  --profile       check against that remote profile's mirror (sync pull), offline; load it there
+                  with 'workstation sync push'
   --json          the result as one JSON document on stdout (progress stays on stderr)
   --allow-errors  load: run the rows validation finds in error too (they fail as the loader says)
   exit codes      validate: 0 no error (warnings allowed), 1 errors
@@ -43,7 +46,8 @@ export const WORKBOOK_COMMANDS: readonly string[] = ['validate', 'plan', 'load']
 
 const OPTIONS = {
   data: { type: 'string' },
-  hierarchy: { type: 'string', default: 'sys' },
+  hierarchy: { type: 'string' },
+  profile: { type: 'string' },
   json: { type: 'boolean', default: false },
   'allow-errors': { type: 'boolean', default: false },
 } as const;
@@ -65,7 +69,7 @@ const processOutput: Output = {
 
 const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 
-class Run {
+export class Run {
   private lastState: string | undefined;
   /** The staged workbook, once the service has answered its id. */
   id: string | undefined;
@@ -75,7 +79,9 @@ class Run {
   constructor(
     private readonly service: Service,
     private readonly out: Output,
-    private readonly command: WorkbookCommand,
+    private readonly command: WorkbookCommand | 'push',
+    /** A remote profile whose mirror the workbook is checked against. */
+    private readonly profile?: string,
   ) {}
 
   note(text: string): void {
@@ -134,8 +140,12 @@ class Run {
     return workbook;
   }
 
-  async stage(file: string, hierarchy: string): Promise<WorkbookInfo> {
-    const { workbook } = await this.call<WorkbookAnswer>('POST', '/workstation/workbooks/', { from: 'upload', file, hierarchy });
+  async stage(file: string, hierarchy: string | undefined): Promise<WorkbookInfo> {
+    const body =
+      this.profile === undefined
+        ? { from: 'upload', file, hierarchy: hierarchy ?? 'sys' }
+        : { from: 'upload', file, hierarchy, profile: this.profile };
+    const { workbook } = await this.call<WorkbookAnswer>('POST', '/workstation/workbooks/', body);
     this.id = workbook.id;
     this.state(workbook.id, workbook.state);
     await this.service.workbooks.settled(workbook.id);
@@ -143,6 +153,8 @@ class Run {
     if (info.state === 'failed') throw new Error(info.problem ?? 'the workbook could not be staged');
     const sheets = info.sheets.filter((sheet) => !sheet.skipped);
     this.note(`staged ${info.counts.rows} row(s) in ${sheets.length} sheet(s): ${sheets.map((sheet) => sheet.name).join(', ')}`);
+    if (info.profile !== null)
+      this.note(`checked against the mirror of ${info.profile} pulled at ${info.checked_against ?? 'an unknown time'}`);
     return info;
   }
 
@@ -266,14 +278,19 @@ class Run {
     return rows;
   }
 
-  async run(file: string, hierarchy: string, allowErrors: boolean, json: boolean): Promise<number> {
+  /** Uploads and stages a file: here with the local store's node `sys` for the upload, staged at `hierarchy`. */
+  async stageFile(file: string, hierarchy: string | undefined): Promise<WorkbookInfo> {
+    const uploaded = await this.upload(file, this.profile === undefined ? (hierarchy ?? 'sys') : 'sys');
+    return this.stage(uploaded, hierarchy);
+  }
+
+  async run(file: string, hierarchy: string | undefined, allowErrors: boolean, json: boolean): Promise<number> {
     const onWorkbook = (event: { id: string; state: string }): void => {
       if (event.id === this.id) this.state(event.id, event.state);
     };
     this.service.events.on('workbook', onWorkbook);
     try {
-      const uploaded = await this.upload(file, hierarchy);
-      const staged = await this.stage(uploaded, hierarchy);
+      const staged = await this.stageFile(file, hierarchy);
       const outcome =
         this.command === 'validate'
           ? await this.validate(staged)
@@ -283,7 +300,14 @@ class Run {
       const workbook = await this.info(staged.id);
       if (this.keep) this.note(`workbook ${workbook.id} is kept in the store (state ${workbook.state})`);
       if (json) {
-        const document = { command: this.command, file, hierarchy, exit_code: outcome.code, workbook, ...(outcome.result as object) };
+        const document = {
+          command: this.command,
+          file,
+          hierarchy: workbook.hierarchy,
+          exit_code: outcome.code,
+          workbook,
+          ...(outcome.result as object),
+        };
         this.out.stdout(`${JSON.stringify(document, null, 2)}\n`);
       } else {
         this.out.stdout(outcome.text);
@@ -329,7 +353,9 @@ export async function workbookCommand(command: WorkbookCommand, args: string[], 
     if (service.generatedAdminPassword) {
       out.stderr(`created user admin at sys with password ${service.generatedAdminPassword} (shown once: keep it)\n`);
     }
-    return await new Run(service, out, command).run(positionals[0], values.hierarchy, values['allow-errors'], values.json);
+    if (command === 'load' && values.profile !== undefined)
+      throw new Error(`a workbook for a remote profile is loaded there by 'workstation sync push ${values.profile} <file.xlsx>'`);
+    return await new Run(service, out, command, values.profile).run(positionals[0], values.hierarchy, values['allow-errors'], values.json);
   } catch (error) {
     return fail(error);
   } finally {
