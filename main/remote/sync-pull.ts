@@ -7,6 +7,7 @@ import { ApiError } from '../service/errors';
 import { requireModel } from '../service/models/registry';
 import type { NodeRow } from '../service/store/nodes-repo';
 import { isoMicrosAt } from '../service/store/ids';
+import { childrenOf } from './remote-transactions';
 import { openMirror, openNextMirror, removeDatabaseFiles, replaceMirror, type MirrorStore } from './mirror-workspace';
 
 /**
@@ -99,7 +100,19 @@ export async function pullMirror(input: PullInput): Promise<SyncPullAnswer> {
   return pullWhole(input, home.node);
 }
 
-/** The remote's newest transaction time and the oldest of those not finished: the next pull reads from there. */
+/**
+ * Where the next pull reads the remote's transactions from: the newest one's time, or the oldest
+ * not finished (it may still change what it touches), and the finished ones at exactly that time,
+ * which the next pull skips (a bulk load of 20,000 rows is not read again because it is the
+ * newest). Kept as JSON in the mirror's `watermark`.
+ */
+interface Watermark {
+  time: string;
+  seen: string[];
+}
+
+const markOf = (text: string): Watermark => (text.startsWith('{') ? (JSON.parse(text) as Watermark) : { time: text, seen: [] });
+
 async function watermarkNow(input: PullInput, home: HomeNode): Promise<string | null> {
   const answer = await input.get('/api/tool/Transaction/', {
     format: 'json',
@@ -111,15 +124,19 @@ async function watermarkNow(input: PullInput, home: HomeNode): Promise<string | 
   });
   if (answer.status !== 200) throw refused('to list its transactions', answer);
   let mark: string | null = null;
-  for (const resource of resourcesOf(answer.body)) {
-    const data = objectOf(resource, 'data');
+  const listed = resourcesOf(answer.body).map((resource) => objectOf(resource, 'data'));
+  for (const data of listed) {
     const time = textOf(data, 'submitted_time');
     if (!time) continue;
     mark ??= time;
     // A transaction still running may change what it touches after this pull: read it again next time.
     if (UNFINISHED.has(textOf(data, 'status') ?? '') && time < mark) mark = time;
   }
-  return mark;
+  if (mark === null) return null;
+  const seen = listed
+    .filter((data) => textOf(data, 'submitted_time') === mark && !UNFINISHED.has(textOf(data, 'status') ?? ''))
+    .map((data) => textOf(data, 'transaction_id') ?? '');
+  return JSON.stringify({ time: mark, seen } satisfies Watermark);
 }
 
 async function pullWhole(input: PullInput, home: HomeNode): Promise<SyncPullAnswer> {
@@ -271,6 +288,7 @@ async function* pages(
  */
 async function pullChanges(input: PullInput, mirror: MirrorStore, home: HomeNode, watermark: string): Promise<SyncPullAnswer | undefined> {
   const next = await watermarkNow(input, home);
+  const from = markOf(watermark);
   const touched = new Map<string, string>();
   let reached = false;
   for (let skip = 0; !reached; skip += PAGE) {
@@ -289,15 +307,23 @@ async function pullChanges(input: PullInput, mirror: MirrorStore, home: HomeNode
     for (const resource of resources) {
       const data = objectOf(resource, 'data');
       const time = textOf(data, 'submitted_time') ?? '';
-      if (time < watermark) {
+      if (time < from.time) {
         reached = true;
         break;
       }
-      const target = objectOf(data, 'resource');
-      const pkid = textOf(target, 'pkid');
-      const modelType = textOf(target, 'model_type');
-      if (modelType === NODE_MODEL) return undefined;
-      if (pkid && modelType && MIRRORED.some((model) => model.modelType === modelType)) touched.set(pkid, modelType);
+      if (time === from.time && from.seen.includes(textOf(data, 'transaction_id') ?? '')) continue;
+      // A bulk load's rows are transactions of their own, under it.
+      const subs = Array.isArray(data?.sub_transactions) ? data.sub_transactions : [];
+      const parentId = textOf(data, 'transaction_id');
+      const children = subs.length === 0 || !parentId ? [] : await childrenOf(input.get, home.pkid, parentId, subs.length);
+      if (!children || subs.length > MOST_CHANGES) return undefined;
+      for (const changed of [data, ...children]) {
+        const target = objectOf(changed, 'resource');
+        const pkid = textOf(target, 'pkid');
+        const modelType = textOf(target, 'model_type');
+        if (modelType === NODE_MODEL) return undefined;
+        if (pkid && modelType && MIRRORED.some((model) => model.modelType === modelType)) touched.set(pkid, modelType);
+      }
       if (touched.size > MOST_CHANGES) return undefined;
     }
     if (resources.length < PAGE) reached = true;

@@ -10,6 +10,7 @@ import { firstRowOf } from '../service/workbooks/staged-sheet';
 import type { StagedWorkbooks, Who } from '../service/workbooks/staged-workbooks';
 import type { WorkbookRuns } from '../service/workbooks/workbook-runs';
 import { saveWorkbook } from '../service/workbooks/workbook-save';
+import { childrenOf } from './remote-transactions';
 
 /**
  * `sync push`: a staged workbook that targets a remote profile, loaded on that remote through the
@@ -244,11 +245,14 @@ async function settle(deps: PushDeps, record: WorkbookRecord, push: PushRecord):
     const rowId = place ? byPlace.get(`${place[2]}\u0000${place[1]}`) : rows[index]?.[0];
     return { rowId, sub, ok: textOf(sub, 'status') === 'Success' };
   });
-  // Added rows' pkids, and failed rows' messages, are in their own sub-transactions.
+  // Added rows' pkids, and failed rows' messages, are in their own sub-transactions: listed a
+  // page of 2,000 at a time where the remote lists a parent's children, else read one by one.
   const details = new Map<string, JsonObject | undefined>();
-  const wanted = outcomes.filter(
-    ({ rowId, ok }) => rowId !== undefined && (!ok || deps.store.workbookPlan.get(record.wb, rowId)?.action === 'add'),
-  );
+  const children = await childrenOf(deps.remote.get, record.hierarchy_pkid, transactionId, subs.length);
+  for (const child of children ?? []) details.set(textOf(child, 'transaction_id') ?? '', child);
+  const wanted = children
+    ? []
+    : outcomes.filter(({ rowId, ok }) => rowId !== undefined && (!ok || deps.store.workbookPlan.get(record.wb, rowId)?.action === 'add'));
   for (let at = 0; at < wanted.length; at += READS_IN_FLIGHT) {
     await Promise.all(
       wanted.slice(at, at + READS_IN_FLIGHT).map(async ({ sub }) => {

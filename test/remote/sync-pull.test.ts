@@ -133,16 +133,33 @@ describe('sync pull', () => {
       },
     });
     expect(added.status, added.text).toBeLessThan(300);
-    await direct.get('/api/tool/Transaction/?hierarchy=sys&limit=1');
+    // And a bulk load of 4 lines (a phone takes 24): its rows are transactions under it, which the pull must find too.
+    const small = await workbookOf([
+      {
+        name: 'LineRelation',
+        rows: [
+          ['Hierarchy Node', 'Device', 'Directory Number', 'Alerting Name', 'Route Partition'],
+          ...[0, 1, 2, 3].map((i) => [PARIS, phoneName(997), `+3317888000${i}`, `Loaded remotely ${i}`, 'Paris-PT']),
+        ],
+      },
+    ]);
+    const smallForm = new FormData();
+    smallForm.append('uploadedfile', new Blob([small]), 'remote-small.xlsx');
+    expect((await direct.call('POST', `/api/uploadfiles/?hierarchy=${PARIS}`, { form: smallForm })).status).toBe(200);
+    const smallLoad = await direct.call('POST', `/api/tool/BulkLoad/?hierarchy=${PARIS}&method=bulkload_spreadsheet&nowait=true`, {
+      json: { bulkload_file: 'remote-small.xlsx', execute_immediately: true },
+    });
+    expect((await settled(direct, smallLoad.body.transaction_id as string)).body.data.status).toBe('Success');
 
     const second = await pull();
     expect(second.mode).toBe('changes');
-    expect(second.changed).toBeGreaterThanOrEqual(3);
+    expect(second.changed).toBeGreaterThanOrEqual(7);
     expect(second.changed).toBeLessThan(20);
     expect(second.counts['relation/LineRelation']).toBe(await total('relation/LineRelation'));
     expect(mirrorLine('+33170000123')?.data.alertingName).toBe('Renamed remotely');
     expect(mirrorLine('+33170000124')).toBeUndefined();
     expect(mirrorLine('+33179999999')?.data.alertingName).toBe('Added remotely');
+    expect(mirrorLine('+33178880003')?.data.alertingName).toBe('Loaded remotely 3');
 
     const after = (await local.admin.get(`/workstation/sync/${profile.name}/`)).body as SyncStatus;
     expect(after.pulled_at).toBe(second.pulled_at);
