@@ -32,6 +32,9 @@ export function adviceFor(status: number, code: string): string {
   if (code === 'remote-home-unknown' || code === 'remote-home-not-found')
     return "In Settings, edit this deployment's profile: enter the home hierarchy, then switch to it again.";
   if (code === 'remote-auth') return "Correct the remote profile's user name or password in Settings.";
+  // Offline staging (README: A day offline): a profile's workbook and its mirror live in the Sync panel.
+  if (code === 'workbook-remote') return "This workbook is for a remote profile: push it from that profile's Sync panel (Settings, Sync).";
+  if (code === 'mirror-missing') return "Pull the profile's mirror first (Settings, Sync, Pull now) while the remote can be reached.";
   if (status === 403) return 'Your role or place in the hierarchy does not allow this: ask an administrator, or work at a node you manage.';
   if (status === 404) return 'It may have been deleted or moved: refresh the view.';
   if (status === 409) return 'Something with the same key already exists, or a number is not available: change the value and try again.';

@@ -9,10 +9,13 @@ export function TopBar() {
   const canSignOut = useSlice('session', (s) => s.canSignOut);
   const view = useSlice('nav', (s) => s.place.view);
   const [query, setQuery] = useState('');
+  // A detail view lights its list's tab: a transaction its list, a profile's Sync panel Settings.
+  const within = (name: string): boolean =>
+    view === name || (name === 'transactions' && view === 'transaction') || (name === 'settings' && view === 'sync');
   const tab = (name: 'resources' | 'workbooks' | 'transactions' | 'search' | 'settings', label: string) => (
     <button
       type="button"
-      className={`tab${view === name || (name === 'transactions' && view === 'transaction') ? ' current' : ''}`}
+      className={`tab${within(name) ? ' current' : ''}`}
       onClick={() => nav.getState().go({ ...nav.getState().place, view: name })}
     >
       {label}

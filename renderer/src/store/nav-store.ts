@@ -1,7 +1,7 @@
 import { createStore } from 'zustand/vanilla';
 
 export type ViewName =
-  'resources' | 'instance' | 'form' | 'workbooks' | 'workbook' | 'viewer' | 'transactions' | 'transaction' | 'search' | 'settings';
+  'resources' | 'instance' | 'form' | 'workbooks' | 'workbook' | 'viewer' | 'transactions' | 'transaction' | 'search' | 'settings' | 'sync';
 
 /** Where the user is: one view and what it shows. Every view reads its target from here. */
 export interface Place {
@@ -18,6 +18,8 @@ export interface Place {
   workbookId?: string;
   /** The export or file open read-only in the viewer. */
   viewerId?: string;
+  /** The remote profile (by name) whose Sync panel is shown. */
+  profile?: string;
 }
 
 export interface NavState {

@@ -20,6 +20,7 @@ import { createWorkbooksStore } from './workbooks-store';
 import { createWorkbookStore } from './workbook-store';
 import { createViewerStore } from './viewer-store';
 import { createWorkbookIssuesStore } from './workbook-issues-store';
+import { createSyncStore } from './sync-store';
 
 /**
  * Every store of the window, built once around the one transport chosen at start. Components
@@ -34,6 +35,7 @@ export function createStores(transport: Transport) {
   const hierarchy = createHierarchyStore(client);
   const workspace = createWorkspaceStore(client, hierarchy, nav);
   const workbook = createWorkbookStore(client);
+  const workbooks = createWorkbooksStore(client);
   return {
     workspace,
     profiles: createProfilesStore(client, () => void workspace.getState().load()),
@@ -49,7 +51,9 @@ export function createStores(transport: Transport) {
     transactions: createTransactionsStore(client),
     search: createSearchStore(client),
     catalog: createCatalogStore(client),
-    workbooks: createWorkbooksStore(client),
+    workbooks,
+    // A pull, a push or a workbook staged for a profile changes the workbooks listed.
+    sync: createSyncStore(client, () => void workbooks.getState().load()),
     viewer: createViewerStore(client),
     workbook,
     workbookIssues: createWorkbookIssuesStore(client, workbook),

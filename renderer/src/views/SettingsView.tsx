@@ -37,7 +37,7 @@ export function SettingsView() {
 }
 
 function ProfileTable({ onEdit }: { onEdit(profile: RemoteProfile): void }) {
-  const { profiles } = useStores();
+  const { profiles, nav } = useStores();
   const list = useSlice('profiles', (s) => s.profiles);
   const tests = useSlice('profiles', (s) => s.tests);
   const busy = useSlice('profiles', (s) => s.busy);
@@ -76,6 +76,14 @@ function ProfileTable({ onEdit }: { onEdit(profile: RemoteProfile): void }) {
             <td>
               <button type="button" onClick={() => void profiles.getState().test(profile.id)} disabled={tests[profile.id] === 'running'}>
                 Test connection
+              </button>{' '}
+              {/* The profile's mirror and the workbooks staged for it: pull before going offline, push once back. */}
+              <button
+                type="button"
+                aria-label={`Sync ${profile.name}`}
+                onClick={() => nav.getState().go({ view: 'sync', profile: profile.name })}
+              >
+                Sync
               </button>{' '}
               <button type="button" disabled={busy} onClick={() => onEdit(profile)}>
                 Edit

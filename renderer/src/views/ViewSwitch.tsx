@@ -4,6 +4,7 @@ import { InstanceView } from './InstanceView';
 import { ResourcesView } from './ResourcesView';
 import { SearchView } from './SearchView';
 import { SettingsView } from './SettingsView';
+import { SyncView } from './SyncView';
 import { TransactionsView } from './TransactionsView';
 import { TransactionView } from './TransactionView';
 import { ViewerView } from './ViewerView';
@@ -34,5 +35,7 @@ export function ViewSwitch() {
       return <SearchView />;
     case 'settings':
       return <SettingsView />;
+    case 'sync':
+      return <SyncView />;
   }
 }

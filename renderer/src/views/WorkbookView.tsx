@@ -13,6 +13,7 @@ import { CellFix } from './workbooks/CellFix';
 import { CellTooltip } from './workbooks/CellTooltip';
 import { IssuePanel } from './workbooks/IssuePanel';
 import { LoadProgress } from './workbooks/LoadProgress';
+import { PushFromSync, WorkbookProfileNote } from './workbooks/ProfileNote';
 import { infoCell, infoColumns, infoKindsOf } from './workbooks/row-info-columns';
 import { RowOutcomeLink } from './workbooks/RowOutcomeLink';
 import { useIssueNavigation } from './workbooks/use-issue-navigation';
@@ -146,6 +147,7 @@ export function WorkbookView() {
         <span className="muted" data-testid="workbook-counts">
           {plural(info.counts.rows, 'row')}, {plural(info.counts.errors, 'error')}, {plural(info.counts.warnings, 'warning')}
         </span>
+        <WorkbookProfileNote workbook={info} />
         <span className="sources-gap" />
         <WorkbookActions />
         <button type="button" disabled={!info.can_undo} onClick={() => void workbook.getState().step('undo')}>
@@ -244,11 +246,41 @@ function WorkbookActions() {
       <button type="button" disabled={busy} onClick={() => void workbook.getState().plan()}>
         Plan
       </button>
+      {info.profile !== null ? (
+        <PushFromSync profile={info.profile} name={info.name} />
+      ) : (
+        <LocalLoadButtons busy={busy} allLoaded={allLoaded} failedRows={failedRows} errors={info.counts.errors} />
+      )}
+      <button type="button" onClick={() => void save(false)}>
+        Save .xlsx
+      </button>
+      <button type="button" onClick={() => void save(true)}>
+        Save with issues
+      </button>
+    </span>
+  );
+}
+
+/** Load and Retry into the Local store: a Local workbook's way out (a profile's is pushed instead). */
+function LocalLoadButtons({
+  busy,
+  allLoaded,
+  failedRows,
+  errors,
+}: {
+  busy: boolean;
+  allLoaded: boolean;
+  failedRows: number;
+  errors: number;
+}) {
+  const { workbook } = useStores();
+  return (
+    <>
       <button
         type="button"
         className="primary"
-        disabled={busy || info.counts.errors > 0 || allLoaded}
-        title={info.counts.errors > 0 ? 'Fix the errors first: a workbook with errors is not loaded' : undefined}
+        disabled={busy || errors > 0 || allLoaded}
+        title={errors > 0 ? 'Fix the errors first: a workbook with errors is not loaded' : undefined}
         onClick={() => void workbook.getState().load('all', false)}
       >
         Load
@@ -258,12 +290,6 @@ function WorkbookActions() {
           Retry {failedRows} failed
         </button>
       )}
-      <button type="button" onClick={() => void save(false)}>
-        Save .xlsx
-      </button>
-      <button type="button" onClick={() => void save(true)}>
-        Save with issues
-      </button>
-    </span>
+    </>
   );
 }

@@ -6,6 +6,7 @@ import { useKnownModels } from '../store/use-model-catalog';
 import { useSlice, useStores } from '../store/stores';
 import type { WorkbookSummary } from '../store/workbooks-store';
 import { ViewFilePick } from './viewer/ViewFilePick';
+import { WorkbookProfileNote } from './workbooks/ProfileNote';
 import './workbooks/workbooks.css';
 
 /**
@@ -181,10 +182,26 @@ function WorkbookTable({ rows }: { rows: WorkbookSummary[] }) {
               </span>
             </td>
             <td>{row.counts.rows.toLocaleString()}</td>
-            <td>{row.hierarchy}</td>
+            <td>
+              {row.hierarchy}
+              <WorkbookProfileNote workbook={row} />
+            </td>
             <td>{row.owner}</td>
             <td>{row.updated_at.replace('T', ' ').slice(0, 19)}</td>
             <td>
+              {/* A profile's workbook is never loaded here (the service refuses it): its way out is a push. */}
+              {row.profile !== null && (
+                <>
+                  <button
+                    type="button"
+                    aria-label={`Push ${row.name} from the Sync panel`}
+                    title={`Pushed to ${row.profile} from the Sync panel, not loaded here`}
+                    onClick={() => nav.getState().go({ view: 'sync', profile: row.profile ?? undefined })}
+                  >
+                    Sync
+                  </button>{' '}
+                </>
+              )}
               <button
                 type="button"
                 aria-label={`Duplicate ${row.name}`}

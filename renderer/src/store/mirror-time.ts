@@ -1,0 +1,20 @@
+/**
+ * A mirror's pull time as the panels say it: "09:40" for a pull of today, "2026-11-26 09:40"
+ * for an older one. The service answers local times without a zone (`2026-11-26T09:40:12.114000`),
+ * so the text is read as it is, never through Date (which would shift it by the zone).
+ */
+export function mirrorTime(pulledAt: string, today: Date = new Date()): string {
+  const [date = '', time = ''] = pulledAt.split('T');
+  const minutes = time.slice(0, 5);
+  return date === localDate(today) ? minutes : `${date} ${minutes}`;
+}
+
+/** "mirror of 09:40", or "never pulled" when the profile has no mirror yet. */
+export function mirrorText(pulledAt: string | null, today?: Date): string {
+  return pulledAt === null ? 'never pulled' : `mirror of ${mirrorTime(pulledAt, today)}`;
+}
+
+function localDate(day: Date): string {
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  return `${day.getFullYear()}-${pad(day.getMonth() + 1)}-${pad(day.getDate())}`;
+}

@@ -1,0 +1,91 @@
+import type { SyncStatus } from '../../../../main/service/contract/workstation-api';
+import { FaultNotice } from '../../components/FaultNotice';
+import { Loading } from '../../components/States';
+import { mirrorText } from '../../store/mirror-time';
+import { useSlice, useStores } from '../../store/stores';
+
+/**
+ * The profile's mirror: when it was last pulled, what it holds, and "Pull now". A pull answers
+ * only when it ends (no progress events yet), so the button says it runs meanwhile.
+ */
+export function MirrorPanel({ profile }: { profile: string }) {
+  const { sync } = useStores();
+  // Until the store has opened this profile, what it holds is another's: show nothing of it.
+  const shown = useSlice('sync', (s) => s.profile === profile);
+  const status = useSlice('sync', (s) => s.status);
+  const statusState = useSlice('sync', (s) => s.statusState);
+  const pulling = useSlice('sync', (s) => s.pulling);
+  const pushing = useSlice('sync', (s) => Object.values(s.pushes).some((outcome) => outcome.kind === 'running'));
+  const fault = useSlice('sync', (s) => s.fault);
+  const pull = (): void => void sync.getState().pull();
+  return (
+    <section className="sync-mirror" aria-label={`Mirror of ${profile}`}>
+      <div className="sync-mirror-head">
+        <h3>Mirror</h3>
+        {shown && status && (
+          <span className="sync-pulled" data-testid="mirror-pulled">
+            {mirrorText(status.pulled_at)}
+          </span>
+        )}
+        <span className="sources-gap" />
+        {/* The service runs one pull or push of a profile at a time: a push pulls first. */}
+        <button
+          type="button"
+          className="primary"
+          disabled={!shown || pulling || pushing}
+          title={pushing ? 'A push is running: it pulls the changes itself' : undefined}
+          onClick={pull}
+        >
+          {pulling ? 'Pulling…' : 'Pull now'}
+        </button>
+      </div>
+      {pulling && (
+        <p className="muted" role="status">
+          Pulling {profile}: the remote is read as the profile's user; this ends when the pull does.
+        </p>
+      )}
+      {shown && fault && <FaultNotice fault={fault} onRetry={pull} />}
+      {(!shown || statusState === 'loading') && !status && <Loading what={`the mirror of ${profile}`} />}
+      {shown && status && <MirrorContents status={status} />}
+    </section>
+  );
+}
+
+/** Where the mirror was pulled from and how many instances of each model it holds. */
+function MirrorContents({ status }: { status: SyncStatus }) {
+  if (status.pulled_at === null) {
+    return <p className="muted">Pull it while the remote can be reached: workbooks for {status.profile} are checked against it offline.</p>;
+  }
+  const counts = Object.entries(status.counts).sort(([a], [b]) => a.localeCompare(b));
+  const total = counts.reduce((sum, [, count]) => sum + count, 0);
+  return (
+    <>
+      <p className="muted">
+        {status.mode === 'changes' ? 'Last pull read the changes' : 'Last pull read everything'}
+        {status.home_hierarchy && ` from ${status.home_hierarchy}`}.
+      </p>
+      <table className="sync-counts" aria-label="Mirror counts">
+        <thead>
+          <tr>
+            <th scope="col">Model</th>
+            <th scope="col">Instances</th>
+          </tr>
+        </thead>
+        <tbody>
+          {counts.map(([modelType, count]) => (
+            <tr key={modelType}>
+              <td>{modelType}</td>
+              <td>{count.toLocaleString()}</td>
+            </tr>
+          ))}
+        </tbody>
+        <tfoot>
+          <tr>
+            <th scope="row">Total</th>
+            <td>{total.toLocaleString()}</td>
+          </tr>
+        </tfoot>
+      </table>
+    </>
+  );
+}
