@@ -3,6 +3,7 @@ import { localAdmin, unlockProfile } from './cli-remote';
 import { defaultDataDir } from './data-dir';
 import { MemoryVault } from './remote/credential-vault';
 import { createService, type Service } from './service';
+import type { SyncEvent } from './service/contract/service-events';
 import type { SyncPullAnswer, SyncPushAnswer, SyncStatus } from './service/contract/workstation-api';
 import { Run } from './cli-workbook';
 
@@ -63,6 +64,15 @@ export async function syncCommand(args: string[]): Promise<number> {
   const vault = new MemoryVault();
   const service = await createService({ dataDir: values.data ?? defaultDataDir(), vault });
   const path = `/workstation/sync/${encodeURIComponent(name)}/`;
+  // Progress on stderr, a few lines a second at most.
+  let printedAt = 0;
+  const onSync = (event: SyncEvent): void => {
+    const now = Date.now();
+    if (event.ended || now - printedAt < 250) return;
+    printedAt = now;
+    process.stderr.write(`  ${event.action} ${event.profile}: ${event.text}\n`);
+  };
+  service.events.on('sync', onSync);
   try {
     if (verb === 'status') {
       const { status, body } = await call<SyncStatus>(service, 'GET', path);
@@ -100,6 +110,7 @@ export async function syncCommand(args: string[]): Promise<number> {
     }
     return 0;
   } finally {
+    service.events.off('sync', onSync);
     await service.idle();
     service.close();
   }

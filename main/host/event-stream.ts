@@ -30,7 +30,7 @@ interface OpenStream {
   end(): void;
 }
 
-const EVENT_NAMES: readonly (keyof ServiceEventPayloads)[] = ['transaction', 'progress', 'workbook'];
+const EVENT_NAMES: readonly (keyof ServiceEventPayloads)[] = ['transaction', 'progress', 'workbook', 'sync'];
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 function fault(status: number, code: string, message: string, headers: Record<string, string | string[]> = {}): ApiResponse {

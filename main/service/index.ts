@@ -132,6 +132,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     store,
     dataDir: options.dataDir,
     mirrors,
+    events: engine.events,
     profiles,
     vault,
     remote,

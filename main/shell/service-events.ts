@@ -1,6 +1,6 @@
 import type { EventEmitter } from 'node:events';
 import type { EventChannel } from '../../preload/bridge-types';
-import type { LoadProgressEvent, ServiceEvent, TransactionEvent, WorkbookEvent } from '../service/contract/service-events';
+import type { LoadProgressEvent, ServiceEvent, SyncEvent, TransactionEvent, WorkbookEvent } from '../service/contract/service-events';
 
 export const EVENT_CHANNEL: EventChannel = 'service:event';
 
@@ -28,12 +28,15 @@ export function forwardServiceEvents(events: EventEmitter, target: EventSink): (
   };
   const relayProgress = (event: LoadProgressEvent): void => send({ type: 'progress', ...event });
   const relayWorkbook = (event: WorkbookEvent): void => send({ type: 'workbook', ...event });
+  const relaySync = (event: SyncEvent): void => send({ type: 'sync', ...event });
   events.on('transaction', relayTransaction);
   events.on('progress', relayProgress);
   events.on('workbook', relayWorkbook);
+  events.on('sync', relaySync);
   return () => {
     events.off('transaction', relayTransaction);
     events.off('progress', relayProgress);
     events.off('workbook', relayWorkbook);
+    events.off('sync', relaySync);
   };
 }

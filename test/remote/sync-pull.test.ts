@@ -2,6 +2,8 @@ import * as ExcelJS from 'exceljs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMirror } from '../../main/remote/mirror-workspace';
+import { readdirSync } from 'node:fs';
+import type { SyncEvent } from '../../main/service/contract/service-events';
 import type { WorkbookInfo } from '../../main/service/contract/workbook-api';
 import type { RemoteProfile, SyncPullAnswer, SyncStatus } from '../../main/service/contract/workstation-api';
 import { workbookOf } from '../service/bulk-validate-helpers';
@@ -165,6 +167,33 @@ describe('sync pull', () => {
     expect(after.pulled_at).toBe(second.pulled_at);
     expect(after.mode).toBe('changes');
   }, 240_000);
+
+  it('tells its progress as it goes, and a canceled pull leaves no mirror behind', async () => {
+    const second = await local.addProfile({ name: 'Second', base_url: remote.url, username: 'admin', password: REMOTE_PASSWORD });
+    const seen: SyncEvent[] = [];
+    let canceled: Promise<unknown> | undefined;
+    const onSync = (event: SyncEvent): void => {
+      seen.push(event);
+      // Once it reads the lines, it is stopped.
+      if (event.profile === second.name && event.text.startsWith('relation/LineRelation') && !canceled)
+        canceled = local.admin.call('POST', `/workstation/sync/${second.name}/pull/cancel/`);
+    };
+    local.service.events.on('sync', onSync);
+    try {
+      const answer = await local.admin.call('POST', `/workstation/sync/${second.name}/pull/`);
+      expect(answer.status, answer.text).toBe(409);
+      expect(answer.body.code).toBe('canceled');
+      expect(((await canceled) as { body: { canceled: boolean } }).body.canceled).toBe(true);
+    } finally {
+      local.service.events.off('sync', onSync);
+    }
+    expect(seen.some((event) => event.text.startsWith('data/HierarchyNode') || event.text.startsWith('nodes'))).toBe(true);
+    expect(seen[seen.length - 1]).toMatchObject({ profile: 'Second', action: 'pull', text: 'canceled', ended: true });
+    expect(((await local.admin.get('/workstation/sync/Second/')).body as SyncStatus).pulled_at).toBeNull();
+    expect(readdirSync(join(local.dataDir, 'workspaces')).filter((file) => file.includes(second.id))).toEqual([]);
+    // With nothing running, a cancel cancels nothing.
+    expect((await local.admin.call('POST', '/workstation/sync/Second/pull/cancel/')).body.canceled).toBe(false);
+  }, 120_000);
 
   it('stages, validates and plans a 5,000-row workbook for the profile with the remote unreachable, as the remote itself would', async () => {
     // 250 new phones and 5,000 lines on them; every 100th line takes a number the remote holds already, every 250th is no number.

@@ -34,11 +34,25 @@ export interface WorkbookEvent {
   validated_revision: number | null;
 }
 
+/**
+ * A pull or push of a remote profile moved on: a pull at each model's end and every 2,000
+ * instances, a push at each step and each poll of the remote's load. `ended` on the last one.
+ */
+export interface SyncEvent {
+  profile_id: string;
+  profile: string;
+  action: 'pull' | 'push';
+  /** What it is doing, in words: `relation/LineRelation: 40,000`, `submitted: <id>`, `Processing: [ 41/100 ] ...`. */
+  text: string;
+  ended: boolean;
+}
+
 /** The emitter's event names and what each carries (`service.events.on(name, ...)`). */
 export interface ServiceEventPayloads {
   transaction: TransactionEvent;
   progress: LoadProgressEvent;
   workbook: WorkbookEvent;
+  sync: SyncEvent;
 }
 
 /** One event as it crosses a door: the emitter's payload tagged with its name. */

@@ -51,6 +51,9 @@ export function eventFilter(deps: EventAccessDeps, viewer: EventViewer): (event:
       case 'workbook':
         // Not cached: a workbook can be deleted, and its events are few (one per edit or stage).
         return deps.workbooks.visibleTo(viewer, event.id) !== undefined;
+      case 'sync':
+        // Remote profiles are for admins (profile-access.ts): so is the news of their pulls and pushes.
+        return viewer.principal.role === 'admin';
     }
   };
 }

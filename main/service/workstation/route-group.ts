@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import type { CredentialVault } from '../../remote/credential-vault';
 import type { RemoteHub } from '../../remote/remote-hub';
 import type { MirrorTargets } from '../../remote/mirror-targets';
@@ -18,6 +19,8 @@ export interface WorkstationDeps {
   dataDir: string;
   /** The profiles' mirrors as workbooks are checked against them. */
   mirrors: MirrorTargets;
+  /** The service's events (`sync`: a pull's or push's progress). */
+  events: EventEmitter;
   profiles: RemoteProfilesRepo;
   vault: CredentialVault;
   remote: RemoteHub;

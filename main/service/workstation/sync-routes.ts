@@ -9,6 +9,7 @@ import { XLSX_TYPE } from '../sheets/write-workbook';
 import type { Who } from '../workbooks/staged-workbooks';
 import type { HomeGet } from '../contract/home-node';
 import type { SyncPullAnswer, SyncStatus } from '../contract/workstation-api';
+import type { SyncEvent } from '../contract/service-events';
 import { ApiError, notFound } from '../errors';
 import { json } from '../responses';
 import { settleBody } from '../body-stream';
@@ -60,9 +61,19 @@ function remoteCalls(deps: WorkstationDeps, row: RemoteProfileRow): RemoteCalls 
 
 const remoteGet = (deps: WorkstationDeps, row: RemoteProfileRow): HomeGet => remoteCalls(deps, row).get;
 
+/** Pulls running, by profile: their cancel. */
+const cancels = new Map<string, AbortController>();
+
+function progressOf(deps: WorkstationDeps, row: RemoteProfileRow, action: SyncEvent['action']): (text: string, ended?: boolean) => void {
+  return (text, ended = false) =>
+    deps.events.emit('sync', { profile_id: row.pkid, profile: row.name, action, text, ended } satisfies SyncEvent);
+}
+
 function pullOf(deps: WorkstationDeps, row: RemoteProfileRow): () => Promise<SyncPullAnswer> {
   return async () => {
     if (running.has(row.pkid)) throw new ApiError(409, 'conflict', `A pull or push of ${row.name} is already running: wait for it to end.`);
+    const progress = progressOf(deps, row, 'pull');
+    const cancel = new AbortController();
     const pull = pullMirror({
       dataDir: deps.dataDir,
       profilePkid: row.pkid,
@@ -70,14 +81,30 @@ function pullOf(deps: WorkstationDeps, row: RemoteProfileRow): () => Promise<Syn
       username: row.username,
       homeHierarchy: row.home_hierarchy,
       get: remoteGet(deps, row),
+      signal: cancel.signal,
+      onProgress: (step) =>
+        progress(
+          step.model_type
+            ? `${step.model_type}: ${step.done.toLocaleString('en-US')}`
+            : `${step.phase}: ${step.done.toLocaleString('en-US')}`,
+        ),
       // The workbooks' connection to the mirror a whole pull replaces is let go first.
       beforeReplace: () => deps.mirrors.forget(row.pkid),
     });
     running.set(row.pkid, pull);
+    cancels.set(row.pkid, cancel);
     try {
-      return await pull;
+      const answer = await pull;
+      progress(`pulled: ${answer.mode === 'full' ? 'everything' : `${answer.changed ?? 0} changed instances`}`, true);
+      return answer;
+    } catch (error) {
+      progress(cancel.signal.aborted ? 'canceled' : 'failed', true);
+      if (cancel.signal.aborted)
+        throw new ApiError(409, 'canceled', `The pull of ${row.name} was canceled: its mirror is as it was before it.`);
+      throw error;
     } finally {
       running.delete(row.pkid);
+      cancels.delete(row.pkid);
     }
   };
 }
@@ -112,6 +139,7 @@ async function push(deps: WorkstationDeps, ctx: RequestContext, row: RemoteProfi
         pull: pullOf(deps, row),
         now: () => deps.store.now(),
         profileName: row.name,
+        onProgress: progressOf(deps, row, 'push'),
       },
       who,
       id,
@@ -137,14 +165,20 @@ export const syncRoutes: WorkstationRouteGroup = {
   prefix: 'sync',
   async handle(deps, ctx, rest) {
     const [name, action, ...more] = rest;
-    if (name === undefined || more.length > 0 || (action !== undefined && action !== 'pull' && action !== 'push'))
-      throw notFound(`No workstation endpoint at ${ctx.path}: use /workstation/sync/<profile>/, .../pull/ or .../push/.`);
+    const cancel = action === 'pull' && more.length === 1 && more[0] === 'cancel';
+    if (name === undefined || (more.length > 0 && !cancel) || (action !== undefined && action !== 'pull' && action !== 'push'))
+      throw notFound(`No workstation endpoint at ${ctx.path}: use /workstation/sync/<profile>/, .../pull/, .../pull/cancel/ or .../push/.`);
     const row = usableProfile(deps, ctx, name);
     if (action === undefined) {
       if (ctx.method !== 'GET') throw methodNotAllowed(ctx, 'GET');
       return json(200, status(deps, row));
     }
     if (ctx.method !== 'POST') throw methodNotAllowed(ctx, 'POST');
+    if (cancel) {
+      const running = cancels.get(row.pkid);
+      running?.abort();
+      return json(200, { success: true, canceled: running !== undefined });
+    }
     if (action === 'push') return push(deps, ctx, row);
     return json(200, await pullOf(deps, row)());
   },
