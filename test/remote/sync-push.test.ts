@@ -164,6 +164,12 @@ describe('sync push', () => {
     expect(cut.status).toBeGreaterThanOrEqual(500);
     expect(cut.body.code).toMatch(/^remote-/);
     await proxy.start();
+    // Until the push is finished, the workbook keeps the rows it carries.
+    const cutInfo = (await local.admin.get(`/workstation/workbooks/${info.id}/`)).body.workbook as WorkbookInfo;
+    const editing = await local.admin.call('POST', `/workstation/workbooks/${info.id}/edits/`, {
+      json: { revision: cutInfo.revision, edit: { op: 'insert_rows', sheet: 1, at: 0 } },
+    });
+    expect(editing.status, editing.text).toBe(409);
 
     const resumed = await local.admin.call('POST', `/workstation/sync/${profile.name}/push/`, { json: { workbook: info.id } });
     expect(resumed.status, resumed.text).toBe(200);

@@ -360,6 +360,13 @@ export class StagedWorkbooks {
       throw new ApiError(409, 'workbook-busy', 'The workbook is being loaded: edit it when the load has ended.');
     if (record.state === 'failed' && record.validated_revision === null)
       throw new ApiError(409, 'workbook-failed', `The workbook could not be staged: ${record.problem ?? ''}`);
+    // An interrupted push carries these rows as they were: they change only once it has ended.
+    if (record.profile_pkid !== null && this.deps.store.workbookPushes.unfinished(record.wb))
+      throw new ApiError(
+        409,
+        'workbook-pushing',
+        'A push of this workbook was interrupted: run it again (sync push) to finish it before changing the workbook.',
+      );
   }
 
   checkRevision(record: WorkbookRecord, revision: unknown): void {
