@@ -18,9 +18,10 @@ export interface BenchConfig {
    * `search` the seed and the searches (their raw SQL and HTTP scenarios) only, `sheets` the
    * bulk load, validation and export of a 100,000-row workbook only (no 1M seed), `remote` the
    * live-workspace proxy beside a direct remote and a bare undici proxy only (no 1M seed),
-   * `workbook` a staged workbook of 100,000 rows only (staging, edits, filtered pages, save).
+   * `workbook` a staged workbook of 100,000 rows only (staging, edits, filtered pages, save),
+   * `sync` the pull of a remote holding 100,000 lines and the push of a 10,500-row workbook only.
    */
-  only?: 'ui' | 'load' | 'search' | 'sheets' | 'remote' | 'workbook';
+  only?: 'ui' | 'load' | 'search' | 'sheets' | 'remote' | 'workbook' | 'sync';
 }
 
 /** A bad BENCH_* setting: reported as one line, without a stack. */
@@ -40,7 +41,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
   if (rows < 1000) throw new BenchConfigError(`BENCH_ROWS must be at least 1000, not ${rows}`);
   const seconds = positiveNumber('BENCH_SECONDS', env.BENCH_SECONDS, 6, 60);
   const only = env.BENCH_ONLY || undefined;
-  const known = ['ui', 'load', 'search', 'sheets', 'remote', 'workbook'] as const;
+  const known = ['ui', 'load', 'search', 'sheets', 'remote', 'workbook', 'sync'] as const;
   if (only !== undefined && !(known as readonly string[]).includes(only)) {
     throw new BenchConfigError(`BENCH_ONLY must be ${known.join(', ')}, not '${only}'`);
   }

@@ -14,6 +14,9 @@ export const TARGETS = {
   uiReadyMs: 1500,
   uiFirstPageMs: 300,
   uiExpandMs: 500,
+  /** Sync (BENCH_ONLY=sync): a whole pull's lines/s over a bare client's reading the same pages, a push's rows/s over the remote's own bulk load. */
+  syncPullRatio: 0.5,
+  syncPushRatio: 0.5,
 } as const;
 
 export interface Baseline {

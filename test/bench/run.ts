@@ -5,6 +5,7 @@ import { CleanupStack } from './cleanup-stack';
 import { writeResults } from './results-file';
 import { runRemoteBench } from './remote-steps';
 import { runSheetsBench } from './sheets-steps';
+import { runSyncBench } from './sync-steps';
 import { runWorkbookUiBench } from './ui-workbook-steps';
 import { runWorkbookBench } from './workbook-steps';
 
@@ -39,6 +40,12 @@ async function main(): Promise<number> {
       process.stdout.write(`\n${remote.text}\n\n${passed ? 'PASS' : 'FAIL'}\n`);
       return passed ? 0 : 1;
     }
+    if (config.only === 'sync') {
+      const sync = await runSyncBench(config, cleanup);
+      const passed = sync.checks.every((check) => check.pass);
+      process.stdout.write(`\n${sync.text}\n\n${passed ? 'PASS' : 'FAIL'}\n`);
+      return passed ? 0 : 1;
+    }
     const outcome = await runBench(config, cleanup);
     // The sheets part runs on a store of its own, after the rest, so it measures a quiet machine.
     const sheets = config.only === undefined ? await runSheetsBench(config, cleanup) : undefined;
@@ -48,6 +55,8 @@ async function main(): Promise<number> {
     if (remote) outcome.checks.push(...remote.checks);
     const workbook = config.only === undefined ? await runWorkbookBench(config, cleanup) : undefined;
     if (workbook) outcome.checks.push(...workbook.checks);
+    const sync = config.only === undefined ? await runSyncBench(config, cleanup) : undefined;
+    if (sync) outcome.checks.push(...sync.checks);
     // The workbook grid in Chromium (issue 13): BENCH_ONLY=ui and the full bench, on a store of its own, last.
     const workbookUi = config.only === undefined || config.only === 'ui' ? await runWorkbookUiBench(config, cleanup) : undefined;
     if (workbookUi) outcome.checks.push(...workbookUi.checks);
@@ -58,6 +67,7 @@ async function main(): Promise<number> {
     if (sheets) process.stdout.write(`\n${sheets.text}\n`);
     if (remote) process.stdout.write(`\n${remote.text}\n`);
     if (workbook) process.stdout.write(`\n${workbook.text}\n`);
+    if (sync) process.stdout.write(`\n${sync.text}\n`);
     if (workbookUi) process.stdout.write(`\n${workbookUi.text}\n`);
     const file = writeResults(startedAt, config, outcome, passed);
     process.stdout.write(`\n${passed ? 'PASS' : 'FAIL'}: results written to ${file}\n`);
