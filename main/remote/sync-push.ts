@@ -26,8 +26,8 @@ import { childrenOf } from './remote-transactions';
  *    a sub-transaction a row, its own recovery after a restart), the push costs two requests and
  *    a poll instead of one round trip a row, and the load has one identity the remote keeps.
  * 3. That identity: the remote's parent transaction names the file in its detail from the moment
- *    it is submitted. A push records each step before the next (prepared, uploaded, submitted,
- *    done); run again after any interruption (the workstation killed, the network lost, the remote
+ *    it is submitted. A push records each step before the next (prepared, uploaded, submitting,
+ *    submitted, done); run again after any interruption (the workstation killed, the network lost, the remote
  *    restarted), it resumes the unfinished push, and before it submits anything it looks for its
  *    own load on the remote by that name. A row is never loaded twice.
  * 4. Each row's remote outcome (status, the remote's sub-transaction id, message, pkid) is written
@@ -56,6 +56,12 @@ export interface PushDeps {
 const LOADING = new Set(['add', 'modify', 'delete']);
 const UNFINISHED = new Set(['Queued', 'In Progress', 'Processing']);
 const ROW_DETAIL = /^Row (\d+) of sheet '(.*?)'/;
+/**
+ * How long a push resumed in state `submitting` looks for the load its stopped run may have sent:
+ * a request that left before the process went reaches the remote, which records its transaction
+ * at once, within this.
+ */
+const IN_FLIGHT_MS = 5000;
 /** Sub-transactions read at once for the pkids of added rows. */
 const READS_IN_FLIGHT = 8;
 
@@ -97,9 +103,12 @@ export async function pushWorkbook(deps: PushDeps, who: Who, id: string): Promis
     store.workbookPushes.setState(push.push_id, 'uploaded', deps.now());
     push = { ...push, state: 'uploaded' };
   }
-  if (push.state === 'uploaded') {
-    // Its own load, if an interrupted push submitted it already: then it is followed, not submitted again.
-    const found = await findLoad(deps, node, push.file_name);
+  if (push.state === 'uploaded' || push.state === 'submitting') {
+    // Its own load, if an interrupted push submitted it already: then it is followed, not submitted
+    // again. A push stopped while submitting may have sent the request a moment before it went:
+    // the remote is given a few seconds to show that load before another is submitted.
+    const found = await findLoad(deps, node, push.file_name, push.state === 'submitting' ? IN_FLIGHT_MS : 0);
+    if (!found) store.workbookPushes.setState(push.push_id, 'submitting', deps.now());
     const transactionId = found ?? (await submit(deps, node, push.file_name));
     deps.onProgress?.(found ? `found its load on the remote: ${transactionId}` : `submitted: ${transactionId}`);
     const submitted: PushRecord = { ...push, state: 'submitted', remote_transaction_id: transactionId };
@@ -195,7 +204,16 @@ function changesSince(store: Store, wb: number, before: Map<number, PlanRecord>,
   return changed;
 }
 
-async function findLoad(deps: PushDeps, node: string, fileName: string): Promise<string | undefined> {
+async function findLoad(deps: PushDeps, node: string, fileName: string, withinMs: number): Promise<string | undefined> {
+  const until = Date.now() + withinMs;
+  for (;;) {
+    const found = await findLoadNow(deps, node, fileName);
+    if (found || Date.now() >= until) return found;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+async function findLoadNow(deps: PushDeps, node: string, fileName: string): Promise<string | undefined> {
   const answer = await deps.remote.get('/api/tool/Transaction/', {
     format: 'json',
     hierarchy: node,

@@ -110,7 +110,8 @@ async function killAt(point: KillPoint, child: ChildProcess, earlier: string | u
     const found = pushState();
     // The push of an earlier test is not this one.
     const state = found?.push_id === earlier ? undefined : found;
-    if (point === 'uploaded' && state?.state === 'uploaded') break;
+    // Once uploaded, a push records `submitting` before it sends its load: killed in either, it has not finished submitting.
+    if (point === 'uploaded' && (state?.state === 'uploaded' || state?.state === 'submitting')) break;
     if (point === 'submitted' && state?.state === 'submitted') break;
     if ((point === 'halfway' || point === 'outcomes') && state?.remote_transaction_id) {
       const tx = await direct.get(`/api/tool/Transaction/${state.remote_transaction_id}/`);

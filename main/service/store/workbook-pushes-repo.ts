@@ -1,6 +1,7 @@
 import type { Db } from './db';
 
-export type PushState = 'prepared' | 'uploaded' | 'submitted' | 'done';
+/** `submitting`: the bulk load's request is being sent (or was, when the push stopped then). */
+export type PushState = 'prepared' | 'uploaded' | 'submitting' | 'submitted' | 'done';
 
 /** A push of a staged workbook to a remote profile (migration 0017). */
 export interface PushRecord {
