@@ -8,6 +8,7 @@ import { requireModel } from '../service/models/registry';
 import type { NodeRow } from '../service/store/nodes-repo';
 import { isoMicrosAt } from '../service/store/ids';
 import { childrenOf } from './remote-transactions';
+import { objectOf, resourcesOf, textOf } from './json-fields';
 import { openMirror, openNextMirror, removeDatabaseFiles, replaceMirror, type MirrorStore } from './mirror-workspace';
 
 /**
@@ -65,19 +66,6 @@ export interface PullInput {
   /** Runs just before a whole pull's new file takes the mirror's place. */
   beforeReplace?: () => void;
 }
-
-const objectOf = (value: unknown, key: string): JsonObject | undefined => {
-  const found = isJsonObject(value) ? value[key] : undefined;
-  return isJsonObject(found) ? found : undefined;
-};
-const textOf = (value: unknown, key: string): string | undefined => {
-  const found = isJsonObject(value) ? value[key] : undefined;
-  return typeof found === 'string' ? found : undefined;
-};
-const resourcesOf = (body: unknown): JsonObject[] => {
-  const list = isJsonObject(body) ? body.resources : undefined;
-  return Array.isArray(list) ? list.filter(isJsonObject) : [];
-};
 
 function refused(what: string, answer: { status: number; body: unknown }): ApiError {
   const said = textOf(answer.body, 'message') ?? textOf(objectOf(answer.body, 'error'), 'message') ?? `HTTP ${answer.status}`;

@@ -11,6 +11,7 @@ import type { StagedWorkbooks, Who } from '../service/workbooks/staged-workbooks
 import type { WorkbookRuns } from '../service/workbooks/workbook-runs';
 import { saveWorkbook } from '../service/workbooks/workbook-save';
 import { childrenOf } from './remote-transactions';
+import { objectOf, textOf } from './json-fields';
 
 /**
  * `sync push`: a staged workbook that targets a remote profile, loaded on that remote through the
@@ -64,15 +65,6 @@ const ROW_DETAIL = /^Row (\d+) of sheet '(.*?)'/;
 const IN_FLIGHT_MS = 5000;
 /** Sub-transactions read at once for the pkids of added rows. */
 const READS_IN_FLIGHT = 8;
-
-const objectOf = (value: unknown, key: string): JsonObject | undefined => {
-  const found = isJsonObject(value) ? value[key] : undefined;
-  return isJsonObject(found) ? found : undefined;
-};
-const textOf = (value: unknown, key: string): string | undefined => {
-  const found = isJsonObject(value) ? value[key] : undefined;
-  return typeof found === 'string' ? found : undefined;
-};
 
 function refused(what: string, answer: { status: number; body: unknown }): ApiError {
   const said = textOf(answer.body, 'message') ?? `HTTP ${answer.status}`;

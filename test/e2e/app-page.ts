@@ -75,3 +75,15 @@ export async function walkTreeTo(page: Page, path: string): Promise<void> {
 export function breadcrumbCurrent(page: Page): Locator {
   return page.getByRole('list', { name: 'Current node' }).locator('[aria-current="location"]');
 }
+
+/** Adds a remote profile in Settings as an admin types it; answers the add form. */
+export async function addRemote(page: Page, name: string, url: string, password: string): Promise<Locator> {
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click();
+  const form = page.getByRole('form', { name: 'Add a remote deployment' });
+  await form.getByLabel('Name', { exact: true }).fill(name);
+  await form.getByLabel('Base URL').fill(url);
+  await form.getByLabel('User name', { exact: true }).fill('admin');
+  await form.getByLabel('Password').fill(password);
+  await form.getByRole('button', { name: 'Add' }).click();
+  return form;
+}

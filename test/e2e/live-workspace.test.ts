@@ -1,9 +1,8 @@
-import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../http/api-client';
 import { cleanupServers, startServe, tempDataDir, TEST_PASSWORD, type ServeProcess } from '../http/serve-process';
 import { SpecOnlyFront } from '../remote/spec-only-front';
-import { ACME, openSignedIn, PARIS, tree, treeRow } from './app-page';
+import { ACME, addRemote, openSignedIn, PARIS, tree, treeRow } from './app-page';
 import { LINE, lineByPattern } from './api-fixtures';
 import { screenshot } from './browser';
 import { TRANSPORTS } from './environment';
@@ -34,18 +33,6 @@ afterAll(async () => {
   await cleanupServers();
 });
 
-/** Adds a remote profile in Settings as an admin types it; answers the add form. */
-async function addRemote(page: Page, name: string, url: string): Promise<Locator> {
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click();
-  const form = page.getByRole('form', { name: 'Add a remote deployment' });
-  await form.getByLabel('Name', { exact: true }).fill(name);
-  await form.getByLabel('Base URL').fill(url);
-  await form.getByLabel('User name', { exact: true }).fill('admin');
-  await form.getByLabel('Password').fill(TEST_PASSWORD);
-  await form.getByRole('button', { name: 'Add' }).click();
-  return form;
-}
-
 describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: working live on a remote deployment', { timeout: 90_000 }, (transport) => {
   const flows = useFlows(transport, shared);
   const pattern = transport === 'http' ? '+33140001071' : '+33140001072';
@@ -60,7 +47,7 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: working live on a remote
       void dialog.accept();
     });
 
-    const form = await addRemote(page, profile, remote.url);
+    const form = await addRemote(page, profile, remote.url, TEST_PASSWORD);
     const row = page.locator(`tr[data-profile="${profile}"]`);
     await row.getByRole('button', { name: 'Test connection' }).click();
     await row
@@ -123,7 +110,7 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: working live on a remote
     const env = flows.env();
     const page = await openSignedIn(env, flows.context());
     const name = `SpecOnly-${transport}`;
-    await addRemote(page, name, specOnly.url);
+    await addRemote(page, name, specOnly.url, TEST_PASSWORD);
     const row = page.locator(`tr[data-profile="${name}"]`);
     await row.getByRole('button', { name: 'Test connection' }).click();
     await row

@@ -1,9 +1,8 @@
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../http/api-client';
 import { cleanupServers, startServe, tempDataDir, TEST_PASSWORD, type ServeProcess } from '../http/serve-process';
 import { workbookOf } from '../service/bulk-validate-helpers';
-import { openSignedIn, PARIS } from './app-page';
+import { addRemote, openSignedIn, PARIS } from './app-page';
 import { lineByPattern } from './api-fixtures';
 import { screenshot } from './browser';
 import { TRANSPORTS } from './environment';
@@ -24,17 +23,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(cleanupServers);
 
-async function addRemote(page: Page, name: string, url: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Settings' }).click();
-  const form = page.getByRole('form', { name: 'Add a remote deployment' });
-  await form.getByLabel('Name', { exact: true }).fill(name);
-  await form.getByLabel('Base URL').fill(url);
-  await form.getByLabel('User name', { exact: true }).fill('admin');
-  await form.getByLabel('Password').fill(TEST_PASSWORD);
-  await form.getByRole('button', { name: 'Add' }).click();
-  await page.locator(`tr[data-profile="${name}"]`).waitFor();
-}
-
 describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the Sync panel', { timeout: 120_000 }, (transport) => {
   const flows = useFlows(transport, shared);
   const numbers = transport === 'http' ? '+3314100' : '+3314200';
@@ -42,7 +30,8 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the Sync panel', { timeo
 
   it('pulls the mirror, stages a workbook for the profile and pushes it, with each step shown', async () => {
     const page = await openSignedIn(flows.env(), flows.context());
-    await addRemote(page, profile, remote.url);
+    await addRemote(page, profile, remote.url, TEST_PASSWORD);
+    await page.locator(`tr[data-profile="${profile}"]`).waitFor();
     await page.getByRole('button', { name: `Sync ${profile}` }).click();
     const mirror = page.getByRole('region', { name: `Mirror of ${profile}` });
     await mirror.getByText(/never pulled/).waitFor();

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHttpServer, type HttpHost } from '../../main/host/http-server';
 import { createService, type Service } from '../../main/service';
+import type { WorkbookInfo } from '../../main/service/contract/workbook-api';
 import type { RemoteProfile, RemoteProfileInput } from '../../main/service/contract/workstation-api';
 import { startServe, tempDataDir, TEST_PASSWORD, type ServeProcess } from '../http/serve-process';
 
@@ -131,4 +132,14 @@ export async function settled(client: Client, transactionId: string): Promise<Re
 export async function remoteTransactionCount(direct: Client): Promise<number> {
   const answer = await direct.get(`/api/tool/Transaction/?hierarchy=sys&limit=1`);
   return answer.body.pagination.total as number;
+}
+
+/** Polls a staged workbook until it is no longer staging, validating or planning. */
+export async function settledWorkbook(client: Client, id: string): Promise<WorkbookInfo> {
+  for (let i = 0; i < 1200; i += 1) {
+    const info = (await client.get(`/workstation/workbooks/${id}/`)).body.workbook as WorkbookInfo;
+    if (!['staging', 'validating', 'planning'].includes(info.state)) return info;
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  throw new Error(`workbook ${id} did not settle`);
 }

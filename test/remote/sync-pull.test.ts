@@ -4,10 +4,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMirror } from '../../main/remote/mirror-workspace';
 import { readdirSync } from 'node:fs';
 import type { SyncEvent } from '../../main/service/contract/service-events';
-import type { WorkbookInfo } from '../../main/service/contract/workbook-api';
 import type { RemoteProfile, SyncPullAnswer, SyncStatus } from '../../main/service/contract/workstation-api';
 import { workbookOf } from '../service/bulk-validate-helpers';
-import { openLocal, PARIS, REMOTE_PASSWORD, settled, startRemote, type Client, type LocalWorkstation } from './remote-world';
+import {
+  openLocal,
+  PARIS,
+  REMOTE_PASSWORD,
+  settled,
+  startRemote,
+  type Client,
+  type LocalWorkstation,
+  settledWorkbook,
+} from './remote-world';
 import type { ServeProcess } from '../http/serve-process';
 
 /**
@@ -62,15 +70,6 @@ function mirrorLine(pattern: string): { pkid: string; data: Record<string, unkno
 }
 
 let PARIS_PKID = '';
-
-async function settledWorkbook(id: string): Promise<WorkbookInfo> {
-  for (let i = 0; i < 600; i += 1) {
-    const info = (await local.admin.get(`/workstation/workbooks/${id}/`)).body.workbook as WorkbookInfo;
-    if (!['staging', 'validating', 'planning'].includes(info.state)) return info;
-    await new Promise((done) => setTimeout(done, 50));
-  }
-  throw new Error(`workbook ${id} did not settle`);
-}
 
 beforeAll(async () => {
   ({ remote, direct } = await startRemote('20.1.1'));
@@ -236,7 +235,7 @@ describe('sync pull', () => {
     });
     expect(made.status, made.text).toBe(202);
     const id = made.body.workbook.id as string;
-    let info = await settledWorkbook(id);
+    let info = await settledWorkbook(local.admin, id);
     expect(info).toMatchObject({ state: 'draft', profile: profile.name, hierarchy: PARIS, counts: { rows: 5_250 } });
     const pulled = ((await local.admin.get(`/workstation/sync/${profile.name}/`)).body as SyncStatus).pulled_at;
     expect(info.checked_against).toBe(pulled);
@@ -258,7 +257,7 @@ describe('sync pull', () => {
 
     const planned = await local.admin.call('POST', `/workstation/workbooks/${id}/plan/`, { json: { revision: info.revision } });
     expect(planned.status, planned.text).toBe(202);
-    info = await settledWorkbook(id);
+    info = await settledWorkbook(local.admin, id);
     expect(info.state).toBe('planned');
     const totals = info.plan?.totals;
     expect(totals?.conflict).toBe(50);

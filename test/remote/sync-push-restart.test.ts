@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WorkbookInfo, WorkbookRowPage } from '../../main/service/contract/workbook-api';
+import type { WorkbookRowPage } from '../../main/service/contract/workbook-api';
 import type { RemoteProfile, SyncPushAnswer } from '../../main/service/contract/workstation-api';
 import { cleanupServers, startServe, tempDataDir, type ServeProcess } from '../http/serve-process';
 import { workbookOf } from '../service/bulk-validate-helpers';
 import { FaultProxy } from './fault-proxy';
-import { basic, Client, openLocal, PARIS, REMOTE_PASSWORD, type LocalWorkstation } from './remote-world';
+import { basic, Client, openLocal, PARIS, REMOTE_PASSWORD, type LocalWorkstation, settledWorkbook } from './remote-world';
 
 /**
  * The remote killed and started again in the middle of a push's load: its own recovery settles
@@ -20,15 +20,6 @@ let direct: Client;
 let proxy: FaultProxy;
 let local: LocalWorkstation;
 let profile: RemoteProfile;
-
-async function settledWorkbook(id: string): Promise<WorkbookInfo> {
-  for (let i = 0; i < 1200; i += 1) {
-    const info = (await local.admin.get(`/workstation/workbooks/${id}/`)).body.workbook as WorkbookInfo;
-    if (!['staging', 'validating', 'planning'].includes(info.state)) return info;
-    await new Promise((done) => setTimeout(done, 50));
-  }
-  throw new Error(`workbook ${id} did not settle`);
-}
 
 async function linesOnRemote(): Promise<number> {
   const found = await direct.get(
@@ -94,7 +85,7 @@ describe('a remote restarted in the middle of a push', () => {
     });
     expect(made.status, made.text).toBe(202);
     const id = made.body.workbook.id as string;
-    await settledWorkbook(id);
+    await settledWorkbook(local.admin, id);
 
     const pushing = local.admin.call('POST', `/workstation/sync/${profile.name}/push/`, { json: { workbook: id } });
     // A third of the remote's load done, the remote is killed.

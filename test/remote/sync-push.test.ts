@@ -4,7 +4,16 @@ import type { RemoteProfile, SyncPushAnswer } from '../../main/service/contract/
 import type { ServeProcess } from '../http/serve-process';
 import { workbookOf } from '../service/bulk-validate-helpers';
 import { FaultProxy } from './fault-proxy';
-import { openLocal, PARIS, REMOTE_PASSWORD, remoteTransactionCount, startRemote, type Client, type LocalWorkstation } from './remote-world';
+import {
+  openLocal,
+  PARIS,
+  REMOTE_PASSWORD,
+  remoteTransactionCount,
+  startRemote,
+  type Client,
+  type LocalWorkstation,
+  settledWorkbook,
+} from './remote-world';
 
 /**
  * `sync push` against a second real service on 127.0.0.1, through a fault proxy of our own: a
@@ -40,15 +49,6 @@ async function book(prefix: string, numbers: string, lines: number): Promise<Buf
   ]);
 }
 
-async function settledWorkbook(id: string): Promise<WorkbookInfo> {
-  for (let i = 0; i < 1200; i += 1) {
-    const info = (await local.admin.get(`/workstation/workbooks/${id}/`)).body.workbook as WorkbookInfo;
-    if (!['staging', 'validating', 'planning'].includes(info.state)) return info;
-    await new Promise((done) => setTimeout(done, 50));
-  }
-  throw new Error(`workbook ${id} did not settle`);
-}
-
 async function stagePlanned(name: string, bytes: Buffer): Promise<WorkbookInfo> {
   const form = new FormData();
   form.append('uploadedfile', new Blob([bytes]), name);
@@ -57,11 +57,11 @@ async function stagePlanned(name: string, bytes: Buffer): Promise<WorkbookInfo> 
     json: { from: 'upload', file: name, profile: profile.name, hierarchy: PARIS },
   });
   expect(made.status, made.text).toBe(202);
-  const info = await settledWorkbook(made.body.workbook.id as string);
+  const info = await settledWorkbook(local.admin, made.body.workbook.id as string);
   expect(info.counts.errors).toBe(0);
   const planned = await local.admin.call('POST', `/workstation/workbooks/${info.id}/plan/`, { json: { revision: info.revision } });
   expect(planned.status, planned.text).toBe(202);
-  return settledWorkbook(info.id);
+  return settledWorkbook(local.admin, info.id);
 }
 
 async function remoteLines(): Promise<number> {
