@@ -115,11 +115,21 @@ const base = (id: string): string => `/workstation/workbooks/${encodeURIComponen
 
 export function createWorkbookStore(client: ApiClient) {
   const loading = new Set<number>();
+  /**
+   * The latest read asked for of each page. A page read again (after an edit, a plan's or a
+   * load's end) while an older read of it was still out must not be overwritten by that older
+   * answer when it lands last: the grid then kept rows from before the change (an issue typed,
+   * a load's outcomes) until the next change.
+   */
+  const latest = new Map<number, number>();
+  let reads = 0;
   return createStore<WorkbookState>()((set, get) => {
     const readPage = async (page: number): Promise<void> => {
       const { id, sheet } = get();
       if (!id || loading.has(page)) return;
       loading.add(page);
+      const mine = (reads += 1);
+      latest.set(page, mine);
       try {
         const filter = get().filter;
         const answer = await client.get<WorkbookRowPage>(`${base(id)}sheets/${sheet}/rows/`, {
@@ -127,14 +137,15 @@ export function createWorkbookStore(client: ApiClient) {
           limit: PAGE_ROWS,
           ...filterQuery(filter),
         });
-        if (get().id !== id || get().sheet !== sheet || get().filter !== filter) return;
+        if (get().id !== id || get().sheet !== sheet || get().filter !== filter || latest.get(page) !== mine) return;
         const pages = new Map(get().pages);
         pages.set(page, answer.rows);
         set({ pages, version: get().version + 1, filteredRows: isFiltered(filter) ? answer.total : undefined });
       } catch (error) {
         set({ fault: asFault(error) });
       } finally {
-        loading.delete(page);
+        // A newer read of the page, asked for meanwhile, still holds it.
+        if (latest.get(page) === mine) loading.delete(page);
       }
     };
     const readInfo = async (): Promise<void> => {
