@@ -59,8 +59,19 @@ export async function gridBox(page: Page): Promise<{ x: number; y: number; width
  */
 export async function clickFirstCell(page: Page, name = 'A2'): Promise<void> {
   const box = await gridBox(page);
-  await page.mouse.click(box.x + 80, box.y + 36 + 10);
+  await clickGrid(page, box.x + 80, box.y + 36 + 10);
   await chosenCell(page, name);
+}
+
+/**
+ * Clicks the grid at a point of the page and waits until the grid holds the keyboard focus. The
+ * grid shows the clicked cell as chosen a few milliseconds before it takes the focus: keys sent
+ * in between (a test sends them 5 ms apart, a person never) went to the button clicked before,
+ * so an arrow was lost and the next edit landed on the wrong cell.
+ */
+export async function clickGrid(page: Page, x: number, y: number): Promise<void> {
+  await page.mouse.click(x, y);
+  await page.locator('.workbook-grid :focus').waitFor({ state: 'attached' });
 }
 
 /** Waits until the live region below the grid names the chosen cell, as a screen reader hears it. */

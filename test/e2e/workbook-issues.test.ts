@@ -3,7 +3,7 @@ import { openSignedIn } from './app-page';
 import { screenshot } from './browser';
 import { TRANSPORTS } from './environment';
 import { useBrowser, useFlows } from './suite';
-import { cellWith, editChosenCell, gridBox, openFixtureInGrid, press } from './workbook-grid';
+import { cellWith, clickGrid, editChosenCell, gridBox, openFixtureInGrid, press } from './workbook-grid';
 
 /**
  * The grid's issue tools, as a user works them: the issue panel's counts, a suggested fix
@@ -12,10 +12,7 @@ import { cellWith, editChosenCell, gridBox, openFixtureInGrid, press } from './w
  */
 const shared = useBrowser('workbook-issues');
 
-// Retried: since 2026-11-26 the grid now and then acts on rows from before the last edit (a
-// typed issue not shown, a row deleted that was not the one chosen), a race not yet located
-// (see the issue note and workbook-acceptance.test.ts). Three failures in a row still fail.
-describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the workbook issue tools', { timeout: 90_000, retry: 2 }, (transport) => {
+describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the workbook issue tools', { timeout: 90_000 }, (transport) => {
   const flows = useFlows(transport, shared);
 
   it('applies a suggested fix, filters to errors and steps through them with F8, plans with badges, loads with progress and outcomes', async () => {
@@ -38,7 +35,7 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the workbook issue tools
       .getByTestId('filter-status')
       .filter({ hasText: /\d+ rows? listed/ })
       .waitFor();
-    await page.mouse.click(box.x + 80, box.y + 46);
+    await clickGrid(page, box.x + 80, box.y + 46);
     await page.keyboard.press('F8');
     await cellIssues.getByTestId('cell-fixes').waitFor();
     await screenshot(page, transport, 'workbook-issue-fix');
@@ -47,7 +44,7 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the workbook issue tools
     await panel.getByRole('button', { name: 'Show all rows' }).click();
 
     // An error typed on purpose: only rows with errors lists it, F8 lands on it.
-    await page.mouse.click(box.x + 80, box.y + 46);
+    await clickGrid(page, box.x + 80, box.y + 46);
     await press(page, 'ArrowRight', 3);
     await editChosenCell(page, 'not a number');
     await counts.filter({ hasText: / 1 error,/ }).waitFor();
@@ -57,7 +54,7 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the workbook issue tools
       .filter({ hasText: /^1 row listed/ })
       .waitFor();
     await cellWith(page, 'not a number').waitFor({ state: 'attached' });
-    await page.mouse.click(box.x + 20, box.y + 46);
+    await clickGrid(page, box.x + 20, box.y + 46);
     await page.keyboard.press('F8');
     await cellIssues.locator('.cell-issue.error').waitFor();
     await screenshot(page, transport, 'workbook-only-errors');
@@ -83,7 +80,7 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the workbook issue tools
       .waitFor();
     expect(await page.getByRole('progressbar', { name: 'Load progress' }).getAttribute('value')).toBe('6');
     // The Outcome column follows Plan, past the sheet's columns: arrow over to it, as a user would.
-    await page.mouse.click(box.x + 80, box.y + 46);
+    await clickGrid(page, box.x + 80, box.y + 46);
     await press(page, 'ArrowRight', 6);
     const outcomes = grid.locator('[role="gridcell"]').filter({ hasText: /^(loaded|failed|conflict)$/ });
     await outcomes.first().waitFor({ state: 'attached' });
