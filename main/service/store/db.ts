@@ -23,6 +23,9 @@ export function releaseMappedPages(db: Db): void {
   db.pragma(`mmap_size = ${MMAP_BYTES}`);
 }
 
+/** The connection's page cache, in KiB. */
+export const CACHE_KIB = 65_536;
+
 /** Opens (creating if needed) one workspace file, in WAL mode, with every migration applied. */
 export function openDatabase(file: string, migrations: readonly Migration[] = MIGRATIONS): Db {
   mkdirSync(dirname(file), { recursive: true });
@@ -37,7 +40,7 @@ export function openDatabase(file: string, migrations: readonly Migration[] = MI
     // Reads dominate and a workspace can exceed a gigabyte: map it rather than copy pages
     // through the small default cache.
     db.pragma(`mmap_size = ${MMAP_BYTES}`);
-    db.pragma('cache_size = -65536');
+    db.pragma(`cache_size = -${CACHE_KIB}`);
     applyMigrations(db, migrations);
     // Keeps planner statistics current on big tables, so lists keep their index (cheap when
     // nothing changed; SQLite's recommended call at open).
