@@ -79,17 +79,19 @@ export async function pushWorkbook(deps: PushDeps, who: Who, id: string): Promis
   let push = store.workbookPushes.unfinished(record.wb);
   const resumed = push !== undefined;
   let changed: PushChange[] = [];
+  let written: Uint8Array | undefined;
   if (!push) {
     const prepared = await prepare(deps, who, record);
     changed = prepared.changed;
     push = prepared.push;
+    written = prepared.file;
     record = books.find(who, id);
     if (!push) return answer(deps, record, undefined, resumed, changed);
   }
   const node = record.hierarchy_pkid;
   if (push.state === 'prepared') {
     deps.onProgress?.(`uploading ${push.file_name}`);
-    const bytes = await saveWorkbook(store, record, false, new Set(rowsOf(push).map(([rowId]) => rowId)));
+    const bytes = written ?? (await saveWorkbook(store, record, false, new Set(rowsOf(push).map(([rowId]) => rowId))));
     const uploaded = await deps.remote.upload('/api/uploadfiles/', { hierarchy: node }, push.file_name, bytes);
     if (uploaded.status !== 200) throw refused(`the upload of ${push.file_name}`, uploaded);
     store.workbookPushes.setState(push.push_id, 'uploaded', deps.now());
@@ -118,8 +120,15 @@ export async function pushWorkbook(deps: PushDeps, who: Who, id: string): Promis
 
 const rowsOf = (push: PushRecord): [number, string, number][] => JSON.parse(push.rows) as [number, string, number][];
 
-/** Refresh, plan again, and record a new push of the rows to load (none: nothing to push). */
-async function prepare(deps: PushDeps, who: Who, record: WorkbookRecord): Promise<{ push?: PushRecord; changed: PushChange[] }> {
+/**
+ * Refresh, plan again, and record a new push of the rows to load (none: nothing to push), with
+ * the file of those rows when it could be written while the plan ran.
+ */
+async function prepare(
+  deps: PushDeps,
+  who: Who,
+  record: WorkbookRecord,
+): Promise<{ push?: PushRecord; changed: PushChange[]; file?: Uint8Array }> {
   const { store, books, runs } = deps;
   if (record.state === 'loading') throw new ApiError(409, 'workbook-busy', 'The workbook is being loaded: wait for its load to end.');
   const before = planEntries(store, record.wb);
@@ -127,6 +136,12 @@ async function prepare(deps: PushDeps, who: Who, record: WorkbookRecord): Promis
   await deps.pull();
   deps.onProgress?.('planning again against it');
   runs.plan(who, record.id, record.revision);
+  // While the plan runs on its worker, this thread writes the file of the rows the last plan
+  // would push: most often the new plan chooses the same ones, and the file is ready when it ends
+  // (0.35 s of a 10,500-row push's 1 s before its submission). Written again when it does not.
+  const guessed = rowsToLoad(store, record.wb, before);
+  const ahead = guessed.size > 0 ? saveWorkbook(store, record, false, guessed) : undefined;
+  ahead?.catch(() => undefined);
   await books.settled(record.id);
   const planned = books.find(who, record.id);
   if (planned.state !== 'planned' || planned.plan_revision !== planned.revision)
@@ -137,9 +152,9 @@ async function prepare(deps: PushDeps, who: Who, record: WorkbookRecord): Promis
     );
   const after = planEntries(store, record.wb);
   const changed = changesSince(store, record.wb, before, after);
-  const loaded = new Set([...after.keys()].filter((rowId) => store.workbookOutcomes.get(record.wb, rowId)?.status === 'loaded'));
-  const chosen = new Set([...after].filter(([rowId, plan]) => LOADING.has(plan.action) && !loaded.has(rowId)).map(([rowId]) => rowId));
+  const chosen = rowsToLoad(store, record.wb, after);
   if (chosen.size === 0) return { changed };
+  const file = ahead && sameRows(guessed, chosen) ? await ahead : undefined;
   const rows: [number, string, number][] = [];
   for (const sheet of store.workbooks.sheets(record.wb)) {
     if (sheet.skipped) continue;
@@ -163,8 +178,19 @@ async function prepare(deps: PushDeps, who: Who, record: WorkbookRecord): Promis
     updated_at: deps.now(),
   };
   store.workbookPushes.create(push);
-  return { push, changed };
+  return { push, changed, file };
 }
+
+/** The rows a plan loads: added, modified or deleted, and not loaded by an earlier push. */
+function rowsToLoad(store: Store, wb: number, plan: Map<number, PlanRecord>): Set<number> {
+  const chosen = new Set<number>();
+  for (const [rowId, entry] of plan) {
+    if (LOADING.has(entry.action) && store.workbookOutcomes.get(wb, rowId)?.status !== 'loaded') chosen.add(rowId);
+  }
+  return chosen;
+}
+
+const sameRows = (a: ReadonlySet<number>, b: ReadonlySet<number>): boolean => a.size === b.size && [...a].every((rowId) => b.has(rowId));
 
 function planEntries(store: Store, wb: number): Map<number, PlanRecord> {
   const entries = new Map<number, PlanRecord>();
