@@ -1,4 +1,5 @@
-import type { Transport, TransportAnswer, TransportRequestOptions } from '../../renderer/src/transport/transport';
+import type { ServiceEvent } from '../../preload/bridge-types';
+import type { EventListener, Transport, TransportAnswer, TransportRequestOptions } from '../../renderer/src/transport/transport';
 import { urlOf } from '../../renderer/src/transport/transport';
 
 export interface RecordedCall {
@@ -35,6 +36,7 @@ export class FakeTransport implements Transport {
       body: typeof options.body === 'string' ? JSON.parse(options.body) : options.body,
     };
     this.calls.push(call);
+    await this.gates.get(`${call.method} ${path}`);
     const reply = this.replies.get(`${call.method} ${path}`);
     if (!reply) {
       return {
@@ -51,10 +53,43 @@ export class FakeTransport implements Transport {
     };
   }
 
+  private readonly gates = new Map<string, Promise<void>>();
+
+  /** Holds the answers of "METHOD path" until the returned function is called (a request still running). */
+  hold(method: string, path: string): () => void {
+    let release = (): void => undefined;
+    this.gates.set(
+      `${method.toUpperCase()} ${path}`,
+      new Promise<void>((resolve) => {
+        release = resolve;
+      }),
+    );
+    return () => release();
+  }
+
   /** The query parameters of the last call to a path. */
   lastQuery(path: string): URLSearchParams {
     const call = [...this.calls].reverse().find((c) => c.url.split('?')[0] === path);
     return new URLSearchParams(call?.url.split('?')[1] ?? '');
+  }
+}
+
+/** The fake transport, with the service's events: `emit` delivers one, `open` says the stream (re)connected. */
+export class EventTransport extends FakeTransport {
+  readonly subscribers = new Set<{ listener: EventListener; onOpen?: () => void }>();
+
+  onEvent(listener: EventListener, onOpen?: () => void): () => void {
+    const subscriber = { listener, onOpen };
+    this.subscribers.add(subscriber);
+    return () => this.subscribers.delete(subscriber);
+  }
+
+  emit(event: ServiceEvent): void {
+    for (const subscriber of [...this.subscribers]) subscriber.listener(event);
+  }
+
+  open(): void {
+    for (const subscriber of [...this.subscribers]) subscriber.onOpen?.();
   }
 }
 

@@ -1,28 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ServiceEvent } from '../../preload/bridge-types';
 import { ApiClient } from '../../renderer/src/api/api-client';
 import { createStatusStore } from '../../renderer/src/store/status-store';
-import type { EventListener } from '../../renderer/src/transport/transport';
-import { FakeTransport } from './fake-transport';
+import type { ServiceEvent } from '../../preload/bridge-types';
+import { EventTransport as EventsFake, FakeTransport } from './fake-transport';
 
-/** The fake transport, with the service's events: `emit` delivers one, `open` says the stream (re)connected. */
-class EventTransport extends FakeTransport {
-  readonly subscribers = new Set<{ listener: EventListener; onOpen?: () => void }>();
-
-  onEvent(listener: EventListener, onOpen?: () => void): () => void {
-    const subscriber = { listener, onOpen };
-    this.subscribers.add(subscriber);
-    return () => this.subscribers.delete(subscriber);
-  }
-
-  emit(event: ServiceEvent): void {
-    for (const subscriber of [...this.subscribers]) subscriber.listener(event);
-  }
-
-  open(): void {
-    for (const subscriber of [...this.subscribers]) subscriber.onOpen?.();
-  }
-
+/** The fake transport with the service's events, counting the polls of a transaction. */
+class EventTransport extends EventsFake {
   polls(id: string): number {
     return this.calls.filter((call) => call.url === `/api/tool/Transaction/${id}/poll/`).length;
   }

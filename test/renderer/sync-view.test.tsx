@@ -7,7 +7,7 @@ import { createStores, StoresContext, type Stores } from '../../renderer/src/sto
 import { workbooksFor } from '../../renderer/src/store/sync-store';
 import { SyncView } from '../../renderer/src/views/SyncView';
 import { WorkbooksView } from '../../renderer/src/views/WorkbooksView';
-import { fault, FakeTransport } from './fake-transport';
+import { EventTransport, fault, FakeTransport } from './fake-transport';
 import { workbookSummary } from './workbook-fixtures';
 
 afterEach(cleanup);
@@ -29,6 +29,23 @@ const PULLED: SyncPullAnswer = {
   home_hierarchy: 'sys.hcs.Telco.Acme',
   counts: { 'relation/LineRelation': 20040, 'device/cucm/Phone': 5120 },
   changed: null,
+};
+
+/** A push's answer: 5,240 rows pushed, 2 failed, 10 kept back, two rows whose plan changed. */
+const PUSHED: SyncPushAnswer = {
+  workbook: 'w1',
+  push_id: 'push-1',
+  remote_transaction_id: 'tx-0b6f',
+  resumed: false,
+  pushed: 5240,
+  loaded: 5238,
+  failed: 2,
+  conflicts: 9,
+  errors: 1,
+  changed_since_plan: [
+    { sheet: 'LineRelation', row: 9, row_id: 7, was: 'add', now: 'conflict', message: 'number +33160000007 is Used' },
+    { sheet: 'Phone', row: 4, row_id: 3, was: 'modify', now: 'add', message: null },
+  ],
 };
 
 const WORKSPACES = {
@@ -131,21 +148,7 @@ describe('sync panel of a remote profile', () => {
   });
 
   it('pushes a workbook and shows the answer: pushed, loaded, failed, kept back, the rows whose plan changed, and a way to resolve them', async () => {
-    const answer: SyncPushAnswer = {
-      workbook: 'w1',
-      push_id: 'push-1',
-      remote_transaction_id: 'tx-0b6f',
-      resumed: false,
-      pushed: 5240,
-      loaded: 5238,
-      failed: 2,
-      conflicts: 9,
-      errors: 1,
-      changed_since_plan: [
-        { sheet: 'LineRelation', row: 9, row_id: 7, was: 'add', now: 'conflict', message: 'number +33160000007 is Used' },
-        { sheet: 'Phone', row: 4, row_id: 3, was: 'modify', now: 'add', message: null },
-      ],
-    };
+    const answer: SyncPushAnswer = PUSHED;
     // The push pulls the remote's changes first: the status read after it names the new pull.
     let status: SyncStatus = { profile: 'AcmeProd', ...PULLED };
     const transport = transportWith(() => status).on('POST', `${SYNC}push/`, () => {
@@ -181,6 +184,40 @@ describe('sync panel of a remote profile', () => {
     expect(screen.getByTestId('mirror-pulled').textContent).toBe('mirror of 11:05');
     fireEvent.click(within(report).getByRole('button', { name: 'Resolve in tomorrow.xlsx' }));
     expect(stores.nav.getState().place).toMatchObject({ view: 'workbook', workbookId: 'w1' });
+  });
+
+  it("follows a running pull and push by the service's sync events for the profile, and drops another profile's", async () => {
+    const transport = new EventTransport()
+      .on('GET', '/workstation/workspaces/', { body: WORKSPACES })
+      .on('GET', WORKBOOKS, { body: { workbooks: LISTED } })
+      .on('GET', SYNC, { body: { profile: 'AcmeProd', ...PULLED } })
+      .on('POST', `${SYNC}pull/`, { body: PULLED })
+      .on('POST', `${SYNC}push/`, { body: PUSHED });
+    const sync = (profile: string, action: 'pull' | 'push', text: string, ended = false): void =>
+      act(() => transport.emit({ type: 'sync', profile_id: 'p1', profile, action, text, ended }));
+    await showSync(transport);
+    const endPull = transport.hold('POST', `${SYNC}pull/`);
+    await act(async () => {
+      fireEvent.click(pullButton());
+    });
+    expect(screen.getByTestId('pull-progress').textContent).toBe("Pulling AcmeProd as the profile's user…");
+    sync('AcmeProd', 'pull', 'relation/LineRelation: 40,000');
+    sync('OtherProd', 'pull', 'data/User: 2,000');
+    expect(screen.getByTestId('pull-progress').textContent).toBe("Pulling AcmeProd as the profile's user: relation/LineRelation: 40,000");
+    sync('AcmeProd', 'pull', 'done', true);
+    await act(async () => endPull());
+    expect(screen.queryByTestId('pull-progress')).toBeNull();
+
+    const endPush = transport.hold('POST', `${SYNC}push/`);
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Push tomorrow.xlsx' }));
+    });
+    sync('AcmeProd', 'push', 'Processing: [ 4100/5240 ] Row 4101');
+    expect(screen.getByTestId('push-progress').textContent).toBe('Pushing tomorrow.xlsx: Processing: [ 4100/5240 ] Row 4101');
+    sync('AcmeProd', 'push', 'done', true);
+    await act(async () => endPush());
+    expect(screen.queryByTestId('push-progress')).toBeNull();
+    expect(screen.getByRole('status', { name: 'Push of tomorrow.xlsx' }).textContent).toContain('5,240 rows pushed');
   });
 
   it('shows a refused push with its fault in the workbook row', async () => {

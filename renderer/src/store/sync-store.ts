@@ -33,6 +33,8 @@ export interface SyncState {
   fault?: ApiFault;
   /** The last push of each workbook shown, by workbook id. */
   pushes: Record<string, PushOutcome>;
+  /** What the profile's running pull or push is doing now, from the service's `sync` events. */
+  progress?: { action: 'pull' | 'push'; text: string };
   /** What staging a new workbook is doing now, for the busy line. */
   staging?: string;
   stageFault?: ApiFault;
@@ -40,6 +42,8 @@ export interface SyncState {
   open(profile: string): Promise<void>;
   pull(): Promise<void>;
   push(workbookId: string): Promise<void>;
+  /** Follows the service's sync events for the profile shown; the returned function stops. */
+  follow(): () => void;
   /** Uploads a file and stages it for the profile at `remoteHierarchy` (empty: the mirror's home node). */
   stage(source: StageSource, uploadHierarchy: string, remoteHierarchy: string): Promise<WorkbookSummary | undefined>;
 }
@@ -75,9 +79,25 @@ export function createSyncStore(client: ApiClient, onWorkbooksChanged: () => voi
       statusState: 'idle',
       pulling: false,
       pushes: {},
+      follow() {
+        const stop = client.transport.onEvent?.((event) => {
+          if (event.type !== 'sync' || !stillShowing(event.profile)) return;
+          set({ progress: event.ended ? undefined : { action: event.action, text: event.text } });
+        });
+        return () => stop?.();
+      },
       async open(profile) {
         if (get().profile !== profile) {
-          set({ profile, status: undefined, pushes: {}, fault: undefined, stageFault: undefined, pulling: false, staging: undefined });
+          set({
+            profile,
+            status: undefined,
+            pushes: {},
+            fault: undefined,
+            stageFault: undefined,
+            pulling: false,
+            staging: undefined,
+            progress: undefined,
+          });
         }
         set({ statusState: 'loading' });
         await readStatus(profile);

@@ -76,6 +76,7 @@ function ProfileSync({ profile }: { profile: string }) {
   const { sync } = useStores();
   useEffect(() => {
     void sync.getState().open(profile);
+    return sync.getState().follow();
   }, [sync, profile]);
   return (
     <>

@@ -5,8 +5,8 @@ import { mirrorText } from '../../store/mirror-time';
 import { useSlice, useStores } from '../../store/stores';
 
 /**
- * The profile's mirror: when it was last pulled, what it holds, and "Pull now". A pull answers
- * only when it ends (no progress events yet), so the button says it runs meanwhile.
+ * The profile's mirror: when it was last pulled, what it holds, and "Pull now", with what a
+ * running pull is reading (its events: each model and every 2,000 instances).
  */
 export function MirrorPanel({ profile }: { profile: string }) {
   const { sync } = useStores();
@@ -17,6 +17,7 @@ export function MirrorPanel({ profile }: { profile: string }) {
   const pulling = useSlice('sync', (s) => s.pulling);
   const pushing = useSlice('sync', (s) => Object.values(s.pushes).some((outcome) => outcome.kind === 'running'));
   const fault = useSlice('sync', (s) => s.fault);
+  const progress = useSlice('sync', (s) => (s.progress?.action === 'pull' ? s.progress.text : undefined));
   const pull = (): void => void sync.getState().pull();
   return (
     <section className="sync-mirror" aria-label={`Mirror of ${profile}`}>
@@ -40,8 +41,8 @@ export function MirrorPanel({ profile }: { profile: string }) {
         </button>
       </div>
       {pulling && (
-        <p className="muted" role="status">
-          Pulling {profile}: the remote is read as the profile's user; this ends when the pull does.
+        <p className="muted" role="status" data-testid="pull-progress">
+          Pulling {profile} as the profile's user{progress ? `: ${progress}` : '…'}
         </p>
       )}
       {shown && fault && <FaultNotice fault={fault} onRetry={pull} />}

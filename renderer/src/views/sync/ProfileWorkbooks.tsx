@@ -56,6 +56,7 @@ function ProfileWorkbookRow({ row, profile }: { row: WorkbookSummary; profile: s
   const outcome = useSlice('sync', (s) => (s.profile === profile ? s.pushes[row.id] : undefined));
   // One pull or push of a profile at a time on the service (a push pulls first): the others wait.
   const profileBusy = useSlice('sync', (s) => s.pulling || Object.values(s.pushes).some((push) => push.kind === 'running'));
+  const progress = useSlice('sync', (s) => (outcome?.kind === 'running' && s.progress?.action === 'push' ? s.progress.text : undefined));
   const allLoaded = row.load !== null && row.load.total > 0 && row.load.loaded >= row.load.total;
   const pushTitle = WORKING.has(row.state)
     ? 'The workbook is still being worked on: wait for it'
@@ -103,6 +104,14 @@ function ProfileWorkbookRow({ row, profile }: { row: WorkbookSummary; profile: s
           </button>
         </td>
       </tr>
+      {outcome?.kind === 'running' && (
+        <tr className="sync-push-row">
+          <td colSpan={5} className="muted" role="status" data-testid="push-progress">
+            Pushing {row.name}
+            {progress ? `: ${progress}` : '…'}
+          </td>
+        </tr>
+      )}
       {outcome && outcome.kind !== 'running' && (
         <tr className="sync-push-row">
           <td colSpan={5}>
