@@ -1,3 +1,5 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkbookInfo, WorkbookRowPage } from '../../main/service/contract/workbook-api';
 import type { RemoteProfile, SyncPushAnswer } from '../../main/service/contract/workstation-api';
@@ -19,9 +21,10 @@ import {
  * `sync push` against a second real service on 127.0.0.1, through a fault proxy of our own: a
  * 5,000-line workbook staged and planned for the profile, 10 of its numbers then taken on the
  * remote; the push finds exactly those 10 rows changed, keeps them back as conflicts and loads the
- * rest with one bulk load; each row's outcome is the remote's sub-transaction. A second workbook's
- * push, cut off from the remote right after its load was submitted, is run again: it finds its own
- * load on the remote instead of submitting another, and every row exists there exactly once.
+ * rest with one bulk load; each row's outcome is the remote's sub-transaction. Then a workbook's
+ * push cut off from the remote at each point (its file uploaded, its load submitted, halfway
+ * through the remote's load, the outcomes being read) is run again: it finds its own load on the
+ * remote instead of submitting another, and every row exists there exactly once.
  */
 let remote: ServeProcess;
 let direct: Client;
@@ -73,6 +76,49 @@ async function lineCount(pattern: string): Promise<number> {
     `/api/relation/LineRelation/?hierarchy=sys&filter_field=pattern&filter_condition=equals&filter_text=${encodeURIComponent(pattern)}&format=json`,
   );
   return found.body.pagination.total as number;
+}
+
+type CutPoint = 'uploaded' | 'submitted' | 'halfway' | 'outcomes';
+
+const CUT_WORDS: Record<CutPoint, string> = {
+  uploaded: 'once its file was uploaded',
+  submitted: 'right after its load was submitted',
+  halfway: "halfway through the remote's load",
+  outcomes: "as the remote's load ended and its outcomes were read",
+};
+
+/** The workstation's last push, as its workspace file records it. */
+function lastPush(): { push_id: string; state: string; remote_transaction_id: string | null } | undefined {
+  const db = new Database(join(local.dataDir, 'workspaces', 'Local.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare('SELECT push_id, state, remote_transaction_id FROM workbook_pushes ORDER BY created_at DESC LIMIT 1').get() as
+      { push_id: string; state: string; remote_transaction_id: string | null } | undefined;
+  } finally {
+    db.close();
+  }
+}
+
+/** Waits for the point of a push (not the one before it, `earlier`) at which the network goes. */
+async function cutAt(point: CutPoint, earlier: string | undefined, ended: () => boolean): Promise<void> {
+  for (let i = 0; i < 12_000; i += 1) {
+    if (ended()) {
+      if (point === 'outcomes') return;
+      throw new Error(`the push ended before ${point}`);
+    }
+    const found = lastPush();
+    const push = found?.push_id === earlier ? undefined : found;
+    if (point === 'uploaded' && (push?.state === 'uploaded' || push?.state === 'submitting')) return;
+    if (point === 'submitted' && push?.remote_transaction_id) return;
+    if ((point === 'halfway' || point === 'outcomes') && push?.remote_transaction_id) {
+      const tx = await direct.get(`/api/tool/Transaction/${push.remote_transaction_id}/?format=json`);
+      const done = /^\[ (\d+)\/(\d+) \]/.exec(String(tx.body?.data?.detail ?? ''));
+      const status = String(tx.body?.data?.status ?? '');
+      if (point === 'halfway' && done && Number(done[1]) * 2 >= Number(done[2])) return;
+      if (point === 'outcomes' && !['Queued', 'In Progress', 'Processing'].includes(status)) return;
+    }
+    await new Promise((done) => setTimeout(done, 5));
+  }
+  throw new Error(`the push never reached ${point}`);
 }
 
 beforeAll(async () => {
@@ -147,34 +193,47 @@ describe('sync push', () => {
     expect(await remoteTransactionCount(direct)).toBe(transactionsBefore + 1);
   }, 240_000);
 
-  it('resumed after the network went right after the load was submitted, finds its own load and loads nothing twice', async () => {
-    const info = await stagePlanned('push-b.xlsx', await book('FF', '+3315', 2_000));
-    const transactionsBefore = await remoteTransactionCount(direct);
-    const pushing = local.admin.call('POST', `/workstation/sync/${profile.name}/push/`, { json: { workbook: info.id } });
-    // The network goes as soon as the remote has the push's load.
-    for (;;) {
-      const listed = await direct.get(
-        '/api/tool/Transaction/?hierarchy=sys&filter_field=detail&filter_condition=contains&filter_text=workstation-push-&limit=5&format=json',
-      );
-      if ((listed.body.pagination.total as number) >= 2) break;
-      await new Promise((done) => setTimeout(done, 10));
-    }
-    await proxy.refuse();
-    const cut = await pushing;
-    expect(cut.status).toBeGreaterThanOrEqual(500);
-    expect(cut.body.code).toMatch(/^remote-/);
-    await proxy.start();
-    // Until the push is finished, the workbook keeps the rows it carries.
-    const cutInfo = (await local.admin.get(`/workstation/workbooks/${info.id}/`)).body.workbook as WorkbookInfo;
-    const editing = await local.admin.call('POST', `/workstation/workbooks/${info.id}/edits/`, {
-      json: { revision: cutInfo.revision, edit: { op: 'insert_rows', sheet: 1, at: 0 } },
-    });
-    expect(editing.status, editing.text).toBe(409);
+  /** When the network goes: (a) the push's file uploaded, (b) its load submitted, (c) the remote halfway through it, (d) its end reached, the outcomes being read. */
+  const cuts: [CutPoint, string, string][] = [
+    ['uploaded', 'FA', '+3315'],
+    ['submitted', 'FB', '+3312'],
+    ['halfway', 'FC', '+3318'],
+    ['outcomes', 'FD', '+3319'],
+  ];
+  for (const [point, prefix, numbers] of cuts) {
+    it(`resumed after the network went ${CUT_WORDS[point]}, finds its own load or submits it once, and loads nothing twice`, async () => {
+      const info = await stagePlanned(`push-${prefix}.xlsx`, await book(prefix, numbers, 2_000));
+      const transactionsBefore = await remoteTransactionCount(direct);
+      const earlier = lastPush()?.push_id;
+      const pushing = local.admin.call('POST', `/workstation/sync/${profile.name}/push/`, { json: { workbook: info.id } });
+      let settled: { status: number; body: Record<string, unknown> } | undefined;
+      void pushing.then((answer) => (settled = answer));
+      await cutAt(point, earlier, () => settled !== undefined);
+      await proxy.refuse();
+      const cut = await pushing;
+      // Cut before its end, the push fails on a remote fault; past it, it may have finished first.
+      if (point !== 'outcomes') {
+        expect(cut.status, cut.text).toBeGreaterThanOrEqual(500);
+        expect(cut.body.code).toMatch(/^remote-/);
+        // Until the push is finished, the workbook keeps the rows it carries.
+        const cutInfo = (await local.admin.get(`/workstation/workbooks/${info.id}/`)).body.workbook as WorkbookInfo;
+        const editing = await local.admin.call('POST', `/workstation/workbooks/${info.id}/edits/`, {
+          json: { revision: cutInfo.revision, edit: { op: 'insert_rows', sheet: 1, at: 0 } },
+        });
+        expect(editing.status, editing.text).toBe(409);
+      }
+      await proxy.start();
 
-    const resumed = await local.admin.call('POST', `/workstation/sync/${profile.name}/push/`, { json: { workbook: info.id } });
-    expect(resumed.status, resumed.text).toBe(200);
-    expect(resumed.body).toMatchObject({ resumed: true, pushed: 2_100, loaded: 2_100, failed: 0 });
-    expect(await remoteTransactionCount(direct)).toBe(transactionsBefore + 1);
-    for (const i of [0, 999, 1999]) expect(await lineCount(`+3315${String(i).padStart(7, '0')}`)).toBe(1);
-  }, 240_000);
+      const resumed = await local.admin.call('POST', `/workstation/sync/${profile.name}/push/`, { json: { workbook: info.id } });
+      expect(resumed.status, resumed.text).toBe(200);
+      expect(resumed.body).toMatchObject({ pushed: 2_100, loaded: 2_100, failed: 0 });
+      if (cut.status !== 200) expect(resumed.body.resumed).toBe(true);
+      expect(lastPush()?.state).toBe('done');
+      // One load of this workbook on the remote, never a second; each of its lines there once.
+      expect(await remoteTransactionCount(direct)).toBe(transactionsBefore + 1);
+      for (const i of [0, 999, 1999]) expect(await lineCount(`${numbers}${String(i).padStart(7, '0')}`)).toBe(1);
+      const outcomes = await local.admin.get(`/workstation/workbooks/${info.id}/sheets/1/rows/?limit=2000`);
+      expect((outcomes.body as WorkbookRowPage).rows.every((row) => row.outcome?.status === 'loaded')).toBe(true);
+    }, 240_000);
+  }
 });
