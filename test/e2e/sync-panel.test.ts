@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../http/api-client';
 import { cleanupServers, startServe, tempDataDir, TEST_PASSWORD, type ServeProcess } from '../http/serve-process';
@@ -41,6 +42,7 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the Sync panel', { timeo
       .getByText(/mirror of/)
       .waitFor();
     await page.getByRole('table', { name: 'Mirror counts' }).getByText('relation/LineRelation').waitFor();
+    await page.getByTestId('sync-reach').getByText(`Online: ${profile} answers.`).waitFor();
     await screenshot(page, transport, 'sync-pulled');
 
     // A new phone and 12 lines on it.
@@ -78,4 +80,31 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the Sync panel', { timeo
     for (const i of [0, 11])
       expect((await lineByPattern(remoteApi, `${numbers}${String(i).padStart(4, '0')}`))?.data.alertingName).toBe(`Field ${i}`);
   });
+
+  it('says offline for a remote that cannot be reached, and which actions need the network', async () => {
+    const page = await openSignedIn(flows.env(), flows.context());
+    const gone = `Gone-${transport}`;
+    await addRemote(page, gone, `http://127.0.0.1:${await closedPort()}`, TEST_PASSWORD);
+    await page.locator(`tr[data-profile="${gone}"]`).waitFor();
+    await page.getByRole('button', { name: `Sync ${gone}` }).click();
+    const reach = page.getByTestId('sync-reach');
+    await reach.getByText(/^Offline/).waitFor();
+    expect(await reach.textContent()).toContain('Pull now and Push need the network');
+    const pull = page.getByRole('region', { name: `Mirror of ${gone}` }).getByRole('button', { name: 'Pull now' });
+    expect(await pull.getAttribute('title')).toBe(`Needs the network: ${gone} cannot be reached now`);
+    await screenshot(page, transport, 'sync-offline');
+    // Tried anyway: the pull says why it failed, and nothing was pulled.
+    await pull.click();
+    await page.locator('[role="alert"][data-fault-code="remote-unreachable"]').waitFor();
+    expect(await page.getByTestId('mirror-pulled').textContent()).toBe('never pulled');
+  });
 });
+
+/** A port on 127.0.0.1 that nothing listens on: a connection to it is refused at once. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((closed) => server.close(closed));
+  return port;
+}

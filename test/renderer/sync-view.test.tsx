@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SyncPullAnswer, SyncPushAnswer, SyncStatus } from '../../main/service/contract/workstation-api';
+import type { ConnectionTestResult, SyncPullAnswer, SyncPushAnswer, SyncStatus } from '../../main/service/contract/workstation-api';
 import { mirrorText, mirrorTime } from '../../renderer/src/store/mirror-time';
 import { createStores, StoresContext, type Stores } from '../../renderer/src/store/stores';
 import { workbooksFor } from '../../renderer/src/store/sync-store';
@@ -106,7 +106,9 @@ describe('sync panel of a remote profile', () => {
     expect(pullButton().textContent).toBe('Pulling…');
     expect(pullButton().disabled).toBe(true);
     await act(async () => undefined);
-    expect(transport.calls.filter((call) => call.method === 'POST').map((call) => call.url)).toEqual([`${SYNC}pull/`]);
+    expect(transport.calls.filter((call) => call.method === 'POST' && call.url.startsWith(SYNC)).map((call) => call.url)).toEqual([
+      `${SYNC}pull/`,
+    ]);
     expect(pullButton().textContent).toBe('Pull now');
     expect(screen.getByTestId('mirror-pulled').textContent).toBe('mirror of 09:40');
     const counts = screen.getByRole('table', { name: 'Mirror counts' });
@@ -159,7 +161,10 @@ describe('sync panel of a remote profile', () => {
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Push tomorrow.xlsx' }));
     });
-    expect(transport.calls.find((call) => call.method === 'POST')).toMatchObject({ url: `${SYNC}push/`, body: { workbook: 'w1' } });
+    expect(transport.calls.find((call) => call.method === 'POST' && call.url.startsWith(SYNC))).toMatchObject({
+      url: `${SYNC}push/`,
+      body: { workbook: 'w1' },
+    });
     const report = screen.getByRole('status', { name: 'Push of tomorrow.xlsx' });
     expect(report.textContent).toContain('5,240 rows pushed');
     expect(report.textContent).toContain('in remote transaction tx-0b6f');
@@ -218,6 +223,46 @@ describe('sync panel of a remote profile', () => {
     await act(async () => endPush());
     expect(screen.queryByTestId('push-progress')).toBeNull();
     expect(screen.getByRole('status', { name: 'Push of tomorrow.xlsx' }).textContent).toContain('5,240 rows pushed');
+  });
+
+  it('says offline when the remote cannot be reached, which actions need the network, and online again once it answers', async () => {
+    let reachable = false;
+    const verdict = (): ConnectionTestResult =>
+      ({
+        success: reachable,
+        verdict: reachable ? 'ok' : 'unreachable',
+        message: reachable
+          ? 'AcmeProd answers.'
+          : 'Cannot reach AcmeProd at https://voss.acme.example:8443 (ECONNREFUSED): check the network.',
+      }) as ConnectionTestResult;
+    const transport = transportWith(() => ({ profile: 'AcmeProd', ...PULLED }))
+      .on('POST', '/workstation/remote-profiles/AcmeProd/test/', () => ({ body: verdict() }))
+      .on('POST', `${SYNC}pull/`, () =>
+        reachable ? { body: PULLED } : fault(502, 'remote-unreachable', 'AcmeProd cannot be reached (connect ECONNREFUSED).'),
+      );
+    await showSync(transport);
+    await act(async () => undefined);
+    const notice = screen.getByTestId('sync-reach');
+    expect(notice.textContent).toContain('Offline: Cannot reach AcmeProd');
+    expect(notice.textContent).toContain('Pull now and Push need the network');
+    expect(notice.textContent).toContain('checking and planning it against the mirror of 09:40');
+    expect(pullButton().title).toBe('Needs the network: AcmeProd cannot be reached now');
+    expect(screen.getByRole('button', { name: 'Push tomorrow.xlsx' }).title).toBe('Needs the network: AcmeProd cannot be reached now');
+
+    // The network back: "Check again" says online, and the buttons lose their warning.
+    reachable = true;
+    await act(async () => {
+      fireEvent.click(within(notice).getByRole('button', { name: 'Check again' }));
+    });
+    expect(screen.getByTestId('sync-reach').textContent).toContain('Online: AcmeProd answers.');
+    expect(pullButton().title).toBe('');
+
+    // Gone again: a pull that cannot reach the remote says offline by itself.
+    reachable = false;
+    await act(async () => {
+      fireEvent.click(pullButton());
+    });
+    expect(screen.getByTestId('sync-reach').textContent).toContain('Offline: AcmeProd cannot be reached (connect ECONNREFUSED).');
   });
 
   it('shows a refused push with its fault in the workbook row', async () => {

@@ -1,6 +1,6 @@
 import { createStore } from 'zustand/vanilla';
 import type { WorkbookAnswer } from '../../../main/service/contract/workbook-api';
-import type { SyncPullAnswer, SyncPushAnswer, SyncStatus } from '../../../main/service/contract/workstation-api';
+import type { ConnectionTestResult, SyncPullAnswer, SyncPushAnswer, SyncStatus } from '../../../main/service/contract/workstation-api';
 import type { ApiClient } from '../api/api-client';
 import { asFault, type ApiFault } from '../api/fault';
 import { pickAndUpload, uploadFile } from '../api/upload-file';
@@ -20,6 +20,11 @@ export type PushOutcome =
 
 type StatusState = 'idle' | 'loading' | 'ready' | 'error';
 
+export type Reach = 'unknown' | 'checking' | 'online' | 'offline';
+
+/** Faults that mean the remote could not be reached at all (the network, its address, its certificate). */
+const NETWORK_FAULTS = new Set(['remote-unreachable', 'remote-timeout', 'remote-tls']);
+
 /** A file for a new workbook: its bytes (the page's picker, a drop), or the desktop shell's own dialog. */
 export type StageSource = { name: string; bytes: Uint8Array } | 'shell-dialog';
 
@@ -33,6 +38,14 @@ export interface SyncState {
   fault?: ApiFault;
   /** The last push of each workbook shown, by workbook id. */
   pushes: Record<string, PushOutcome>;
+  /**
+   * Whether the profile's remote answers: tested when the panel opens and by "Check again", and
+   * learnt from each pull and push (a fault of the network says offline, an answer online).
+   * Offline, the panel says which of its actions need the network.
+   */
+  reach: Reach;
+  /** What stands in the way when offline, in one sentence. */
+  reachMessage?: string;
   /** What the profile's running pull or push is doing now, from the service's `sync` events. */
   progress?: { action: 'pull' | 'push'; text: string };
   /** What staging a new workbook is doing now, for the busy line. */
@@ -42,6 +55,8 @@ export interface SyncState {
   open(profile: string): Promise<void>;
   pull(): Promise<void>;
   push(workbookId: string): Promise<void>;
+  /** Tests whether the profile's remote answers (its connection test). */
+  checkReach(): Promise<void>;
   /** Follows the service's sync events for the profile shown; the returned function stops. */
   follow(): () => void;
   /** Uploads a file and stages it for the profile at `remoteHierarchy` (empty: the mirror's home node). */
@@ -75,10 +90,37 @@ export function createSyncStore(client: ApiClient, onWorkbooksChanged: () => voi
         return undefined;
       }
     };
+    /** What an answer or a fault from the remote says of its reach. */
+    const learnt = (profile: string, error?: unknown): void => {
+      if (!stillShowing(profile)) return;
+      if (error === undefined) set({ reach: 'online', reachMessage: undefined });
+      else {
+        const fault = asFault(error);
+        if (NETWORK_FAULTS.has(fault.code)) set({ reach: 'offline', reachMessage: fault.message });
+      }
+    };
     return {
       statusState: 'idle',
+      reach: 'unknown',
       pulling: false,
       pushes: {},
+      async checkReach() {
+        const { profile } = get();
+        if (!profile) return;
+        set({ reach: 'checking' });
+        try {
+          const result = await client.send<ConnectionTestResult>(
+            'POST',
+            `/workstation/remote-profiles/${encodeURIComponent(profile)}/test/`,
+          );
+          if (!stillShowing(profile)) return;
+          const cut = result.verdict === 'unreachable' || result.verdict === 'timeout' || result.verdict === 'tls';
+          set(cut ? { reach: 'offline', reachMessage: result.message } : { reach: 'online', reachMessage: undefined });
+        } catch (error) {
+          // The test itself could not run (the profile gone, a refusal): nothing known of the network.
+          if (stillShowing(profile)) set({ reach: 'unknown', reachMessage: asFault(error).message });
+        }
+      },
       follow() {
         const stop = client.transport.onEvent?.((event) => {
           if (event.type !== 'sync' || !stillShowing(event.profile)) return;
@@ -97,6 +139,8 @@ export function createSyncStore(client: ApiClient, onWorkbooksChanged: () => voi
             pulling: false,
             staging: undefined,
             progress: undefined,
+            reach: 'unknown',
+            reachMessage: undefined,
           });
         }
         set({ statusState: 'loading' });
@@ -109,11 +153,13 @@ export function createSyncStore(client: ApiClient, onWorkbooksChanged: () => voi
         try {
           const answer = await client.send<SyncPullAnswer>('POST', `${syncPath(profile)}pull/`, {});
           if (stillShowing(profile)) set({ status: statusAfterPull(profile, answer), statusState: 'ready' });
+          learnt(profile);
           // The profile's workbooks now say the new pull as the mirror they are checked against.
           onWorkbooksChanged();
         } catch (error) {
           // A failed pull leaves the last mirror as it was (README): its status stays shown beside the fault.
           if (stillShowing(profile)) set({ fault: asFault(error) });
+          learnt(profile, error);
         } finally {
           if (stillShowing(profile)) set({ pulling: false });
         }
@@ -130,8 +176,10 @@ export function createSyncStore(client: ApiClient, onWorkbooksChanged: () => voi
           // A push pulls the remote's changes first: the status read now names the pull its plan was checked against.
           const status = await readStatus(profile);
           record({ kind: 'done', answer, checkedAgainst: status?.pulled_at ?? null });
+          learnt(profile);
         } catch (error) {
           record({ kind: 'failed', fault: asFault(error) });
+          learnt(profile, error);
         }
         // Pushed or not, the rows' outcomes and the workbook's state may have moved.
         onWorkbooksChanged();

@@ -4,6 +4,7 @@ import { workspaceColour } from '../store/workspace-store';
 import { Empty } from '../components/States';
 import { MirrorPanel } from './sync/MirrorPanel';
 import { ProfileWorkbooks } from './sync/ProfileWorkbooks';
+import { ReachNotice } from './sync/ReachNotice';
 import { StageForProfile } from './sync/StageForProfile';
 import './sync/sync.css';
 
@@ -75,11 +76,15 @@ function SyncHeader({ profile, profiles }: { profile: string | undefined; profil
 function ProfileSync({ profile }: { profile: string }) {
   const { sync } = useStores();
   useEffect(() => {
-    void sync.getState().open(profile);
+    void sync
+      .getState()
+      .open(profile)
+      .then(() => sync.getState().checkReach());
     return sync.getState().follow();
   }, [sync, profile]);
   return (
     <>
+      <ReachNotice profile={profile} />
       <MirrorPanel profile={profile} />
       <StageForProfile profile={profile} />
       <ProfileWorkbooks profile={profile} />

@@ -17,6 +17,7 @@ export function MirrorPanel({ profile }: { profile: string }) {
   const pulling = useSlice('sync', (s) => s.pulling);
   const pushing = useSlice('sync', (s) => Object.values(s.pushes).some((outcome) => outcome.kind === 'running'));
   const fault = useSlice('sync', (s) => s.fault);
+  const offline = useSlice('sync', (s) => s.reach === 'offline');
   const progress = useSlice('sync', (s) => (s.progress?.action === 'pull' ? s.progress.text : undefined));
   const pull = (): void => void sync.getState().pull();
   return (
@@ -34,7 +35,13 @@ export function MirrorPanel({ profile }: { profile: string }) {
           type="button"
           className="primary"
           disabled={!shown || pulling || pushing}
-          title={pushing ? 'A push is running: it pulls the changes itself' : undefined}
+          title={
+            pushing
+              ? 'A push is running: it pulls the changes itself'
+              : offline
+                ? `Needs the network: ${profile} cannot be reached now`
+                : undefined
+          }
           onClick={pull}
         >
           {pulling ? 'Pulling…' : 'Pull now'}

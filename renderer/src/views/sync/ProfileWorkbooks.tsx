@@ -65,6 +65,7 @@ function ProfileWorkbookRow({ row, profile }: { row: WorkbookSummary; profile: s
       : profileBusy
         ? `A pull or push of ${profile} is running: wait for it to end`
         : undefined;
+  const offline = useSlice('sync', (s) => s.reach === 'offline');
   return (
     <Fragment>
       <tr data-workbook={row.id}>
@@ -97,7 +98,7 @@ function ProfileWorkbookRow({ row, profile }: { row: WorkbookSummary; profile: s
             className="primary"
             aria-label={`Push ${row.name}`}
             disabled={pushTitle !== undefined}
-            title={pushTitle}
+            title={pushTitle ?? (offline ? `Needs the network: ${profile} cannot be reached now` : undefined)}
             onClick={() => void sync.getState().push(row.id)}
           >
             {outcome?.kind === 'running' ? 'Pushing…' : 'Push'}
