@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -142,4 +143,40 @@ export async function settledWorkbook(client: Client, id: string): Promise<Workb
     await new Promise((done) => setTimeout(done, 50));
   }
   throw new Error(`workbook ${id} did not settle`);
+}
+
+/** The points of a push at which the kill and network-cut tests stop it. */
+export type PushPoint = 'uploaded' | 'submitted' | 'halfway' | 'outcomes';
+
+export interface PushRow {
+  push_id: string;
+  state: string;
+  remote_transaction_id: string | null;
+}
+
+/** The last push a workstation recorded, read from its workspace file in `dataDir`. */
+export function lastPushIn(dataDir: string): PushRow | undefined {
+  const db = new Database(join(dataDir, 'workspaces', 'Local.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare('SELECT push_id, state, remote_transaction_id FROM workbook_pushes ORDER BY created_at DESC LIMIT 1').get() as
+      PushRow | undefined;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Whether `push` has reached `point`: its file uploaded (a push records `submitting` before it
+ * sends its load: in either, it has not finished submitting), its load submitted, the remote
+ * halfway through that load, or at its end (the outcomes are read next).
+ */
+export async function pushReached(point: PushPoint, push: PushRow | undefined, direct: Client): Promise<boolean> {
+  if (point === 'uploaded') return push?.state === 'uploaded' || push?.state === 'submitting';
+  if (point === 'submitted') return push?.state === 'submitted';
+  if (!push?.remote_transaction_id) return false;
+  const tx = await direct.get(`/api/tool/Transaction/${push.remote_transaction_id}/?format=json`);
+  const done = /^\[ (\d+)\/(\d+) \]/.exec(String(tx.body?.data?.detail ?? ''));
+  const status = String(tx.body?.data?.status ?? '');
+  if (point === 'halfway') return done !== null && Number(done[1]) * 2 >= Number(done[2]);
+  return !['Queued', 'In Progress', 'Processing'].includes(status);
 }

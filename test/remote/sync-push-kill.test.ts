@@ -1,11 +1,10 @@
-import Database from 'better-sqlite3';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanupServers, CLI_PATH, tempDataDir } from '../http/serve-process';
 import { workbookOf } from '../service/bulk-validate-helpers';
-import { PARIS, REMOTE_PASSWORD, startRemote, type Client } from './remote-world';
+import { lastPushIn, PARIS, pushReached, REMOTE_PASSWORD, startRemote, type Client, type PushPoint } from './remote-world';
 
 /**
  * `workstation sync push` killed with SIGKILL at each point of a push: (a) once its file is
@@ -42,23 +41,6 @@ function pushChild(args: string[]): { child: ChildProcess; stderr: () => string 
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
-
-/** The last push's state as the workstation recorded it, read from its workspace file. */
-interface PushRow {
-  push_id: string;
-  state: string;
-  remote_transaction_id: string | null;
-}
-
-function pushState(): PushRow | undefined {
-  const db = new Database(join(dataDir, 'workspaces', 'Local.sqlite'), { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare('SELECT push_id, state, remote_transaction_id FROM workbook_pushes ORDER BY created_at DESC LIMIT 1').get() as
-      PushRow | undefined;
-  } finally {
-    db.close();
-  }
-}
 
 async function lineCount(pattern: string): Promise<number> {
   const found = await direct.get(
@@ -100,26 +82,14 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(cleanupServers);
 
-type KillPoint = 'uploaded' | 'submitted' | 'halfway' | 'outcomes';
-
-async function killAt(point: KillPoint, child: ChildProcess, earlier: string | undefined): Promise<void> {
+async function killAt(point: PushPoint, child: ChildProcess, earlier: string | undefined): Promise<void> {
   for (let i = 0; i < 6000; i += 1) {
     // Past the remote's end, the push has only its outcomes to read and write: it may be quicker than this poll.
     if (child.exitCode !== null && point === 'outcomes') return;
     if (child.exitCode !== null) throw new Error(`the push ended before ${point}`);
-    const found = pushState();
+    const found = lastPushIn(dataDir);
     // The push of an earlier test is not this one.
-    const state = found?.push_id === earlier ? undefined : found;
-    // Once uploaded, a push records `submitting` before it sends its load: killed in either, it has not finished submitting.
-    if (point === 'uploaded' && (state?.state === 'uploaded' || state?.state === 'submitting')) break;
-    if (point === 'submitted' && state?.state === 'submitted') break;
-    if ((point === 'halfway' || point === 'outcomes') && state?.remote_transaction_id) {
-      const tx = await direct.get(`/api/tool/Transaction/${state.remote_transaction_id}/`);
-      const done = /^\[ (\d+)\/(\d+) \]/.exec(String(tx.body?.data?.detail ?? ''));
-      const status = String(tx.body?.data?.status ?? '');
-      if (point === 'halfway' && done && Number(done[1]) * 2 >= Number(done[2])) break;
-      if (point === 'outcomes' && !['Queued', 'In Progress', 'Processing'].includes(status)) break;
-    }
+    if (await pushReached(point, found?.push_id === earlier ? undefined : found, direct)) break;
     await sleep(5);
   }
   child.kill('SIGKILL');
@@ -127,7 +97,7 @@ async function killAt(point: KillPoint, child: ChildProcess, earlier: string | u
 }
 
 describe('sync push killed at each point, then run again', () => {
-  const points: [KillPoint, string, string][] = [
+  const points: [PushPoint, string, string][] = [
     ['uploaded', 'GA', '+331401'],
     ['submitted', 'GB', '+331402'],
     ['halfway', 'GC', '+331403'],
@@ -136,7 +106,7 @@ describe('sync push killed at each point, then run again', () => {
   for (const [point, prefix, numbers] of points) {
     it(`loads every row exactly once after a kill ${point === 'outcomes' ? 'while the outcomes are written back' : `at ${point}`}`, async () => {
       const file = await bookFile(prefix, numbers);
-      const earlier = pushState()?.push_id;
+      const earlier = lastPushIn(dataDir)?.push_id;
       const first = pushChild([file]);
       await killAt(point, first.child, earlier);
       const id = /pushing workbook (\S+) to Customer/.exec(first.stderr())?.[1];
@@ -147,7 +117,7 @@ describe('sync push killed at each point, then run again', () => {
       expect(answer).toMatchObject({ loaded: LINES + LINES / 20, failed: 0 });
       // Killed before its end, the push was left unfinished, and this run went on with it.
       if (point !== 'outcomes') expect(answer.resumed).toBe(true);
-      expect(pushState()?.state).toBe('done');
+      expect(lastPushIn(dataDir)?.state).toBe('done');
       for (const i of [0, 1, LINES / 2, LINES - 1]) expect(await lineCount(`${numbers}${String(i).padStart(6, '0')}`)).toBe(1);
       const lines = await direct.get(
         `/api/relation/LineRelation/?hierarchy=sys&filter_field=pattern&filter_condition=startswith&filter_text=${encodeURIComponent(numbers)}&limit=1&format=json`,

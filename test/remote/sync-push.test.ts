@@ -1,5 +1,3 @@
-import Database from 'better-sqlite3';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkbookInfo, WorkbookRowPage } from '../../main/service/contract/workbook-api';
 import type { RemoteProfile, SyncPushAnswer } from '../../main/service/contract/workstation-api';
@@ -7,8 +5,11 @@ import type { ServeProcess } from '../http/serve-process';
 import { workbookOf } from '../service/bulk-validate-helpers';
 import { FaultProxy } from './fault-proxy';
 import {
+  lastPushIn,
   openLocal,
   PARIS,
+  pushReached,
+  type PushPoint,
   REMOTE_PASSWORD,
   remoteTransactionCount,
   startRemote,
@@ -78,44 +79,22 @@ async function lineCount(pattern: string): Promise<number> {
   return found.body.pagination.total as number;
 }
 
-type CutPoint = 'uploaded' | 'submitted' | 'halfway' | 'outcomes';
-
-const CUT_WORDS: Record<CutPoint, string> = {
+const CUT_WORDS: Record<PushPoint, string> = {
   uploaded: 'once its file was uploaded',
   submitted: 'right after its load was submitted',
   halfway: "halfway through the remote's load",
   outcomes: "as the remote's load ended and its outcomes were read",
 };
 
-/** The workstation's last push, as its workspace file records it. */
-function lastPush(): { push_id: string; state: string; remote_transaction_id: string | null } | undefined {
-  const db = new Database(join(local.dataDir, 'workspaces', 'Local.sqlite'), { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare('SELECT push_id, state, remote_transaction_id FROM workbook_pushes ORDER BY created_at DESC LIMIT 1').get() as
-      { push_id: string; state: string; remote_transaction_id: string | null } | undefined;
-  } finally {
-    db.close();
-  }
-}
-
 /** Waits for the point of a push (not the one before it, `earlier`) at which the network goes. */
-async function cutAt(point: CutPoint, earlier: string | undefined, ended: () => boolean): Promise<void> {
+async function cutAt(point: PushPoint, earlier: string | undefined, ended: () => boolean): Promise<void> {
   for (let i = 0; i < 12_000; i += 1) {
     if (ended()) {
       if (point === 'outcomes') return;
       throw new Error(`the push ended before ${point}`);
     }
-    const found = lastPush();
-    const push = found?.push_id === earlier ? undefined : found;
-    if (point === 'uploaded' && (push?.state === 'uploaded' || push?.state === 'submitting')) return;
-    if (point === 'submitted' && push?.remote_transaction_id) return;
-    if ((point === 'halfway' || point === 'outcomes') && push?.remote_transaction_id) {
-      const tx = await direct.get(`/api/tool/Transaction/${push.remote_transaction_id}/?format=json`);
-      const done = /^\[ (\d+)\/(\d+) \]/.exec(String(tx.body?.data?.detail ?? ''));
-      const status = String(tx.body?.data?.status ?? '');
-      if (point === 'halfway' && done && Number(done[1]) * 2 >= Number(done[2])) return;
-      if (point === 'outcomes' && !['Queued', 'In Progress', 'Processing'].includes(status)) return;
-    }
+    const found = lastPushIn(local.dataDir);
+    if (await pushReached(point, found?.push_id === earlier ? undefined : found, direct)) return;
     await new Promise((done) => setTimeout(done, 5));
   }
   throw new Error(`the push never reached ${point}`);
@@ -194,7 +173,7 @@ describe('sync push', () => {
   }, 240_000);
 
   /** When the network goes: (a) the push's file uploaded, (b) its load submitted, (c) the remote halfway through it, (d) its end reached, the outcomes being read. */
-  const cuts: [CutPoint, string, string][] = [
+  const cuts: [PushPoint, string, string][] = [
     ['uploaded', 'FA', '+3315'],
     ['submitted', 'FB', '+3312'],
     ['halfway', 'FC', '+3318'],
@@ -204,7 +183,7 @@ describe('sync push', () => {
     it(`resumed after the network went ${CUT_WORDS[point]}, finds its own load or submits it once, and loads nothing twice`, async () => {
       const info = await stagePlanned(`push-${prefix}.xlsx`, await book(prefix, numbers, 2_000));
       const transactionsBefore = await remoteTransactionCount(direct);
-      const earlier = lastPush()?.push_id;
+      const earlier = lastPushIn(local.dataDir)?.push_id;
       const pushing = local.admin.call('POST', `/workstation/sync/${profile.name}/push/`, { json: { workbook: info.id } });
       let settled: { status: number; body: Record<string, unknown> } | undefined;
       void pushing.then((answer) => (settled = answer));
@@ -228,7 +207,7 @@ describe('sync push', () => {
       expect(resumed.status, resumed.text).toBe(200);
       expect(resumed.body).toMatchObject({ pushed: 2_100, loaded: 2_100, failed: 0 });
       if (cut.status !== 200) expect(resumed.body.resumed).toBe(true);
-      expect(lastPush()?.state).toBe('done');
+      expect(lastPushIn(local.dataDir)?.state).toBe('done');
       // One load of this workbook on the remote, never a second; each of its lines there once.
       expect(await remoteTransactionCount(direct)).toBe(transactionsBefore + 1);
       for (const i of [0, 999, 1999]) expect(await lineCount(`${numbers}${String(i).padStart(7, '0')}`)).toBe(1);
