@@ -154,7 +154,7 @@ async function pullWhole(input: PullInput, home: HomeNode): Promise<SyncPullAnsw
       counts: JSON.stringify(counts),
     };
     mirror.pulls.record(record);
-    finish();
+    await finish();
     complete = true;
     return { mode: 'full', pulled_at: pulledAt, home_hierarchy: home.hierarchy, counts, changed: null };
   } finally {
