@@ -387,8 +387,11 @@ export class StagedWorkbooks {
       const record = store.workbooks.getByWb(found.wb) as WorkbookRecord;
       this.editable(record);
       this.checkRevision(record, revision);
+      const planner = new EditPlanner(store, record.wb);
+      // A replace reads its range with turns for the event loop, outside the write transaction.
+      const prepared = await planner.prepare(edit);
       const applied = store.db.transaction(() => {
-        const planned = new EditPlanner(store, record.wb).plan(edit);
+        const planned = prepared ?? planner.plan(edit);
         const done = applyOps(store, record.wb, planned.ops);
         const seq = record.head + 1;
         store.workbooks.dropRevisionsAfter(record.wb, record.head);

@@ -1,7 +1,9 @@
+import { gapsAfterDelete, gapsAfterInsert, parseGaps, type RowGaps } from './row-gaps';
 import type { WorkbookCell, WorkbookEdit, WorkbookSuggestion } from '../contract/workbook-api';
 import type { Store } from '../domain/store';
 import { ApiError } from '../errors';
 import type { WorkbookSheetRecord } from '../store/workbooks-repo';
+import { compileCellPattern, MAX_PATTERN, TimeSlice, type CellPattern } from './cell-pattern';
 import { columnsOf, sheetContext, type StagedColumn } from './staged-sheet';
 import { cellFromRequest, cellText, MAX_CELL_TEXT, parseCells } from './workbook-cells';
 import type { PrimitiveOp } from './workbook-ops';
@@ -18,9 +20,8 @@ export interface PlannedEdit {
   summary: string;
 }
 
-/** Rows an edit may add or touch at once, and the longest find pattern: bounds on one request's work. */
+/** Rows an edit may add or touch at once: a bound on one request's work. */
 const MAX_NEW_ROWS = 100_000;
-const MAX_PATTERN = 500;
 
 const bad = (message: string): ApiError => new ApiError(400, 'bad-edit', message);
 
@@ -70,7 +71,8 @@ export class EditPlanner {
       case 'fill_down':
         return this.fillDown(fields);
       case 'replace':
-        return this.replace(fields);
+        // Planned before the transaction, by prepare(): a replace walks the sheet with turns.
+        throw bad('A replace is planned with prepare().');
       case 'directive':
         return this.directive(fields);
       case 'apply_suggestions':
@@ -176,19 +178,26 @@ export class EditPlanner {
       throw bad("'rows' must be objects of column id -> value.");
     return {
       op: 'insert_rows',
-      ops: [this.newRows(sheet, at, count, rows)],
+      ops: [this.newRows(sheet, at, count, rows), ...this.gapsOp(sheet, gapsAfterInsert(parseGaps(sheet.row_gaps), at, count))],
       summary: `Inserted ${plural(count, 'row')} in '${sheet.name}'`,
     };
+  }
+
+  /** The op that moves the sheet's gaps with its rows, when it has any. */
+  private gapsOp(sheet: WorkbookSheetRecord, gaps: RowGaps): PrimitiveOp[] {
+    const text = JSON.stringify(gaps);
+    return text === sheet.row_gaps ? [] : [['gaps', sheet.sheet_no, text]];
   }
 
   private deleteRows(fields: Fields): PlannedEdit {
     const sheet = this.sheet(fields);
     if (!Array.isArray(fields.row_ids) || fields.row_ids.length === 0) throw bad("'row_ids' must list the ids of the rows to delete.");
     const ids = [...new Set(fields.row_ids as unknown[])];
-    for (const id of ids) this.rowIdx(sheet, id);
+    const places = ids.map((id) => this.rowIdx(sheet, id));
+    const gaps = gapsAfterDelete(parseGaps(sheet.row_gaps), places, sheet.rows - places.length);
     return {
       op: 'delete_rows',
-      ops: [['delete', sheet.sheet_no, ids as number[]]],
+      ops: [['delete', sheet.sheet_no, ids as number[]], ...this.gapsOp(sheet, gaps)],
       summary: `Deleted ${plural(ids.length, 'row')} from '${sheet.name}'`,
     };
   }
@@ -244,38 +253,66 @@ export class EditPlanner {
     };
   }
 
-  private pattern(fields: Fields): RegExp {
-    const find = text(fields, 'find', MAX_PATTERN);
-    if (find === '') throw bad("'find' must not be empty.");
-    const flags = fields.match_case === true ? 'g' : 'gi';
-    try {
-      return new RegExp(fields.regex === true ? find : find.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), flags);
-    } catch (error) {
-      throw bad(`'find' is not a regular expression: ${(error as Error).message}.`);
-    }
+  /**
+   * The work an edit does before its write transaction: a replace reads and matches every cell of
+   * its range, which may be a million rows, so it runs here with turns for the event loop (the
+   * workbook's edits are serial, so no other edit lands meanwhile). Any other edit: undefined.
+   */
+  async prepare(raw: unknown): Promise<PlannedEdit | undefined> {
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
+    const fields = raw as Fields;
+    return fields.op === 'replace' ? this.replace(fields) : undefined;
   }
 
-  private replace(fields: Fields): PlannedEdit {
+  private pattern(fields: Fields): CellPattern {
+    if (fields.regex !== undefined && typeof fields.regex !== 'boolean') throw bad("'regex' must be true or false.");
+    if (fields.match_case !== undefined && typeof fields.match_case !== 'boolean') throw bad("'match_case' must be true or false.");
+    return compileCellPattern(text(fields, 'find', MAX_PATTERN), {
+      regex: fields.regex === true,
+      matchCase: fields.match_case === true,
+      field: 'find',
+      code: 'bad-edit',
+    });
+  }
+
+  /** The rows a replace walks: the sheet's, or those of `within` that the sheet has (an index past its end is refused). */
+  private range(sheet: WorkbookSheetRecord, within: Fields | undefined): [number, number] {
+    const last = sheet.rows - 1;
+    const from = within?.from_index === undefined ? 0 : int(within, 'from_index');
+    const to = within?.to_index === undefined ? last : int(within, 'to_index');
+    if (to > last || from > to)
+      throw bad(
+        `'within' must name rows of sheet '${sheet.name}' (indexes 0 to ${last}), with 'from_index' <= 'to_index': it has ${from} to ${to}.`,
+      );
+    return [from, to];
+  }
+
+  private async replace(fields: Fields): Promise<PlannedEdit> {
     const pattern = this.pattern(fields);
     const replacement = text(fields, 'replace', MAX_CELL_TEXT);
-    const within = (typeof fields.within === 'object' && fields.within !== null ? fields.within : undefined) as Fields | undefined;
+    if (fields.within !== undefined && (typeof fields.within !== 'object' || fields.within === null || Array.isArray(fields.within)))
+      throw bad("'within' must be an object: {sheet, from_index?, to_index?, columns?}.");
+    const within = fields.within as Fields | undefined;
     const sheets = within ? [this.sheet(within)] : this.sheets.filter((sheet) => !sheet.skipped);
+    const slice = new TimeSlice();
     const ops: PrimitiveOp[] = [];
     let count = 0;
     for (const sheet of sheets) {
+      if (within?.columns !== undefined && !Array.isArray(within.columns)) throw bad("'within.columns' must list column ids.");
       const columnIds = within?.columns === undefined ? columnsOf(sheet).map((column) => column.id) : (within.columns as unknown[]);
       for (const id of columnIds) this.columnPlace(sheet, id);
-      const from = within?.from_index === undefined ? 0 : int(within, 'from_index');
-      const to = within?.to_index === undefined ? sheet.rows - 1 : int(within, 'to_index');
+      if (sheet.rows === 0) continue;
+      const [from, to] = this.range(sheet, within);
       const cells: [number, number, WorkbookCell][] = [];
       for (let skip = from; skip <= to; skip += 1000) {
+        await slice.pause();
         for (const row of this.store.workbooks.page(this.wb, sheet.sheet_no, skip, Math.min(1000, to - skip + 1))) {
+          await slice.pause();
           const current = parseCells(row.cells);
           for (const id of columnIds as number[]) {
             const before = cellText(current[id]);
             if (before === '') continue;
-            pattern.lastIndex = 0;
-            const after = before.replace(pattern, replacement);
+            const after = pattern.replace(before, replacement);
             if (after !== before) cells.push([row.row_id, id, cellFromRequest(after, `row ${row.idx + 1}`)]);
           }
         }

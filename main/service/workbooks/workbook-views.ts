@@ -16,9 +16,10 @@ import { ApiError } from '../errors';
 import { columnLetters } from '../sheets/sheet-xml-scan';
 import type { WorkbookIssueRecord, WorkbookRecord, WorkbookRowRecord, WorkbookSheetRecord } from '../store/workbooks-repo';
 import type { OutcomeRecord, PlanRecord } from '../store/workbook-runs-repo';
-import { columnsAnswer, columnsOf, firstRowOf, sheetContext, type SheetContext } from './staged-sheet';
+import { columnsAnswer, columnsOf, firstRowOf, rowNumberOf, sheetContext, type SheetContext } from './staged-sheet';
 import type { StoredIssue } from './staged-validator';
 import type { WorkbookPlace } from './staged-workbooks';
+import { TimeSlice, type CellPattern } from './cell-pattern';
 import { cellText, parseCells, type RowCells } from './workbook-cells';
 import { loadInfo, outcomeOf, planEntryOf, planInfo } from './workbook-run-views';
 
@@ -114,7 +115,7 @@ function issueOf(
   return {
     sheet: sheet.sheet_no,
     row_id: rowId,
-    row: idx === null ? 0 : firstRowOf(sheet) + idx,
+    row: idx === null ? 0 : rowNumberOf(sheet, idx),
     column_id: record.column_id,
     column: record.column_id === null ? '' : (viewOf(sheet).letters.get(record.column_id) ?? ''),
     field: record.field,
@@ -173,7 +174,7 @@ export function rowAnswer(
 ): WorkbookRow {
   return {
     id: row.row_id,
-    row: firstRowOf(sheet) + row.idx,
+    row: rowNumberOf(sheet, row.idx),
     index: row.idx,
     cells: shownCells(sheet, parseCells(row.cells)),
     issues: row.errors + row.warnings === 0 ? [] : known.issues.map((issue) => issueOf(issue, sheet, row.row_id, row.idx)),
@@ -192,22 +193,29 @@ export interface RowQuery {
   only?: 'errors' | 'warnings';
   code?: string;
   column?: number;
-  find?: RegExp;
+  find?: CellPattern;
 }
 
-/** Rows through a filter that no index serves (a code, a column, a text): a scan of the sheet, in pages. */
-function scanRows(
+/**
+ * Rows through a filter that no index serves (a code, a column, a text): a scan of the sheet, in
+ * pages, that gives the event loop a turn every few milliseconds, so that a scan of a million rows
+ * (or a costly pattern) delays nobody else's request by more than a slice.
+ */
+async function scanRows(
   store: Store,
   record: WorkbookRecord,
   sheet: WorkbookSheetRecord,
   query: RowQuery,
-): { total: number; rows: WorkbookRowRecord[] } {
+): Promise<{ total: number; rows: WorkbookRowRecord[] }> {
   const rows: WorkbookRowRecord[] = [];
+  const slice = new TimeSlice();
   let total = 0;
   let passed = 0;
   for (let skip = 0; ; skip += 1000) {
+    await slice.pause();
     const page = store.workbooks.page(record.wb, sheet.sheet_no, skip, 1000, query.only);
     for (const row of page) {
+      await slice.pause();
       if (!matches(store, record.wb, sheet, row, query)) continue;
       if (query.before !== undefined) {
         // The last `limit` matches before the index: a window slid along the scan.
@@ -239,17 +247,42 @@ function matches(store: Store, wb: number, sheet: WorkbookSheetRecord, row: Work
   if (query.find) {
     const cells = shownCells(sheet, parseCells(row.cells));
     const pattern = query.find;
-    if (!Object.values(cells).some((cell) => ((pattern.lastIndex = 0), pattern.test(cellText(cell))))) return false;
+    if (!Object.values(cells).some((cell) => pattern.test(cellText(cell)))) return false;
   }
   return true;
 }
 
-export function rowPage(store: Store, record: WorkbookRecord, sheetNo: number, query: RowQuery): WorkbookRowPage {
+/** A scan that gives turns may see an edit land halfway: it reads again, up to this many times. */
+const SCAN_TRIES = 3;
+
+interface ScanResult {
+  total: number;
+  rows: WorkbookRowRecord[];
+  sheet: WorkbookSheetRecord;
+}
+
+async function scanStable(store: Store, record: WorkbookRecord, sheetNo: number, query: RowQuery): Promise<ScanResult> {
+  for (let attempt = 1; ; attempt += 1) {
+    const sheet = store.workbooks.sheets(record.wb).find((candidate) => candidate.sheet_no === sheetNo);
+    if (!sheet) throw new ApiError(404, 'not-found', `The workbook has no sheet ${sheetNo}.`);
+    const revision = store.workbooks.getByWb(record.wb)?.revision;
+    const found = await scanRows(store, record, sheet, query);
+    if (store.workbooks.getByWb(record.wb)?.revision === revision) return { ...found, sheet };
+    if (attempt === SCAN_TRIES)
+      throw new ApiError(409, 'revision-conflict', 'The workbook kept changing while its rows were searched: search again.');
+  }
+}
+
+export async function rowPage(store: Store, record: WorkbookRecord, sheetNo: number, query: RowQuery): Promise<WorkbookRowPage> {
+  if (query.code !== undefined || query.column !== undefined || query.find) {
+    const found = await scanStable(store, record, sheetNo, query);
+    // The workbook as it stood when the scan ended: its revision is the one the rows were read at.
+    return pageAnswer(store, store.workbooks.getByWb(record.wb) ?? record, found.sheet, query, found);
+  }
   const sheet = store.workbooks.sheets(record.wb).find((candidate) => candidate.sheet_no === sheetNo);
   if (!sheet) throw new ApiError(404, 'not-found', `The workbook has no sheet ${sheetNo}.`);
   let found: { total: number; rows: WorkbookRowRecord[] };
-  if (query.code !== undefined || query.column !== undefined || query.find) found = scanRows(store, record, sheet, query);
-  else if (query.before !== undefined)
+  if (query.before !== undefined)
     found = {
       total: query.only === 'errors' ? sheet.rows_with_errors : query.only === 'warnings' ? sheet.rows_with_warnings : sheet.rows,
       rows: store.workbooks.pageBefore(record.wb, sheetNo, query.before, query.limit, query.only),
@@ -260,6 +293,16 @@ export function rowPage(store: Store, record: WorkbookRecord, sheetNo: number, q
       rows: store.workbooks.page(record.wb, sheetNo, query.skip, query.limit, query.only, query.after),
     };
   else found = { total: sheet.rows, rows: store.workbooks.page(record.wb, sheetNo, query.skip, query.limit, undefined, query.after) };
+  return pageAnswer(store, record, sheet, query, found);
+}
+
+function pageAnswer(
+  store: Store,
+  record: WorkbookRecord,
+  sheet: WorkbookSheetRecord,
+  query: RowQuery,
+  found: { total: number; rows: WorkbookRowRecord[] },
+): WorkbookRowPage {
   // One query for the page's issues, one for its plan entries and one for its outcomes, rather
   // than one each a row; none of the last two for a workbook never planned or loaded.
   const ids = found.rows.map((row) => row.row_id);

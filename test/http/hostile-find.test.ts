@@ -1,0 +1,177 @@
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WorkbookEditResult, WorkbookInfo, WorkbookRowPage } from '../../main/service/contract/workbook-api';
+import { ADMIN, ApiClient, type Credentials } from './api-client';
+import { cleanupServers, startServe, tempDataDir, type ServeProcess } from './serve-process';
+
+/**
+ * Issue 30, findings 1 and 2, over real HTTP against server mode: one admin's find or replace
+ * with a backtracking pattern (`^(a+)+$` over cells of 25 `a` and a `!`), or a replace whose
+ * range runs to row 415,286,936 of a 20-row sheet, held the service's one thread for seconds,
+ * and so every other user. While each runs, another admin's requests must keep a p99 under
+ * 50 ms; each hostile request gets its answer (or a 400 saying why not), and the service goes on.
+ */
+const PARIS = 'sys.hcs.Telco.Acme.Paris';
+const OTHER: Credentials = { username: 'other.admin', password: 'other-admin-pw-1' };
+const HOSTILE_CELL = `${'a'.repeat(25)}!`;
+
+let server: ServeProcess;
+let api: ApiClient;
+let other: ApiClient;
+let workbook: WorkbookInfo;
+
+/** A 20-row LineRelation sheet (compact layout), three of whose alerting names are the hostile text. */
+async function sheetBytes(): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('LineRelation');
+  sheet.addRow(['pattern', 'alertingName']);
+  for (let i = 0; i < 20; i += 1) sheet.addRow([`+3314000${String(i).padStart(4, '0')}`, i % 7 === 0 ? HOSTILE_CELL : `Line ${i}`]);
+  return Buffer.from(await book.xlsx.writeBuffer());
+}
+
+beforeAll(async () => {
+  server = await startServe({ dataDir: tempDataDir(), seed: 'demo' });
+  api = new ApiClient(server.url, ADMIN);
+  other = new ApiClient(server.url, OTHER);
+  const made = await api.post(`/api/data/User/?hierarchy=sys`, { data: { ...OTHER, role: 'admin' } });
+  expect(made.status, made.text).toBe(200);
+  expect((await api.upload('hostile.xlsx', await sheetBytes(), PARIS)).status).toBe(200);
+  const staged = await api.post<{ workbook: WorkbookInfo }>('/workstation/workbooks/', {
+    from: 'upload',
+    file: 'hostile.xlsx',
+    hierarchy: PARIS,
+  });
+  expect(staged.status, staged.text).toBe(202);
+  for (let tries = 0; ; tries += 1) {
+    const now = await api.get<{ workbook: WorkbookInfo }>(`/workstation/workbooks/${staged.body.workbook.id}/`);
+    workbook = now.body.workbook;
+    if (workbook.state !== 'staging' && workbook.state !== 'validating') break;
+    expect(tries).toBeLessThan(200);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  // The other admin's requests once before any is timed: their first answers compile code paths.
+  for (const path of OTHER_PATHS) for (let i = 0; i < 5; i += 1) expect((await other.get(path)).status).toBe(200);
+}, 60_000);
+afterAll(cleanupServers);
+
+const OTHER_PATHS = [`/api/data/InternalNumberInventory/?hierarchy=sys.hcs.Telco.Acme&limit=5`, '/workstation/workbooks/'];
+
+const percentile = (values: number[], p: number): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+};
+
+/**
+ * Runs `hostile` again and again for `forMs` (at least once) while the other admin lists inventory
+ * numbers and their own workbooks every 5 ms; answers the other admin's latencies and the
+ * hostile answers' statuses.
+ */
+async function whileHostile(label: string, hostile: () => Promise<number>, forMs = 2500): Promise<{ p99: number; statuses: number[] }> {
+  const latencies: number[] = [];
+  const statuses: number[] = [];
+  let running = true;
+  const poll = (async () => {
+    for (let n = 0; running; n += 1) {
+      const started = performance.now();
+      const reply = await other.get(OTHER_PATHS[n % OTHER_PATHS.length]);
+      expect(reply.status, reply.text).toBe(200);
+      latencies.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  })();
+  // Let the poller start before the first hostile request.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const started = performance.now();
+  // One hostile request after another, a breath apart: today's held the thread for seconds each.
+  do {
+    statuses.push(await hostile());
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  } while (performance.now() - started < forMs);
+  running = false;
+  await poll;
+  const p99 = percentile(latencies, 99);
+  console.log(
+    `${label}: ${statuses.length} hostile requests; other admin's requests p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms (${latencies.length} requests)`,
+  );
+  return { p99, statuses };
+}
+
+const rowsUrl = (find: string): string =>
+  `/workstation/workbooks/${workbook.id}/sheets/0/rows/?find=${encodeURIComponent(find)}&regex=true&limit=100`;
+
+const revision = async (): Promise<number> =>
+  (await api.get<{ workbook: WorkbookInfo }>(`/workstation/workbooks/${workbook.id}/`)).body.workbook.revision;
+
+async function replaceEdit(edit: Record<string, unknown>): Promise<{ status: number; body: WorkbookEditResult & { code?: string } }> {
+  const reply = await api.post<WorkbookEditResult & { code?: string }>(`/workstation/workbooks/${workbook.id}/edits/`, {
+    revision: await revision(),
+    edit: { op: 'replace', replace: 'x', regex: true, ...edit },
+  });
+  return { status: reply.status, body: reply.body };
+}
+
+describe('a hostile pattern or range holds nobody else', () => {
+  it('measures the other admin alone first (the baseline printed beside the figures below)', async () => {
+    const { p99 } = await whileHostile('baseline (no hostile request)', async () => 0, 2500);
+    expect(p99).toBeLessThan(50);
+  }, 60_000);
+
+  it('finds rows with a backtracking pattern in bounded time: the answer is right, others keep p99 < 50 ms', async () => {
+    for (const find of ['^(a+)+$', '((\\w+)+)+!', '(a|aa)+$']) {
+      const { p99, statuses } = await whileHostile(`find ${find}`, async () => (await api.get(rowsUrl(find))).status);
+      expect(statuses.every((status) => status === 200)).toBe(true);
+      expect(p99).toBeLessThan(50);
+    }
+    // The answers are those of the pattern: three cells end in `!`, none is only `a`.
+    expect((await api.get<WorkbookRowPage>(rowsUrl('^(a+)+!$'))).body.total).toBe(3);
+    expect((await api.get<WorkbookRowPage>(rowsUrl('^(a+)+$'))).body.total).toBe(0);
+  }, 120_000);
+
+  it('replaces with a backtracking pattern in bounded time, inside the edit, while others keep p99 < 50 ms', async () => {
+    const { p99, statuses } = await whileHostile('replace ^(a+)+$', async () => (await replaceEdit({ find: '^(a+)+$' })).status);
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    expect(p99).toBeLessThan(50);
+    const done = await replaceEdit({ find: '^(a+)+(!)$', replace: 'b$2' });
+    expect(done.status).toBe(200);
+    expect(done.body.changed).toBe(3);
+    expect((await api.get<WorkbookRowPage>(rowsUrl('^b!$'))).body.total).toBe(3);
+  }, 120_000);
+
+  it('refuses a replace range past the sheet at once (to_index 415,286,936 and 1e15 on 20 rows), changing nothing', async () => {
+    const before = await revision();
+    for (const to_index of [415_286_936, 1e15]) {
+      const { p99, statuses } = await whileHostile(`replace to_index ${to_index}`, async () => {
+        const reply = await replaceEdit({ find: 'Line', within: { sheet: 0, from_index: 0, to_index } });
+        expect(reply.body.code).toBe('bad-edit');
+        return reply.status;
+      });
+      expect(statuses.every((status) => status === 400)).toBe(true);
+      expect(p99).toBeLessThan(50);
+    }
+    expect(await revision()).toBe(before);
+    // A range within the sheet still works.
+    const done = await replaceEdit({ find: '^Line 1$', replace: 'Line one', within: { sheet: 0, from_index: 0, to_index: 19 } });
+    expect(done.status).toBe(200);
+    expect(done.body.changed).toBe(1);
+  }, 120_000);
+
+  it('refuses what it cannot bound with a 400 that says why: look-around, back-references, huge programs, costly cells', async () => {
+    for (const find of ['(?=a)a', '(a)\\1', 'a{1000}']) {
+      const reply = await api.get<{ code: string; message: string }>(rowsUrl(find));
+      expect(reply.status, reply.text).toBe(400);
+      expect(['validation-failed', 'pattern-too-costly']).toContain(reply.body.code);
+    }
+    // A cell of 32,767 characters against a 300-step program: too costly a cell, said so.
+    const first = (await api.get<WorkbookRowPage>(`/workstation/workbooks/${workbook.id}/sheets/0/rows/?limit=1`)).body.rows[0];
+    const column = workbook.sheets[0].columns.find((entry) => entry.name === 'alertingName')?.id as number;
+    const long = await api.post(`/workstation/workbooks/${workbook.id}/edits/`, {
+      revision: await revision(),
+      edit: { op: 'set', sheet: 0, cells: [{ row_id: first.id, column_id: column, value: 'a'.repeat(32_767) }] },
+    });
+    expect(long.status, long.text).toBe(200);
+    const costly = await api.get<{ code: string; message: string }>(rowsUrl('\\w{300}'));
+    expect(costly.status, costly.text).toBe(400);
+    expect(costly.body.code).toBe('pattern-too-costly');
+    expect(costly.body.message).toContain('32,767 characters');
+  }, 60_000);
+});
