@@ -6,24 +6,28 @@ import { createService, type Service } from './service';
 import type { SyncEvent } from './service/contract/service-events';
 import type { SyncPullAnswer, SyncPushAnswer, SyncStatus } from './service/contract/workstation-api';
 import { Run } from './cli-workbook';
+import { mirrorAge } from './service/contract/mirror-age';
 
 /**
  * `workstation sync ...`: a remote profile's mirror from the command line, through the same
  * /workstation/sync/ endpoints as HTTP and IPC, as the store's local `admin`. Exit codes: 0 done,
  * 2 refused or unreachable (the fault's message on stderr).
  */
-export const SYNC_USAGE = `usage: workstation sync pull <profile> [--data <dir>] [--json]   (password: WORKSTATION_REMOTE_PASSWORD, or asked)
+export const SYNC_USAGE = `usage: workstation sync pull <profile> [--allow-mass-delete] [--data <dir>] [--json]   (password: WORKSTATION_REMOTE_PASSWORD, or asked)
        workstation sync push <profile> <file.xlsx> [--hierarchy <path>] [--data <dir>] [--json]
        workstation sync push <profile> --workbook <id> [--data <dir>] [--json]
        workstation sync status <profile> [--data <dir>] [--json]
   push exit codes: 0 every row loaded, 1 some rows failed or were kept back (conflicts, errors), 2 refused or unreachable;
-  run an interrupted push again: it goes on where it stopped, and never loads a row twice`;
+  run an interrupted push again: it goes on where it stopped, and never loads a row twice
+  --allow-mass-delete  let the pull remove more than a tenth of a model's instances from the mirror
+                       (refused otherwise, exit 2: a remote answering a broken scope must not empty it)`;
 
 const OPTIONS = {
   data: { type: 'string' },
   json: { type: 'boolean' },
   workbook: { type: 'string' },
   hierarchy: { type: 'string' },
+  'allow-mass-delete': { type: 'boolean' },
 } as const;
 
 async function call<T>(
@@ -82,7 +86,7 @@ export async function syncCommand(args: string[]): Promise<number> {
         process.stdout.write(`${body.profile}: never pulled; run 'workstation sync pull ${body.profile}'\n`);
       else
         process.stdout.write(
-          `${body.profile}: mirror of ${body.pulled_at} (${body.mode} pull, from ${body.home_hierarchy})\n${countsText(body.counts)}\n`,
+          `${body.profile}: mirror of ${mirrorAge(body.pulled_at, new Date())} (${body.mode} pull, from ${body.home_hierarchy})\n${countsText(body.counts)}\n`,
         );
       return 0;
     }
@@ -95,7 +99,12 @@ export async function syncCommand(args: string[]): Promise<number> {
     if (verb === 'push') return await push(service, name, file, values);
     process.stderr.write(`pulling ${name}...\n`);
     const started = performance.now();
-    const { status, body } = await call<SyncPullAnswer>(service, 'POST', `${path}pull/`);
+    const { status, body } = await call<SyncPullAnswer>(
+      service,
+      'POST',
+      `${path}pull/`,
+      values['allow-mass-delete'] ? { allow_mass_delete: true } : undefined,
+    );
     if (status !== 200) {
       process.stderr.write(`workstation: ${body.message ?? `HTTP ${status}`}\n`);
       return 2;
@@ -104,8 +113,10 @@ export async function syncCommand(args: string[]): Promise<number> {
     if (values.json) process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
     else {
       const what = body.mode === 'full' ? 'everything' : `${body.changed ?? 0} changed instances`;
+      const reread =
+        body.reread.length > 0 ? `; read whole again, as their counts differed from the remote's: ${body.reread.join(', ')}` : '';
       process.stdout.write(
-        `${name}: pulled ${what} from ${body.home_hierarchy}; mirror of ${body.pulled_at}\n${countsText(body.counts)}\n`,
+        `${name}: pulled ${what} from ${body.home_hierarchy}${reread}; mirror of ${mirrorAge(body.pulled_at, new Date())}\n${countsText(body.counts)}\n`,
       );
     }
     return 0;

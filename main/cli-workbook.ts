@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { localAdmin, workstationCall } from './cli-remote';
 import { issueTable, loadSummary, loadTable, planSummary, planTable, sheetName, validateSummary, type LoadRowView } from './cli-table';
 import { defaultDataDir } from './data-dir';
+import { mirrorAge } from './service/contract/mirror-age';
 import { createService, type Service } from './service';
 import type { LoadProgressEvent } from './service/contract/service-events';
 import type {
@@ -154,7 +155,9 @@ export class Run {
     const sheets = info.sheets.filter((sheet) => !sheet.skipped);
     this.note(`staged ${info.counts.rows} row(s) in ${sheets.length} sheet(s): ${sheets.map((sheet) => sheet.name).join(', ')}`);
     if (info.profile !== null)
-      this.note(`checked against the mirror of ${info.profile} pulled at ${info.checked_against ?? 'an unknown time'}`);
+      this.note(
+        `checked against the mirror of ${info.profile} pulled at ${info.checked_against ? mirrorAge(info.checked_against, new Date()) : 'an unknown time'}`,
+      );
     return info;
   }
 

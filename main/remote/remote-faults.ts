@@ -6,7 +6,8 @@ import type { RemoteTarget } from './remote-target';
  * None is a 401: the local session is fine, and a 401 would send the app to its sign-in page.
  * The messages name the deployment and say what to do; they never hold a password or a header.
  */
-export type RemoteFaultCode = 'remote-unreachable' | 'remote-timeout' | 'remote-tls' | 'remote-auth';
+/** `remote-bad-answer`: an answer that is not what the API gives (a proxy's page, cut-off JSON...): main/remote/pull-pages.ts. */
+export type RemoteFaultCode = 'remote-unreachable' | 'remote-timeout' | 'remote-tls' | 'remote-auth' | 'remote-bad-answer';
 
 export class RemoteFault extends ApiError {
   constructor(

@@ -1,6 +1,6 @@
 import type { JsonObject } from '../service/api-types';
 import { isJsonObject } from '../service/api-types';
-import { findHomeNode, type HomeGet, type HomeNode } from '../service/contract/home-node';
+import { findHomeNode, type HomeNode } from '../service/contract/home-node';
 import type { SyncPullAnswer } from '../service/contract/workstation-api';
 import { businessKeyOf } from '../service/domain/business-key';
 import { ApiError } from '../service/errors';
@@ -8,8 +8,10 @@ import { requireModel } from '../service/models/registry';
 import type { NodeRow } from '../service/store/nodes-repo';
 import { isoMicrosAt } from '../service/store/ids';
 import { childrenOf } from './remote-transactions';
-import { objectOf, resourcesOf, textOf } from './json-fields';
+import { objectOf, textOf } from './json-fields';
+import { guardMassDelete, removalsFrom, scopeCounts, snapshotOf } from './mirror-counts';
 import { openMirror, openNextMirror, removeDatabaseFiles, replaceMirror, type MirrorStore } from './mirror-workspace';
+import { listed, listedTotal, listPage, PAGE, readAnswer, refused, type ListScope, type RemoteGet } from './pull-pages';
 
 /**
  * `sync pull`: copies into a profile's mirror what offline checks need of its remote, through
@@ -18,7 +20,11 @@ import { openMirror, openNextMirror, removeDatabaseFiles, replaceMirror, type Mi
  * (MIRRORED). The first pull, and any pull after the home node changed, copies everything into a
  * new file that replaces the mirror once complete. A later pull reads only what changed: the
  * remote's transactions since the last pull (newest first, `order_by=submitted_time`), then
- * each instance they touched, read again or, gone, removed.
+ * each instance they touched, read again or, gone, removed; then each model whose count in the
+ * mirror is not what the remote's list says (instances a workflow made or removed beside the one
+ * its transaction names: a line relation's device line) is read whole again. Every page is
+ * checked (main/remote/pull-pages.ts), and a pull that would remove more than a tenth of a
+ * model's instances needs `allowMassDelete` (main/remote/mirror-counts.ts).
  */
 export interface MirroredModel {
   modelType: string;
@@ -43,7 +49,6 @@ export const MIRRORED: readonly MirroredModel[] = [
 ];
 
 const NODE_MODEL = 'data/HierarchyNode';
-const PAGE = 2000;
 /** Instances written between two turns of the event loop in a whole pull (100 to 250 alike: 2.3 s at 100,000 lines, 3.1 s without). */
 const WRITE_SLICE = 200;
 /** Past this many changed instances, a whole pull is cheaper than reading each one again. */
@@ -62,17 +67,21 @@ export interface PullInput {
   deployment: string;
   username: string;
   homeHierarchy: string | null;
-  get: HomeGet;
+  get: RemoteGet;
   onProgress?: (progress: PullProgress) => void;
   signal?: AbortSignal;
+  /** Lets the pull remove more than a tenth of a model's instances from the mirror (the user confirmed it). */
+  allowMassDelete?: boolean;
   /** Runs just before a whole pull's new file takes the mirror's place. */
   beforeReplace?: () => void;
 }
 
-function refused(what: string, answer: { status: number; body: unknown }): ApiError {
-  const said = textOf(answer.body, 'message') ?? textOf(objectOf(answer.body, 'error'), 'message') ?? `HTTP ${answer.status}`;
-  return new ApiError(502, 'remote-refused', `The remote refused ${what}: ${said}`);
-}
+const scopeOf = (input: PullInput, home: HomeNode): ListScope => ({
+  deployment: input.deployment,
+  get: input.get,
+  signal: input.signal,
+  hierarchy: home.pkid,
+});
 
 export async function pullMirror(input: PullInput): Promise<SyncPullAnswer> {
   const home = await findHomeNode(input.get, input.homeHierarchy, input.deployment, input.username);
@@ -112,10 +121,9 @@ async function watermarkNow(input: PullInput, home: HomeNode): Promise<string | 
     limit: '200',
     summary: 'true',
   });
-  if (answer.status !== 200) throw refused('to list its transactions', answer);
   let mark: string | null = null;
-  const listed = resourcesOf(answer.body).map((resource) => objectOf(resource, 'data'));
-  for (const data of listed) {
+  const newest = listPage(input.deployment, 'its transactions', answer).resources.map((resource) => objectOf(resource, 'data'));
+  for (const data of newest) {
     const time = textOf(data, 'submitted_time');
     if (!time) continue;
     mark ??= time;
@@ -123,7 +131,7 @@ async function watermarkNow(input: PullInput, home: HomeNode): Promise<string | 
     if (UNFINISHED.has(textOf(data, 'status') ?? '') && time < mark) mark = time;
   }
   if (mark === null) return null;
-  const seen = listed
+  const seen = newest
     .filter((data) => textOf(data, 'submitted_time') === mark && !UNFINISHED.has(textOf(data, 'status') ?? ''))
     .map((data) => textOf(data, 'transaction_id') ?? '');
   return JSON.stringify({ time: mark, seen } satisfies Watermark);
@@ -143,6 +151,13 @@ async function pullWhole(input: PullInput, home: HomeNode): Promise<SyncPullAnsw
       input.signal?.throwIfAborted();
       counts[model.modelType] = await copyModel(input, mirror, home, model, placed);
     }
+    // What the new file would take out of the current mirror, before it takes its place.
+    const current = openMirror(input.dataDir, input.profilePkid);
+    try {
+      if (current) guardMassDelete(input.deployment, removalsFrom(snapshotOf(current.db), mirror.db), input.allowMassDelete === true);
+    } finally {
+      current?.close();
+    }
     const pulledAt = isoMicrosAt(Date.now());
     const record = {
       profile_pkid: input.profilePkid,
@@ -156,7 +171,7 @@ async function pullWhole(input: PullInput, home: HomeNode): Promise<SyncPullAnsw
     mirror.pulls.record(record);
     await finish();
     complete = true;
-    return { mode: 'full', pulled_at: pulledAt, home_hierarchy: home.hierarchy, counts, changed: null };
+    return { mode: 'full', pulled_at: pulledAt, home_hierarchy: home.hierarchy, counts, changed: null, reread: [] };
   } finally {
     if (!complete && mirror.db.inTransaction) mirror.db.exec('ROLLBACK');
     mirror.close();
@@ -170,8 +185,9 @@ async function pullWhole(input: PullInput, home: HomeNode): Promise<SyncPullAnsw
 /** The user's node, the nodes above it (by the names in its path) and every node below it. */
 async function copyNodes(input: PullInput, mirror: MirrorStore, home: HomeNode): Promise<number> {
   const { store } = mirror;
-  const read = await input.get(`/api/${NODE_MODEL}/${encodeURIComponent(home.pkid)}/`, { format: 'json' });
-  if (read.status !== 200) throw refused(`to read the node ${home.hierarchy}`, read);
+  const answer = await input.get(`/api/${NODE_MODEL}/${encodeURIComponent(home.pkid)}/`, { format: 'json' });
+  const read = { body: readAnswer(input.deployment, `the node ${home.hierarchy}`, answer) };
+  if (read.body === 'gone') throw refused(`to read the node ${home.hierarchy}`, answer);
   const lineage = objectOf(objectOf(read.body, 'meta'), 'path')?.nodes;
   const names = home.hierarchy.split('.');
   let parent: NodeRow | undefined;
@@ -189,7 +205,7 @@ async function copyNodes(input: PullInput, mirror: MirrorStore, home: HomeNode):
   });
   const nodeModel = requireModel(NODE_MODEL);
   const rows: { row: NodeRow; data: JsonObject; parentPath: string }[] = [];
-  for await (const resource of pages(input, NODE_MODEL, home, { whole: false, above: false })) {
+  for await (const resource of listed(scopeOf(input, home), NODE_MODEL, 'down', true)) {
     const data = objectOf(resource, 'data') ?? {};
     const meta = objectOf(resource, 'meta');
     const pkid = textOf(meta, 'pkid');
@@ -221,7 +237,10 @@ async function copyNodes(input: PullInput, mirror: MirrorStore, home: HomeNode):
   return rows.length;
 }
 
-/** Every instance of a model the user sees, written into the mirror at its node. */
+/**
+ * Every instance of a model the user sees, written into the mirror at its node; answers how many
+ * it holds (those at the user's node, listed both down and up, once).
+ */
 async function copyModel(
   input: PullInput,
   mirror: MirrorStore,
@@ -231,16 +250,20 @@ async function copyModel(
 ): Promise<number> {
   const model = requireModel(mirrored.modelType);
   let count = 0;
-  for await (const resource of pages(input, mirrored.modelType, home, mirrored)) {
-    if (!putInstance(mirror, model.modelType, resource, placed)) continue;
-    count += 1;
-    // The next page, asked for before this one is written, goes out and comes in only while the
-    // event loop is free: written in one go, a page held it for 15 ms, and the remote waited.
-    if (count % WRITE_SLICE === 0) await new Promise((resume) => setImmediate(resume));
-    if (count % PAGE === 0) input.onProgress?.({ phase: 'instances', model_type: mirrored.modelType, done: count });
+  const before = placed.size;
+  const scope = scopeOf(input, home);
+  for (const traversal of mirrored.above ? ['down', 'up'] : ['down']) {
+    for await (const resource of listed(scope, mirrored.modelType, traversal, !mirrored.whole)) {
+      if (!putInstance(mirror, model.modelType, resource, placed)) continue;
+      count += 1;
+      // The next page, asked for before this one is written, goes out and comes in only while the
+      // event loop is free: written in one go, a page held it for 15 ms, and the remote waited.
+      if (count % WRITE_SLICE === 0) await new Promise((resume) => setImmediate(resume));
+      if (count % PAGE === 0) input.onProgress?.({ phase: 'instances', model_type: mirrored.modelType, done: count });
+    }
   }
-  input.onProgress?.({ phase: 'instances', model_type: mirrored.modelType, done: count });
-  return count;
+  input.onProgress?.({ phase: 'instances', model_type: mirrored.modelType, done: placed.size - before });
+  return placed.size - before;
 }
 
 /**
@@ -265,42 +288,6 @@ function putInstance(mirror: MirrorStore, modelType: string, resource: JsonObjec
   return true;
 }
 
-/** The list of a model at the user's node, page after page (and above it when asked). */
-async function* pages(
-  input: PullInput,
-  modelType: string,
-  home: HomeNode,
-  mirrored: Pick<MirroredModel, 'whole' | 'above'>,
-): AsyncGenerator<JsonObject> {
-  const page = (traversal: string, skip: number): Promise<{ status: number; body: unknown }> => {
-    const asked = input.get(`/api/${modelType}/`, {
-      format: 'json',
-      hierarchy: home.pkid,
-      traversal,
-      skip: String(skip),
-      limit: String(PAGE),
-      summary: mirrored.whole ? 'false' : 'true',
-    });
-    // Awaited below; this only keeps a page asked for ahead, and then not wanted, from failing unseen.
-    asked.catch(() => undefined);
-    return asked;
-  };
-  for (const traversal of mirrored.above ? ['down', 'up'] : ['down']) {
-    let next = page(traversal, 0);
-    for (let skip = 0; ; skip += PAGE) {
-      input.signal?.throwIfAborted();
-      const answer = await next;
-      if (answer.status !== 200) throw refused(`to list ${modelType}`, answer);
-      const resources = resourcesOf(answer.body);
-      const more = resources.length >= PAGE;
-      // The next page is asked for before this one is written: the remote answers it while the mirror writes.
-      if (more) next = page(traversal, skip + PAGE);
-      for (const resource of resources) yield resource;
-      if (!more) break;
-    }
-  }
-}
-
 /**
  * The changes since `watermark`: each instance a transaction since then touched, read again.
  * Undefined when a whole pull is the better way (too many changes, the tree changed).
@@ -321,8 +308,7 @@ async function pullChanges(input: PullInput, mirror: MirrorStore, home: HomeNode
       limit: String(PAGE),
       summary: 'false',
     });
-    if (answer.status !== 200) throw refused('to list its transactions', answer);
-    const resources = resourcesOf(answer.body);
+    const { resources } = listPage(input.deployment, `its transactions, skip ${skip}`, answer);
     for (const resource of resources) {
       const data = objectOf(resource, 'data');
       const time = textOf(data, 'submitted_time') ?? '';
@@ -347,39 +333,76 @@ async function pullChanges(input: PullInput, mirror: MirrorStore, home: HomeNode
     }
     if (resources.length < PAGE) reached = true;
   }
-  const { store, db } = mirror;
   let done = 0;
-  const reads: { pkid: string; modelType: string; answer: { status: number; body: unknown } }[] = [];
+  // Every read checked before any is written: a page that is not an instance stops the pull here.
+  const reads: { pkid: string; modelType: string; read: JsonObject | 'gone' }[] = [];
   for (const [pkid, modelType] of touched) {
     input.signal?.throwIfAborted();
-    reads.push({ pkid, modelType, answer: await input.get(`/api/${modelType}/${encodeURIComponent(pkid)}/`, { format: 'json' }) });
+    const answer = await input.get(`/api/${modelType}/${encodeURIComponent(pkid)}/`, { format: 'json' });
+    reads.push({ pkid, modelType, read: readAnswer(input.deployment, `${modelType} ${pkid}`, answer) });
     done += 1;
     if (done % 100 === 0) input.onProgress?.({ phase: 'changes', done });
   }
-  db.transaction(() => {
-    for (const { pkid, modelType, answer } of reads) {
-      if (answer.status === 404) store.instances.delete(pkid);
-      else if (answer.status === 200 && isJsonObject(answer.body)) putInstance(mirror, modelType, answer.body);
-      else throw refused(`to read ${modelType} ${pkid}`, answer);
+  const { store, db } = mirror;
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const before = snapshotOf(db);
+    for (const { pkid, modelType, read } of reads) {
+      // Gone, or moved where the user's part of the tree does not reach: out of the mirror.
+      if (read === 'gone' || !putInstance(mirror, modelType, read)) store.instances.delete(pkid);
     }
-    const counts: Record<string, number> = {};
-    for (const { modelType, count } of store.instances.countByModel()) counts[modelType] = count;
+    const reread = await recount(input, mirror, home);
+    guardMassDelete(input.deployment, removalsFrom(before, db), input.allowMassDelete === true);
+    const counts = countsOf(mirror);
+    const pulledAt = isoMicrosAt(Date.now());
     mirror.pulls.record({
       profile_pkid: input.profilePkid,
       home_pkid: home.pkid,
       home_path: home.hierarchy,
-      pulled_at: isoMicrosAt(Date.now()),
+      pulled_at: pulledAt,
       mode: 'changes',
       watermark: next ?? watermark,
       counts: JSON.stringify(counts),
     });
-  })();
-  const record = mirror.pulls.last();
-  return {
-    mode: 'changes',
-    pulled_at: record?.pulled_at ?? '',
-    home_hierarchy: home.hierarchy,
-    counts: JSON.parse(record?.counts ?? '{}') as Record<string, number>,
-    changed: reads.length,
-  };
+    db.exec('COMMIT');
+    return { mode: 'changes', pulled_at: pulledAt, home_hierarchy: home.hierarchy, counts, changed: reads.length, reread };
+  } finally {
+    if (db.inTransaction) db.exec('ROLLBACK');
+  }
+}
+
+/** The mirror's instances per mirrored model (none: 0) and its nodes below the user's. */
+function countsOf(mirror: MirrorStore): Record<string, number> {
+  const held = new Map(mirror.store.instances.countByModel().map(({ modelType, count }) => [modelType, count]));
+  return Object.fromEntries(
+    [NODE_MODEL, ...MIRRORED.map((model) => model.modelType)].map((modelType) => [modelType, held.get(modelType) ?? 0]),
+  );
+}
+
+/**
+ * Each model whose count in the mirror differs from what the remote's lists say it holds, read
+ * whole again: a transaction names one instance, and the workflow behind it may have made or
+ * removed others (a line relation's device line, a bundle's phone), which the changes miss.
+ */
+async function recount(input: PullInput, mirror: MirrorStore, home: HomeNode): Promise<string[]> {
+  const scope = scopeOf(input, home);
+  const held = scopeCounts(mirror.db, home.hierarchy);
+  const listedCounts = await Promise.all(
+    MIRRORED.map(async (model) => {
+      const traversals = model.above ? (['down', 'up'] as const) : (['down'] as const);
+      const totals = await Promise.all(traversals.map((traversal) => listedTotal(scope, model.modelType, traversal)));
+      const mine = traversals.map((traversal) => held[traversal].get(model.modelType) ?? 0);
+      const sum = (counts: number[]): number => counts.reduce((a, b) => a + b, 0);
+      return { model, remote: sum(totals), mirror: sum(mine) };
+    }),
+  );
+  const reread: string[] = [];
+  for (const { model, remote, mirror: mine } of listedCounts) {
+    if (remote === mine) continue;
+    input.signal?.throwIfAborted();
+    mirror.db.prepare('DELETE FROM instances WHERE model_type = ?').run(model.modelType);
+    await copyModel(input, mirror, home, model, new Set());
+    reread.push(model.modelType);
+  }
+  return reread;
 }

@@ -29,7 +29,12 @@ const PULLED: SyncPullAnswer = {
   home_hierarchy: 'sys.hcs.Telco.Acme',
   counts: { 'relation/LineRelation': 20040, 'device/cucm/Phone': 5120 },
   changed: null,
+  reread: [],
 };
+
+/** The panel's label of a mirror pulled today at `time`: its date, time and an age. */
+const labelOf = (time: string): RegExp =>
+  new RegExp(`^mirror of ${today('').slice(0, 10)} ${time} \\((just now|\\d+ min ago|\\d+ h( \\d+ min)? ago)\\)$`);
 
 /** A push's answer: 5,240 rows pushed, 2 failed, 10 kept back, two rows whose plan changed. */
 const PUSHED: SyncPushAnswer = {
@@ -110,7 +115,7 @@ describe('sync panel of a remote profile', () => {
       `${SYNC}pull/`,
     ]);
     expect(pullButton().textContent).toBe('Pull now');
-    expect(screen.getByTestId('mirror-pulled').textContent).toBe('mirror of 09:40');
+    expect(screen.getByTestId('mirror-pulled').textContent).toMatch(labelOf('09:40'));
     const counts = screen.getByRole('table', { name: 'Mirror counts' });
     expect(
       within(counts)
@@ -132,8 +137,63 @@ describe('sync panel of a remote profile', () => {
     const notice = screen.getByRole('alert');
     expect(notice.getAttribute('data-fault-code')).toBe('remote-unreachable');
     expect(notice.textContent).toContain('AcmeProd cannot be reached');
-    expect(screen.getByTestId('mirror-pulled').textContent).toBe('mirror of 09:40');
+    expect(screen.getByTestId('mirror-pulled').textContent).toMatch(labelOf('09:40'));
     expect(pullButton().disabled).toBe(false);
+  });
+
+  it('asks before a pull that would remove more than a tenth of a model, then pulls with the allowance or keeps the mirror', async () => {
+    const bodies: unknown[] = [];
+    let status: SyncStatus = { profile: 'AcmeProd', ...PULLED };
+    const transport = transportWith(() => status).on('POST', `${SYNC}pull/`, (call) => {
+      bodies.push(call.body);
+      const allowed = (call.body as { allow_mass_delete?: boolean } | undefined)?.allow_mass_delete === true;
+      if (!allowed)
+        return {
+          status: 409,
+          body: {
+            success: false,
+            http_code: 409,
+            code: 'mass-delete',
+            message:
+              'This pull of AcmeProd would remove more than a tenth of the mirror’s instances of a model (19,990 of 20,040 relation/LineRelation).',
+            details: [{ field: 'relation/LineRelation', message: 'would remove 19990 of 20040' }],
+          },
+        };
+      status = { ...status, pulled_at: today('11:05:00.000000'), counts: { 'relation/LineRelation': 50, 'device/cucm/Phone': 5120 } };
+      return { body: { ...PULLED, pulled_at: status.pulled_at, counts: status.counts } };
+    });
+    await showSync(transport);
+    await act(async () => {
+      fireEvent.click(pullButton());
+    });
+    // Asked, not failed: the mirror stays shown as it was, and nothing is pulled until the user says.
+    const question = screen.getByRole('alertdialog', { name: 'Remove from the mirror?' });
+    expect(question.textContent).toContain('relation/LineRelation: would remove 19990 of 20040');
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByTestId('mirror-pulled').textContent).toMatch(labelOf('09:40'));
+    expect(bodies).toEqual([{}]);
+
+    // "Keep the mirror": the question goes, nothing more is sent.
+    fireEvent.click(within(question).getByRole('button', { name: 'Keep the mirror' }));
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(bodies).toEqual([{}]);
+
+    // Asked again, and confirmed: the pull goes with the allowance, and the new mirror is shown.
+    await act(async () => {
+      fireEvent.click(pullButton());
+    });
+    await act(async () => {
+      fireEvent.click(within(screen.getByRole('alertdialog')).getByRole('button', { name: 'Pull and remove them' }));
+    });
+    expect(bodies).toEqual([{}, {}, { allow_mass_delete: true }]);
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(screen.getByTestId('mirror-pulled').textContent).toMatch(labelOf('11:05'));
+    const counts = screen.getByRole('table', { name: 'Mirror counts' });
+    expect(
+      within(counts)
+        .getAllByRole('row')
+        .map((row) => row.textContent),
+    ).toContain('relation/LineRelation50');
   });
 
   it("lists only the profile's workbooks, with their state, counts and the mirror they were checked against", async () => {
@@ -186,7 +246,7 @@ describe('sync panel of a remote profile', () => {
       ['LineRelation', '9', 'add -> conflict', 'number +33160000007 is Used'],
       ['Phone', '4', 'modify -> add', ''],
     ]);
-    expect(screen.getByTestId('mirror-pulled').textContent).toBe('mirror of 11:05');
+    expect(screen.getByTestId('mirror-pulled').textContent).toMatch(labelOf('11:05'));
     fireEvent.click(within(report).getByRole('button', { name: 'Resolve in tomorrow.xlsx' }));
     expect(stores.nav.getState().place).toMatchObject({ view: 'workbook', workbookId: 'w1' });
   });
@@ -333,6 +393,15 @@ describe('mirror times and filtering', () => {
     expect(mirrorTime('2026-11-26T09:40:12.114000', day)).toBe('09:40');
     expect(mirrorTime('2026-11-25T23:59:59.000000', day)).toBe('2026-11-25 23:59');
     expect(mirrorText(null, day)).toBe('never pulled');
+  });
+
+  it("labels the panel's mirror with its date, time and age", () => {
+    const day = new Date(2026, 10, 26, 15, 0);
+    expect(mirrorText('2026-11-26T14:59:40.000000', day)).toBe('mirror of 2026-11-26 14:59 (just now)');
+    expect(mirrorText('2026-11-26T14:48:00.000000', day)).toBe('mirror of 2026-11-26 14:48 (12 min ago)');
+    expect(mirrorText('2026-11-26T09:40:12.114000', day)).toBe('mirror of 2026-11-26 09:40 (5 h 19 min ago)');
+    expect(mirrorText('2026-11-24T12:00:00.000000', day)).toBe('mirror of 2026-11-24 12:00 (2 days 3 h ago)');
+    expect(mirrorText('2026-11-25T15:00:00.000000', day)).toBe('mirror of 2026-11-25 15:00 (1 day ago)');
   });
 
   it("keeps a profile's workbooks only", () => {

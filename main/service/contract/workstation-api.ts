@@ -191,9 +191,14 @@ export interface SyncPullAnswer {
   /** Local time of the pull's end (ISO 8601, no zone): "checked against the mirror of 09:40". */
   pulled_at: string;
   home_hierarchy: string;
-  /** Instances in the mirror per model type. */
+  /** Instances in the mirror per model type (each mirrored model, 0 included): what the remote lists in the pulled scope. */
   counts: Record<string, number>;
   changed: number | null;
+  /**
+   * Models a pull of changes read whole again, because the mirror's count of them was not what
+   * the remote lists (a workflow made or removed instances beside the one its transaction names).
+   */
+  reread: string[];
 }
 
 /** GET /workstation/sync/<profile>/: the profile's mirror, or `pulled_at: null` when it was never pulled. */

@@ -2,12 +2,12 @@ import { targetOf } from '../../remote/remote-target';
 import { lastPull } from '../../remote/mirror-workspace';
 import { pullMirror } from '../../remote/sync-pull';
 import { pushWorkbook, type RemoteCalls } from '../../remote/sync-push';
+import type { RemoteGet } from '../../remote/pull-pages';
 import { randomBytes } from 'node:crypto';
 import { isJsonObject, type ApiResponse } from '../api-types';
 import { jsonBody, type RequestContext } from '../request-context';
 import { XLSX_TYPE } from '../sheets/write-workbook';
 import type { Who } from '../workbooks/staged-workbooks';
-import type { HomeGet } from '../contract/home-node';
 import type { SyncPullAnswer, SyncStatus } from '../contract/workstation-api';
 import type { SyncEvent } from '../contract/service-events';
 import { ApiError, notFound } from '../errors';
@@ -39,13 +39,18 @@ function remoteCalls(deps: WorkstationDeps, row: RemoteProfileRow): RemoteCalls 
     const answer = await deps.remote.forward(target, { method, url, headers: { accept: 'application/json', ...headers }, body });
     const settled = await settleBody(answer);
     const text = typeof settled.body === 'string' ? settled.body : Buffer.from(settled.body).toString('utf8');
-    let parsed: unknown;
+    const header = (name: string): string | undefined => {
+      const value = answer.headers[name];
+      return Array.isArray(value) ? value.join(', ') : value;
+    };
+    // Type, encoding and syntax are kept for the pull to check (main/remote/pull-pages.ts): a
+    // page that is not JSON must fail the pull, never read as an empty list.
+    const seen = { status: answer.status, contentType: header('content-type'), encoding: header('content-encoding') };
     try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = text;
+      return { ...seen, body: JSON.parse(text) as unknown };
+    } catch (error) {
+      return { ...seen, body: text, unparsable: error instanceof Error ? error.message : String(error) };
     }
-    return { status: answer.status, body: parsed };
   };
   return {
     get: (path, query) => send('GET', path, query, {}),
@@ -59,7 +64,7 @@ function remoteCalls(deps: WorkstationDeps, row: RemoteProfileRow): RemoteCalls 
   };
 }
 
-const remoteGet = (deps: WorkstationDeps, row: RemoteProfileRow): HomeGet => remoteCalls(deps, row).get;
+const remoteGet = (deps: WorkstationDeps, row: RemoteProfileRow): RemoteGet => remoteCalls(deps, row).get;
 
 /** Pulls running, by profile: their cancel. */
 const cancels = new Map<string, AbortController>();
@@ -69,7 +74,7 @@ function progressOf(deps: WorkstationDeps, row: RemoteProfileRow, action: SyncEv
     deps.events.emit('sync', { profile_id: row.pkid, profile: row.name, action, text, ended } satisfies SyncEvent);
 }
 
-function pullOf(deps: WorkstationDeps, row: RemoteProfileRow): () => Promise<SyncPullAnswer> {
+function pullOf(deps: WorkstationDeps, row: RemoteProfileRow, allowMassDelete = false): () => Promise<SyncPullAnswer> {
   return async () => {
     if (running.has(row.pkid)) throw new ApiError(409, 'conflict', `A pull or push of ${row.name} is already running: wait for it to end.`);
     const progress = progressOf(deps, row, 'pull');
@@ -82,6 +87,7 @@ function pullOf(deps: WorkstationDeps, row: RemoteProfileRow): () => Promise<Syn
       homeHierarchy: row.home_hierarchy,
       get: remoteGet(deps, row),
       signal: cancel.signal,
+      allowMassDelete,
       onProgress: (step) =>
         progress(
           step.model_type
@@ -161,6 +167,17 @@ function status(deps: WorkstationDeps, row: RemoteProfileRow): SyncStatus {
   };
 }
 
+/** A pull's body, optional: `{"allow_mass_delete": true}` once the user confirmed what it removes (README: the mass-delete guard). */
+function allowsMassDelete(ctx: RequestContext): boolean {
+  const body = jsonBody(ctx);
+  if (!isJsonObject(body)) return false;
+  if (body.allow_mass_delete !== undefined && typeof body.allow_mass_delete !== 'boolean')
+    throw new ApiError(400, 'validation-failed', "'allow_mass_delete' must be true or false.", [
+      { field: 'allow_mass_delete', message: 'true or false' },
+    ]);
+  return body.allow_mass_delete === true;
+}
+
 export const syncRoutes: WorkstationRouteGroup = {
   prefix: 'sync',
   async handle(deps, ctx, rest) {
@@ -180,6 +197,6 @@ export const syncRoutes: WorkstationRouteGroup = {
       return json(200, { success: true, canceled: running !== undefined });
     }
     if (action === 'push') return push(deps, ctx, row);
-    return json(200, await pullOf(deps, row)());
+    return json(200, await pullOf(deps, row, allowsMassDelete(ctx))());
   },
 };

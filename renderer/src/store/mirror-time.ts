@@ -1,3 +1,5 @@
+import { mirrorAge } from '../../../main/service/contract/mirror-age';
+
 /**
  * A mirror's pull time as the panels say it: "09:40" for a pull of today, "2026-11-26 09:40"
  * for an older one. The service answers local times without a zone (`2026-11-26T09:40:12.114000`),
@@ -9,9 +11,12 @@ export function mirrorTime(pulledAt: string, today: Date = new Date()): string {
   return date === localDate(today) ? minutes : `${date} ${minutes}`;
 }
 
-/** "mirror of 09:40", or "never pulled" when the profile has no mirror yet. */
-export function mirrorText(pulledAt: string | null, today?: Date): string {
-  return pulledAt === null ? 'never pulled' : `mirror of ${mirrorTime(pulledAt, today)}`;
+/**
+ * The Sync panel's label of a mirror: its date, time and age, "mirror of 2026-11-26 09:40 (2 h 5
+ * min ago)", or "never pulled" when the profile has no mirror yet.
+ */
+export function mirrorText(pulledAt: string | null, now: Date = new Date()): string {
+  return pulledAt === null ? 'never pulled' : `mirror of ${mirrorAge(pulledAt, now, false)}`;
 }
 
 function localDate(day: Date): string {

@@ -36,6 +36,11 @@ export interface SyncState {
   pulling: boolean;
   /** Reading the mirror's status or pulling it failed. */
   fault?: ApiFault;
+  /**
+   * The last pull would have removed more than a tenth of a model's instances from the mirror
+   * (409 `mass-delete`, its details per model): the panel asks before pulling with the allowance.
+   */
+  massDelete?: ApiFault;
   /** The last push of each workbook shown, by workbook id. */
   pushes: Record<string, PushOutcome>;
   /**
@@ -53,7 +58,10 @@ export interface SyncState {
   stageFault?: ApiFault;
   /** Shows a profile: its mirror's status is read, what was shown of another profile is dropped. */
   open(profile: string): Promise<void>;
-  pull(): Promise<void>;
+  /** `allowMassDelete`: the user confirmed what the pull removes from the mirror. */
+  pull(options?: { allowMassDelete?: boolean }): Promise<void>;
+  /** Answers "keep the mirror" to the mass-delete question. */
+  keepMirror(): void;
   push(workbookId: string): Promise<void>;
   /** Tests whether the profile's remote answers (its connection test). */
   checkReach(): Promise<void>;
@@ -135,6 +143,7 @@ export function createSyncStore(client: ApiClient, onWorkbooksChanged: () => voi
             status: undefined,
             pushes: {},
             fault: undefined,
+            massDelete: undefined,
             stageFault: undefined,
             pulling: false,
             staging: undefined,
@@ -146,23 +155,28 @@ export function createSyncStore(client: ApiClient, onWorkbooksChanged: () => voi
         set({ statusState: 'loading' });
         await readStatus(profile);
       },
-      async pull() {
+      async pull(options = {}) {
         const { profile } = get();
         if (!profile || get().pulling) return;
-        set({ pulling: true, fault: undefined });
+        set({ pulling: true, fault: undefined, massDelete: undefined });
         try {
-          const answer = await client.send<SyncPullAnswer>('POST', `${syncPath(profile)}pull/`, {});
+          const body = options.allowMassDelete ? { allow_mass_delete: true } : {};
+          const answer = await client.send<SyncPullAnswer>('POST', `${syncPath(profile)}pull/`, body);
           if (stillShowing(profile)) set({ status: statusAfterPull(profile, answer), statusState: 'ready' });
           learnt(profile);
           // The profile's workbooks now say the new pull as the mirror they are checked against.
           onWorkbooksChanged();
         } catch (error) {
           // A failed pull leaves the last mirror as it was (README): its status stays shown beside the fault.
-          if (stillShowing(profile)) set({ fault: asFault(error) });
+          const fault = asFault(error);
+          if (stillShowing(profile)) set(fault.code === 'mass-delete' ? { massDelete: fault } : { fault });
           learnt(profile, error);
         } finally {
           if (stillShowing(profile)) set({ pulling: false });
         }
+      },
+      keepMirror() {
+        set({ massDelete: undefined });
       },
       async push(workbookId) {
         const { profile } = get();

@@ -3,6 +3,18 @@ import { FaultNotice } from '../../components/FaultNotice';
 import { Loading } from '../../components/States';
 import { mirrorText } from '../../store/mirror-time';
 import { useSlice, useStores } from '../../store/stores';
+import { useEffect, useState } from 'react';
+import { MassDeleteQuestion } from './MassDeleteQuestion';
+
+/** The clock the mirror's age is told against, a minute at a time: "12 min ago" moves on while the panel is open. */
+function useMinute(): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(new Date()), 30_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
 
 /**
  * The profile's mirror: when it was last pulled, what it holds, and "Pull now", with what a
@@ -17,6 +29,8 @@ export function MirrorPanel({ profile }: { profile: string }) {
   const pulling = useSlice('sync', (s) => s.pulling);
   const pushing = useSlice('sync', (s) => Object.values(s.pushes).some((outcome) => outcome.kind === 'running'));
   const fault = useSlice('sync', (s) => s.fault);
+  const massDelete = useSlice('sync', (s) => s.massDelete);
+  const now = useMinute();
   const offline = useSlice('sync', (s) => s.reach === 'offline');
   const progress = useSlice('sync', (s) => (s.progress?.action === 'pull' ? s.progress.text : undefined));
   const pull = (): void => void sync.getState().pull();
@@ -26,7 +40,7 @@ export function MirrorPanel({ profile }: { profile: string }) {
         <h3>Mirror</h3>
         {shown && status && (
           <span className="sync-pulled" data-testid="mirror-pulled">
-            {mirrorText(status.pulled_at)}
+            {mirrorText(status.pulled_at, now)}
           </span>
         )}
         <span className="sources-gap" />
@@ -53,6 +67,14 @@ export function MirrorPanel({ profile }: { profile: string }) {
         </p>
       )}
       {shown && fault && <FaultNotice fault={fault} onRetry={pull} />}
+      {shown && massDelete && (
+        <MassDeleteQuestion
+          profile={profile}
+          question={massDelete}
+          onConfirm={() => void sync.getState().pull({ allowMassDelete: true })}
+          onKeep={() => sync.getState().keepMirror()}
+        />
+      )}
       {(!shown || statusState === 'loading') && !status && <Loading what={`the mirror of ${profile}`} />}
       {shown && status && <MirrorContents status={status} />}
     </section>
