@@ -1,0 +1,200 @@
+import { appendFileSync, readdirSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { inspectWorkbookFile } from '../../main/service/sheets/workbook-package';
+import { CORPUS_DIFFERENCES, type CorpusDifference } from '../fixtures/real-world/differences';
+import { ownRows } from './sheets-exceljs-reference';
+import { dateText, sameValue, sheetjsBook, valueText, type CorpusSheet, type CorpusValue } from './sheets-reference-sheetjs';
+import type { RawCell } from '../../main/service/sheets/cell-value';
+
+/**
+ * The real-world corpus (test/fixtures/real-world/, its README says where each file comes from
+ * and which program wrote it): every workbook is read by our reader and by SheetJS, and both
+ * must give the same worksheets, in tab order, with the same non-empty cells and values
+ * (normalized as sheets-reference-sheetjs.ts explains). A file where a difference is right on
+ * purpose is listed, with the reason, in differences.ts.
+ */
+
+const CORPUS = join(__dirname, '..', 'fixtures', 'real-world');
+const WORKBOOK = /\.(xlsx|xlsm)$/i;
+
+function corpusFiles(folder: string): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) found.push(...corpusFiles(path));
+    else if (WORKBOOK.test(entry.name)) found.push(relative(CORPUS, path).split(sep).join('/'));
+  }
+  return found.sort();
+}
+
+const FILES = corpusFiles(CORPUS);
+
+function columnLetters(column: number): string {
+  let letters = '';
+  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  return letters;
+}
+
+function ownValue(raw: RawCell, date1904: boolean): CorpusValue | undefined {
+  switch (raw.kind) {
+    case 'text':
+      return raw.text === '' ? undefined : { kind: 'text', text: raw.text };
+    case 'number':
+      return { kind: 'number', value: raw.value };
+    case 'boolean':
+      return { kind: 'boolean', value: raw.value };
+    case 'error':
+      return { kind: 'error', text: raw.text };
+    case 'date':
+      return { kind: 'date', iso: dateText(raw.value, date1904) };
+    case 'no-value':
+      return undefined;
+  }
+}
+
+type OwnBook = { sheets: CorpusSheet[] } | { fault: string };
+
+async function ownBook(path: string, name: string, date1904: boolean): Promise<OwnBook> {
+  const outcome = await ownRows(path, name);
+  if ('fault' in outcome) return outcome;
+  const { sheets: parts } = await inspectWorkbookFile(path, name);
+  const names = new Map(parts.map((part) => [part.path, part.name]));
+  return {
+    sheets: outcome.sheets.map(([part, rows]) => {
+      const cells = new Map<string, CorpusValue>();
+      for (const row of rows) {
+        for (const [column, raw] of row.cells) {
+          const value = ownValue(raw, date1904);
+          if (value) cells.set(`${columnLetters(column)}${row.number}`, value);
+        }
+      }
+      return { name: names.get(part) ?? part, cells };
+    }),
+  };
+}
+
+/** A1 addresses in reading order: row, then column. */
+function addressOrder(a: string, b: string): number {
+  const [, ca, ra] = /^([A-Z]+)(\d+)$/.exec(a) ?? [];
+  const [, cb, rb] = /^([A-Z]+)(\d+)$/.exec(b) ?? [];
+  return Number(ra) - Number(rb) || ca.length - cb.length || (ca < cb ? -1 : ca > cb ? 1 : 0);
+}
+
+interface CellDifference {
+  cell: string;
+  ours: string;
+  sheetjs: string;
+}
+
+/** SheetJS's text and ours differ only in SheetJS keeping the CR of literal CR LF line ends. */
+function crlfOnly(difference: CellDifference): boolean {
+  if (!difference.ours.startsWith('text ') || !difference.sheetjs.startsWith('text ')) return false;
+  const ours = JSON.parse(difference.ours.slice(5)) as string;
+  const theirs = JSON.parse(difference.sheetjs.slice(5)) as string;
+  return theirs.includes('\r\n') && theirs.replace(/\r\n/g, '\n') === ours;
+}
+
+interface Comparison {
+  sheetList?: string;
+  cells: CellDifference[];
+}
+
+function compare(ours: CorpusSheet[], theirs: CorpusSheet[]): Comparison {
+  const comparison: Comparison = { cells: [] };
+  const ourNames = ours.map((sheet) => sheet.name);
+  const theirNames = theirs.map((sheet) => sheet.name);
+  if (JSON.stringify(ourNames) !== JSON.stringify(theirNames)) {
+    comparison.sheetList = `worksheets: ours ${JSON.stringify(ourNames)}, SheetJS ${JSON.stringify(theirNames)}`;
+  }
+  for (const sheet of theirs) {
+    const own = ours.find((candidate) => candidate.name === sheet.name);
+    if (!own) continue;
+    const addresses = [...new Set([...sheet.cells.keys(), ...own.cells.keys()])].sort(addressOrder);
+    for (const address of addresses) {
+      const a = own.cells.get(address);
+      const b = sheet.cells.get(address);
+      if (!sameValue(a, b)) comparison.cells.push({ cell: `${sheet.name}!${address}`, ours: valueText(a), sheetjs: valueText(b) });
+    }
+  }
+  return comparison;
+}
+
+const applied: string[] = [];
+
+/**
+ * CORPUS_REPORT=<file> appends every file's outcome there as JSON lines (its refusals and all its
+ * differing cells): the raw material of a report on where our reader and SheetJS part.
+ */
+function report(entry: object): void {
+  if (process.env.CORPUS_REPORT) appendFileSync(process.env.CORPUS_REPORT, `${JSON.stringify(entry)}\n`);
+}
+
+afterAll(() => {
+  if (applied.length > 0) console.log(`Listed differences applied (test/fixtures/real-world/differences.ts):\n${applied.join('\n')}`);
+});
+
+describe('the real-world corpus reads as SheetJS reads it', () => {
+  it('has the files its README promises, and lists differences only for files it holds', () => {
+    expect(FILES.length).toBeGreaterThanOrEqual(120);
+    expect(Object.keys(CORPUS_DIFFERENCES).filter((file) => !FILES.includes(file))).toEqual([]);
+  });
+
+  it.each(FILES)('%s', async (file) => {
+    const path = join(CORPUS, file);
+    const listed: CorpusDifference | undefined = CORPUS_DIFFERENCES[file];
+    const reference = sheetjsBook(path);
+    const date1904 = 'sheets' in reference && reference.date1904;
+    const ours = await ownBook(path, file.split('/').pop() ?? file, date1904);
+    const ourFault = 'fault' in ours ? ours.fault : undefined;
+    const theirRefusal = 'refused' in reference ? reference.refused : undefined;
+    report({ file, fault: ourFault, refused: theirRefusal });
+
+    if (listed?.refused || listed?.refusedByUs) {
+      if (listed.refused) expect(theirRefusal, `${file}: SheetJS must refuse it too (${listed.reason})`).toBeDefined();
+      else expect(theirRefusal, `${file}: SheetJS must read it (${listed.reason})`).toBeUndefined();
+      expect(ourFault ?? 'our reader read it', `${file}: our reader must refuse it with a 4xx (${listed.reason})`).toMatch(
+        /^4\d\d [a-z-]+: /,
+      );
+      applied.push(`${file}: ${listed.refused ? 'refused by both' : 'refused by us'} (${listed.reason})`);
+      return;
+    }
+    if (listed?.readByUsOnly) {
+      expect(theirRefusal, `${file}: SheetJS must still refuse it (${listed.reason})`).toBeDefined();
+      expect(ourFault, `${file}: our reader must read it`).toBeUndefined();
+      applied.push(`${file}: read by us only (${listed.reason})`);
+      return;
+    }
+    if (theirRefusal !== undefined) throw new Error(`${file}: SheetJS refuses it (${theirRefusal}); ours: ${ourFault ?? 'read it'}`);
+    if ('fault' in ours) throw new Error(`${file}: our reader refuses it: ${ours.fault}`);
+    if (!('sheets' in reference)) throw new Error('unreachable');
+
+    const comparison = compare(ours.sheets, reference.sheets);
+    const listedCells = listed?.cells ?? {};
+    const problems: string[] = comparison.sheetList ? [comparison.sheetList] : [];
+    const lineEnds = comparison.cells.filter((difference) => listed?.crlf && crlfOnly(difference));
+    if (listed?.crlf && lineEnds.length === 0)
+      problems.push('differences.ts lists its CR LF line ends, but no cell differs by them any more');
+    const unexpected = comparison.cells.filter(
+      (difference) => listedCells[difference.cell] !== difference.ours && !lineEnds.includes(difference),
+    );
+    for (const [cell, value] of Object.entries(listedCells)) {
+      const difference = comparison.cells.find((candidate) => candidate.cell === cell);
+      if (!difference) problems.push(`${cell} is listed in differences.ts but now reads the same on both sides`);
+      else if (difference.ours !== value)
+        problems.push(`${cell}: ours ${difference.ours}, listed in differences.ts as ${value} (SheetJS ${difference.sheetjs})`);
+    }
+    problems.push(
+      ...unexpected
+        .filter((d) => !(d.cell in listedCells))
+        .slice(0, 8)
+        .map((d) => `${d.cell}: ours ${d.ours}, SheetJS ${d.sheetjs}`),
+    );
+    const unlisted = unexpected.filter((d) => !(d.cell in listedCells)).length;
+    if (unlisted > 8) problems.push(`... ${unlisted - 8} more differing cells`);
+    report({ file, sheetList: comparison.sheetList, cells: unexpected });
+    if (Object.keys(listedCells).length > 0 && problems.length === 0)
+      applied.push(`${file}: ${Object.keys(listedCells).length} cell(s) (${listed?.reason})`);
+    expect(problems, `${file} (${unlisted} unlisted differing cells)`).toEqual([]);
+  });
+});
