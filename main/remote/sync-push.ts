@@ -275,7 +275,13 @@ async function settle(deps: PushDeps, record: WorkbookRecord, push: PushRecord):
   }
   const rows = rowsOf(push);
   const byPlace = new Map(rows.map(([rowId, sheet, at]) => [`${sheet}\u0000${at}`, rowId]));
-  const subs = Array.isArray(parent?.sub_transactions) ? parent.sub_transactions.filter(isJsonObject) : [];
+  const listed = Array.isArray(parent?.sub_transactions) ? parent.sub_transactions.filter(isJsonObject) : [];
+  // A remote that bounds a parent's answer (decisions.md: its first 100 and the counts) is read
+  // for the rest in pages; one that lists them all names no count.
+  const counts = objectOf(parent, 'sub_transaction_counts');
+  const total = typeof counts?.total === 'number' ? counts.total : listed.length;
+  const children = await childrenOf(deps.remote.get, record.hierarchy_pkid, transactionId, total);
+  const subs = listed.length < total && children ? children : listed;
   const outcomes = subs.map((sub, index) => {
     const place = ROW_DETAIL.exec(textOf(sub, 'detail') ?? '');
     const rowId = place ? byPlace.get(`${place[2]}\u0000${place[1]}`) : rows[index]?.[0];
@@ -284,7 +290,6 @@ async function settle(deps: PushDeps, record: WorkbookRecord, push: PushRecord):
   // Added rows' pkids, and failed rows' messages, are in their own sub-transactions: listed a
   // page of 2,000 at a time where the remote lists a parent's children, else read one by one.
   const details = new Map<string, JsonObject | undefined>();
-  const children = await childrenOf(deps.remote.get, record.hierarchy_pkid, transactionId, subs.length);
   for (const child of children ?? []) details.set(textOf(child, 'transaction_id') ?? '', child);
   const wanted = children
     ? []

@@ -4,7 +4,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ApiClient, type SyncSuccess, type TransactionRef } from './api-client';
 import { auditAcknowledged, auditDeviceSide, auditLineRelations, statusesOf } from './crash-audit';
 import { cleanupServers, startServe, tempDataDir } from './serve-process';
-import { countByStatus, FINAL_STATUSES, getTransaction, listAllTransactions, type TransactionData } from './transactions-api';
+import {
+  allSubTransactions,
+  countByStatus,
+  FINAL_STATUSES,
+  getTransaction,
+  listAllTransactions,
+  type TransactionData,
+} from './transactions-api';
 import { EXPECTED_STATUS, startWriteLoad, type WriteRecord } from './write-load';
 
 /**
@@ -103,16 +110,18 @@ describe('crash safety over HTTP', () => {
     expect(group.status).toBe(202);
     // Kill once some deletes have finished and others still wait: the parent is Processing.
     for (;;) {
-      const statuses = (await getTransaction(api, group.body.transaction_id)).sub_transactions.map((sub) => sub.status);
-      if (!statuses.includes('Queued')) throw new Error('the group finished before the kill; make it larger');
-      if (statuses.includes('Success')) break;
+      const counts = (await getTransaction(api, group.body.transaction_id)).sub_transaction_counts;
+      if (!counts.Queued) throw new Error('the group finished before the kill; make it larger');
+      if (counts.Success) break;
     }
     await first.kill();
 
     const second = await startServe({ dataDir });
     const reader = new ApiClient(second.url);
     const parent = await getTransaction(reader, group.body.transaction_id);
-    const children = await Promise.all(parent.sub_transactions.map((sub) => getTransaction(reader, sub.transaction_id)));
+    const subs = await allSubTransactions(reader, group.body.transaction_id);
+    expect(subs).toHaveLength(parent.sub_transaction_counts.total);
+    const children = await Promise.all(subs.map((sub) => getTransaction(reader, sub.transaction_id)));
     const done = children.filter((child) => child.status === 'Success');
     console.log(
       `[crash-safety] group delete: ${done.length} of ${children.length} deletes done at the kill; parent ${parent.status}, rolled_back ${parent.rolled_back}`,

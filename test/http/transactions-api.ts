@@ -25,7 +25,28 @@ export interface TransactionData {
   parent_id: string | null;
   resource: { hierarchy: string; model_type: string; current_state: string; pkid: string };
   log: LogEntry[];
+  /** The first 100 (decisions.md: a parent's answer is bounded); allSubTransactions() reads them all. */
   sub_transactions: { transaction_id: string; href: string; status: TxStatus; action: string; detail: string }[];
+  sub_transaction_counts: { total: number } & Partial<Record<TxStatus, number>>;
+}
+
+export interface SubTransactionRow {
+  transaction_id: string;
+  status: TxStatus;
+  detail: string;
+}
+
+/** Every sub-transaction of a parent in row order, paged through the list with `parent_id` as a client does. */
+export async function allSubTransactions(api: ApiClient, parentId: string, hierarchy = 'sys'): Promise<SubTransactionRow[]> {
+  const all: SubTransactionRow[] = [];
+  for (let skip = 0; ; skip += 2000) {
+    const answer = await api.get<ListBody<SubTransactionRow>>(
+      `/api/tool/Transaction/?hierarchy=${encodeURIComponent(hierarchy)}&parent_id=${parentId}&limit=2000&skip=${skip}`,
+    );
+    if (answer.status !== 200) throw new Error(`listing the rows of ${parentId} gave ${answer.status}: ${answer.text}`);
+    all.push(...answer.body.resources.map((resource) => resource.data));
+    if (answer.body.resources.length < 2000) return all;
+  }
 }
 
 export type PollBody = Record<string, { status: TxStatus; href: string; description: string }>;

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { WorkbookAnswer, WorkbookInfo, WorkbookLoadAnswer, WorkbookRowPage } from '../../main/service/contract/workbook-api';
 import { ApiClient } from './api-client';
 import { cleanupServers, startServe, tempDataDir } from './serve-process';
+import { allSubTransactions } from './transactions-api';
 
 /**
  * SIGKILL in the middle of loading a staged workbook of 20,000 rows, a restart on the same data
@@ -92,10 +93,7 @@ describe('a staged workbook load killed half-way', () => {
     const pkids = new Map(lines.map((line) => [line.data.pattern, line.meta.pkid]));
     const subs = new Map<string, string>();
     for (const parentId of [started.body.transaction_id, rest.body.transaction_id]) {
-      const parent = await again.get<{ data: { sub_transactions: { transaction_id: string; status: string }[] } }>(
-        `/api/tool/Transaction/${parentId}/`,
-      );
-      for (const sub of parent.body.data.sub_transactions) subs.set(sub.transaction_id, sub.status);
+      for (const sub of await allSubTransactions(again, parentId)) subs.set(sub.transaction_id, sub.status);
     }
     const rows = await allRows(again, id);
     expect(rows).toHaveLength(ROWS);

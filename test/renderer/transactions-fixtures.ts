@@ -49,6 +49,7 @@ export function txDetail(
         message: entry.message,
       })),
       sub_transactions: [],
+      sub_transaction_counts: { total: Array.isArray(extra.sub_transactions) ? extra.sub_transactions.length : 0 },
       ...extra,
     },
     meta: { model_type: 'tool/Transaction', pkid: id, hierarchy: 'sys', href: `${LIST}${id}/` },

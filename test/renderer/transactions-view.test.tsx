@@ -76,6 +76,49 @@ describe('transaction detail', () => {
   });
 });
 
+describe('a big parent transaction', () => {
+  it('counts all its rows from the parent, lists its first 100 and reads the next page only when asked', async () => {
+    const sub = (n: number, status: string) => ({
+      transaction_id: `tx-row-${n}`,
+      href: `${LIST}tx-row-${n}/`,
+      status,
+      action: 'Create',
+      detail: `row ${n + 5}`,
+    });
+    const detail = txDetail('tx-load', 'Fail', [{ id: 1, severity: 'info', message: 'loaded' }], {
+      action: 'Execute Bulk Load',
+      sub_transactions: Array.from({ length: 100 }, (_, n) => sub(n, n === 7 ? 'Fail' : 'Success')),
+      sub_transaction_counts: { total: 30_000, Success: 27_000, Fail: 3_000 },
+    });
+    const transport = new FakeTransport().on('GET', `${LIST}tx-load/`, { body: detail }).on('GET', LIST, (call) => {
+      const skip = Number(new URL(call.url, 'http://x').searchParams.get('skip'));
+      return {
+        body: txList(
+          Array.from({ length: 100 }, (_, n) => txSummary(`tx-row-${skip + n}`, 'Fail')),
+          30_000,
+        ),
+      };
+    });
+    const stores = createStores(transport);
+    stores.nav.getState().go({ view: 'transaction', transactionId: 'tx-load' });
+    show(stores, 'transaction');
+    const subs = await screen.findByRole('list', { name: 'Sub-transactions' });
+    expect(screen.getByTestId('sub-transaction-counts').textContent).toBe('(30,000, 3,000 failed)');
+    expect(within(subs).getAllByRole('button')).toHaveLength(100);
+    // The failed row of the page first.
+    expect(within(subs).getAllByRole('button')[0].getAttribute('data-transaction-id')).toBe('tx-row-7');
+    expect(screen.getByText(/29,900 more/)).toBeTruthy();
+    expect(transport.calls.filter((call) => call.url.startsWith(`${LIST}?`))).toHaveLength(0);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Show 100 more' }));
+    await screen.findByText(/29,800 more/);
+    const page = transport.calls.find((call) => call.url.startsWith(`${LIST}?`));
+    const query = new URL(page?.url ?? '', 'http://x').searchParams;
+    expect([query.get('parent_id'), query.get('skip'), query.get('limit')]).toEqual(['tx-load', '100', '100']);
+    expect(within(subs).getAllByRole('button')).toHaveLength(200);
+  });
+});
+
 describe('transactions list', () => {
   it('lists the selected node’s transactions with status pills, filters on the service and opens a row', async () => {
     const node = 'c'.repeat(24);

@@ -48,7 +48,13 @@ export type TransactionResource = {
   download_href?: string;
 };
 
-/** A transaction read whole: its summary, the log (newest first) and the sub-transactions. */
+/** Every sub-transaction of a parent counted: `total`, and one count per status present. */
+export type SubTransactionCounts = { total: number } & Partial<Record<TransactionStatus, number>>;
+
+/**
+ * A transaction read whole: its summary, the log (newest first), its first sub-transactions and
+ * the counts of all of them (decisions.md: a parent's answer stays small whatever its size).
+ */
 export type TransactionDetail = TransactionSummary & {
   rolled_back: 'Yes' | 'No';
   message: string;
@@ -59,7 +65,9 @@ export type TransactionDetail = TransactionSummary & {
   top_level?: boolean;
   resource?: TransactionResource;
   log: TransactionLogEntry[];
+  /** The first 100 in row order; the rest page through `GET /api/tool/Transaction/?parent_id=<id>`. */
   sub_transactions: SubTransaction[];
+  sub_transaction_counts: SubTransactionCounts;
 };
 
 /** `GET /api/tool/Transaction/<id>/`. */

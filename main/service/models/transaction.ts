@@ -1,5 +1,5 @@
 import { resourceActions } from './actions';
-import { flag, list, nullableText, object, oneOf, text } from './field-builders';
+import { flag, integer, list, nullableText, object, oneOf, text } from './field-builders';
 import type { ModelDef } from './types';
 
 const ro = { readonly: true } as const;
@@ -57,7 +57,15 @@ export const transaction: ModelDef = {
         action: text('Action', ro),
         detail: text('Detail', ro),
       }),
-      ro,
+      { ...ro, description: 'The first 100 in row order; page through the rest with the list and parent_id.' },
+    ),
+    sub_transaction_counts: object(
+      'Sub-transaction counts',
+      { total: integer('Total', ro) },
+      {
+        ...ro,
+        description: "Every sub-transaction counted: total, and one count per status present, by the status's name.",
+      },
     ),
   },
   summaryAttrs: ['submitted_time', 'transaction_id', 'action', 'status', 'detail', 'model_type', 'username'],

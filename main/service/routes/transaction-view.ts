@@ -30,6 +30,9 @@ export function transactionSummary(row: TxRow): TransactionSummary {
   };
 }
 
+/** How many sub-transactions a parent's answer lists (decisions.md), in row order. */
+export const SUB_TRANSACTIONS_LISTED = 100;
+
 /** The spec's transaction `data`, with the log newest first and the sub-transactions. */
 export function transactionData(store: Store, row: TxRow): TransactionDetail {
   return {
@@ -50,13 +53,16 @@ export function transactionData(store: Store, row: TxRow): TransactionDetail {
       ...(row.model_type === EXPORT_MODEL_TYPE && row.resource_pkid ? { download_href: exportDownloadHref(row.resource_pkid) } : {}),
     },
     log: store.transactions.logs(row.transaction_id).map(logEntry),
-    sub_transactions: store.transactions.children(row.transaction_id).map((child): SubTransaction => ({
+    // Bounded: a client polls a parent (the spec's advice for long work), and a 100,000-row load
+    // listed whole was 24 MB an answer. The rest page through the list with `parent_id`.
+    sub_transactions: store.transactions.firstChildren(row.transaction_id, SUB_TRANSACTIONS_LISTED).map((child): SubTransaction => ({
       transaction_id: child.transaction_id,
       href: transactionHref(child.transaction_id),
       status: child.status,
       action: child.action,
       detail: child.detail,
     })),
+    sub_transaction_counts: store.transactions.childCounts(row),
   };
 }
 

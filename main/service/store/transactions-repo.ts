@@ -30,6 +30,12 @@ export interface TxRow {
 /** A transaction's child as its parent lists it. */
 export type ChildRow = Pick<TxRow, 'transaction_id' | 'status' | 'action' | 'detail'>;
 
+/** `sub_transaction_counts` of decisions.md: `total` and one count per status present. */
+export type ChildCounts = { total: number } & Partial<Record<TxStatus, number>>;
+
+const FINAL: ReadonlySet<string> = new Set(['Success', 'Fail', 'Success With Async Failures']);
+const FINISHED_COUNTS_KEPT = 256;
+
 export interface LogRow {
   log_id: number;
   transaction_id: string;
@@ -118,6 +124,10 @@ export class TransactionsRepo {
   private readonly logsOf;
   private readonly logRowFrom;
   private readonly childrenOf;
+  private readonly firstChildrenOf;
+  private readonly childStatuses;
+  /** Counts of parents that have finished: they never change again, and a client may poll them on. */
+  private readonly finishedCounts = new Map<string, ChildCounts>();
 
   constructor(private readonly db: Db) {
     this.byId = db.prepare<[string], TxRow>('SELECT * FROM transactions WHERE transaction_id = ?');
@@ -170,6 +180,13 @@ export class TransactionsRepo {
     // (44 ms for 10,500 rows read whole, 11 ms so).
     this.childrenOf = db.prepare<[string], ChildRow>(
       `SELECT transaction_id, status, action, detail FROM transactions WHERE parent_id = ${UNSAMPLED} ORDER BY id`,
+    );
+    this.firstChildrenOf = db.prepare<[string, number], ChildRow>(
+      `SELECT transaction_id, status, action, detail FROM transactions WHERE parent_id = ${UNSAMPLED} ORDER BY id LIMIT ?`,
+    );
+    this.childStatuses = db.prepare<[string], { status: TxStatus; count: number }>(
+      `SELECT status, count(*) AS count FROM transactions INDEXED BY transactions_parent_status
+       WHERE parent_id = ${UNSAMPLED} GROUP BY status`,
     );
   }
 
@@ -262,6 +279,27 @@ export class TransactionsRepo {
 
   children(transactionId: string): ChildRow[] {
     return this.childrenOf.all(transactionId);
+  }
+
+  /** The first `limit` sub-transactions in row order: what a parent's answer lists (decisions.md). */
+  firstChildren(transactionId: string, limit: number): ChildRow[] {
+    return this.firstChildrenOf.all(transactionId, limit);
+  }
+
+  /** The sub-transactions counted by status, with their `total`. */
+  childCounts(parent: Pick<TxRow, 'transaction_id' | 'status'>): ChildCounts {
+    const known = this.finishedCounts.get(parent.transaction_id);
+    if (known) return known;
+    const counts: ChildCounts = { total: 0 };
+    for (const row of this.childStatuses.all(parent.transaction_id)) {
+      counts[row.status] = row.count;
+      counts.total += row.count;
+    }
+    if (FINAL.has(parent.status) && counts.total > 0) {
+      if (this.finishedCounts.size >= FINISHED_COUNTS_KEPT) this.finishedCounts.delete(this.finishedCounts.keys().next().value as string);
+      this.finishedCounts.set(parent.transaction_id, counts);
+    }
+    return counts;
   }
 
   /** Transactions a killed process left unfinished, oldest first. */

@@ -15,6 +15,7 @@ import { sql as workbookCountIndexes } from './0014-workbook-count-indexes';
 import { sql as mirrorPulls } from './0015-mirror-pulls';
 import { sql as workbookProfile } from './0016-workbook-profile';
 import { sql as workbookPushes } from './0017-workbook-pushes';
+import { sql as transactionChildStatus } from './0019-transaction-child-status';
 
 /**
  * Numbered migrations, applied in order at open. Append a new file `NNNN-name.ts` exporting
@@ -45,4 +46,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 15, name: 'mirror-pulls', sql: mirrorPulls },
   { version: 16, name: 'workbook-profile', sql: workbookProfile },
   { version: 17, name: 'workbook-pushes', sql: workbookPushes },
+  { version: 19, name: 'transaction-child-status', sql: transactionChildStatus },
 ];

@@ -1,24 +1,63 @@
-import type { TransactionDetail } from '../../../../main/service/contract/transaction-api';
+import { useEffect, useState } from 'react';
+import type { SubTransaction, TransactionDetail, TransactionList } from '../../../../main/service/contract/transaction-api';
+import { asFault } from '../../api/fault';
 import { useStores } from '../../store/stores';
 import { pillClass, shortId } from './tx-format';
 
-/** A bulk load can have a sub-transaction per row: the list shows the failed ones first, then a page. */
-const SHOWN = 200;
+/** Rows read at a time past the parent's own first 100 (decisions.md: a parent's answer is bounded). */
+const PAGE = 100;
 
-/** The sub-transactions (a bulk load's rows, a multi-delete's instances), each opening its detail. */
+/**
+ * The sub-transactions (a bulk load's rows, a multi-delete's instances), each opening its detail.
+ * The parent's answer lists its first 100 and counts them all by status, however many there are
+ * (a poll of a 100,000-row load stays small); the rest are read a page at a time on request,
+ * through the transaction list with `parent_id`.
+ */
 export function SubTransactionList({ detail }: { detail: TransactionDetail }) {
-  const { nav } = useStores();
-  const subs = detail.sub_transactions;
-  if (subs.length === 0) return null;
-  const failed = subs.filter((sub) => sub.status === 'Fail').length;
-  const shown = [...subs.filter((sub) => sub.status === 'Fail'), ...subs.filter((sub) => sub.status !== 'Fail')].slice(0, SHOWN);
+  const { nav, client } = useStores();
+  const [more, setMore] = useState<SubTransaction[]>([]);
+  const [fault, setFault] = useState<string>();
+  const [reading, setReading] = useState(false);
+  useEffect(() => {
+    setMore([]);
+    setFault(undefined);
+  }, [detail.transaction_id]);
+  const counts = detail.sub_transaction_counts ?? { total: detail.sub_transactions.length };
+  const subs = [...detail.sub_transactions, ...more];
+  if (counts.total === 0 && subs.length === 0) return null;
+  const failed = counts.Fail ?? 0;
+  const shown = [...subs.filter((sub) => sub.status === 'Fail'), ...subs.filter((sub) => sub.status !== 'Fail')];
+  const readMore = async (): Promise<void> => {
+    setReading(true);
+    try {
+      const page = await client.get<TransactionList>('/api/tool/Transaction/', {
+        hierarchy: detail.resource?.hierarchy || 'sys',
+        parent_id: detail.transaction_id,
+        skip: String(subs.length),
+        limit: String(PAGE),
+      });
+      setMore((before) => [
+        ...before,
+        ...page.resources.map(({ data }) => ({
+          transaction_id: data.transaction_id,
+          status: data.status,
+          action: data.action,
+          detail: data.detail,
+        })),
+      ]);
+    } catch (error) {
+      setFault(asFault(error).message);
+    } finally {
+      setReading(false);
+    }
+  };
   return (
     <div className="card tx-subs">
       <h3>
         Sub-transactions{' '}
-        <span className="muted">
-          ({subs.length.toLocaleString('en')}
-          {failed > 0 ? `, ${failed} failed` : ''})
+        <span className="muted" data-testid="sub-transaction-counts">
+          ({counts.total.toLocaleString('en')}
+          {failed > 0 ? `, ${failed.toLocaleString('en')} failed` : ''})
         </span>
       </h3>
       <ul aria-label="Sub-transactions">
@@ -40,7 +79,15 @@ export function SubTransactionList({ detail }: { detail: TransactionDetail }) {
           </li>
         ))}
       </ul>
-      {subs.length > SHOWN && <p className="muted">{(subs.length - SHOWN).toLocaleString('en')} more not shown.</p>}
+      {counts.total > subs.length && (
+        <p className="muted">
+          {(counts.total - subs.length).toLocaleString('en')} more.{' '}
+          <button type="button" disabled={reading} onClick={() => void readMore()}>
+            Show {Math.min(PAGE, counts.total - subs.length)} more
+          </button>
+        </p>
+      )}
+      {fault && <p role="alert">{fault}</p>}
     </div>
   );
 }
