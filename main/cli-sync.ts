@@ -4,8 +4,8 @@ import { defaultDataDir } from './data-dir';
 import { MemoryVault } from './remote/credential-vault';
 import { createService, type Service } from './service';
 import type { SyncEvent } from './service/contract/service-events';
-import type { SyncPullAnswer, SyncPushAnswer, SyncStatus } from './service/contract/workstation-api';
-import { Run } from './cli-workbook';
+import type { SyncPullAnswer, SyncStatus } from './service/contract/workstation-api';
+import { pushCommand } from './cli-push';
 import { mirrorAge } from './service/contract/mirror-age';
 
 /**
@@ -18,7 +18,8 @@ export const SYNC_USAGE = `usage: workstation sync pull <profile> [--allow-mass-
        workstation sync push <profile> --workbook <id> [--data <dir>] [--json]
        workstation sync status <profile> [--data <dir>] [--json]
   push exit codes: 0 every row loaded, 1 some rows failed or were kept back (conflicts, errors), 2 refused or unreachable;
-  run an interrupted push again: it goes on where it stopped, and never loads a row twice
+  run a push again with the same file: an unfinished push of that content goes on where it stopped,
+  never loading a row twice; a finished one says "already pushed in <transaction> at <time>", sends nothing, exit 0
   --allow-mass-delete  let the pull remove more than a tenth of a model's instances from the mirror
                        (refused otherwise, exit 2: a remote answering a broken scope must not empty it)`;
 
@@ -45,8 +46,6 @@ async function call<T>(
   const text = typeof answer.body === 'string' ? answer.body : Buffer.from(answer.body).toString('utf8');
   return { status: answer.status, body: JSON.parse(text) as T & { message?: string } };
 }
-
-const processOutput = { stdout: (text: string) => process.stdout.write(text), stderr: (text: string) => process.stderr.write(text) };
 
 const countsText = (counts: Record<string, number>): string =>
   Object.entries(counts)
@@ -90,13 +89,14 @@ export async function syncCommand(args: string[]): Promise<number> {
         );
       return 0;
     }
+    // A push reads the password only once it knows it will send something (cli-push.ts).
+    if (verb === 'push') return await pushCommand(service, vault, name, file, values);
     try {
       await unlockProfile(service, vault, name);
     } catch (error) {
       process.stderr.write(`workstation: ${error instanceof Error ? error.message : String(error)}\n`);
       return 2;
     }
-    if (verb === 'push') return await push(service, name, file, values);
     process.stderr.write(`pulling ${name}...\n`);
     const started = performance.now();
     const { status, body } = await call<SyncPullAnswer>(
@@ -125,40 +125,4 @@ export async function syncCommand(args: string[]): Promise<number> {
     await service.idle();
     service.close();
   }
-}
-
-async function push(
-  service: Service,
-  profile: string,
-  file: string | undefined,
-  values: { workbook?: string; hierarchy?: string; json?: boolean },
-): Promise<number> {
-  let id = values.workbook;
-  try {
-    if (file !== undefined) id = (await new Run(service, processOutput, 'push', profile).stageFile(file, values.hierarchy)).id;
-  } catch (error) {
-    process.stderr.write(`workstation: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 2;
-  }
-  process.stderr.write(`pushing workbook ${id ?? ''} to ${profile}...\n`);
-  const { status, body } = await call<SyncPushAnswer>(service, 'POST', `/workstation/sync/${encodeURIComponent(profile)}/push/`, {
-    workbook: id,
-  });
-  if (status !== 200) {
-    process.stderr.write(`workstation: ${body.message ?? `HTTP ${status}`}\n`);
-    return 2;
-  }
-  if (values.json) process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
-  else {
-    const lines = [
-      `${body.resumed ? 'resumed an interrupted push: ' : ''}${body.pushed} row(s) pushed${body.remote_transaction_id ? ` in remote transaction ${body.remote_transaction_id}` : ''}`,
-      `workbook ${body.workbook}: ${body.loaded} loaded, ${body.failed} failed; kept back: ${body.conflicts} in conflict, ${body.errors} in error`,
-      ...body.changed_since_plan.map(
-        (change) =>
-          `  changed since the last plan: ${change.sheet} row ${change.row}: ${change.was} -> ${change.now}${change.message ? ` (${change.message})` : ''}`,
-      ),
-    ];
-    process.stdout.write(`${lines.join('\n')}\n`);
-  }
-  return body.failed + body.conflicts + body.errors > 0 ? 1 : 0;
 }

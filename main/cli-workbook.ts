@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { localAdmin, workstationCall } from './cli-remote';
+import { fileKeyOf, loadRerunOf, rememberFile, timeText, type FileKey, type LoadRerun } from './cli-rerun';
 import { issueTable, loadSummary, loadTable, planSummary, planTable, sheetName, validateSummary, type LoadRowView } from './cli-table';
 import { defaultDataDir } from './data-dir';
 import { mirrorAge } from './service/contract/mirror-age';
@@ -40,6 +41,7 @@ export const WORKBOOK_USAGE = `usage: workstation validate <file.xlsx> [--hierar
   exit codes      validate: 0 no error (warnings allowed), 1 errors
                   plan: 0 no row in error or conflict, 1 some
                   load: 0 every row loaded, 1 some failed, in conflict or not run
+  run again       load of a file whose rows all loaded from the same content: says so, runs nothing, exit 0
                   2 (all): bad input or refused (the message says why)`;
 
 export type WorkbookCommand = 'validate' | 'plan' | 'load';
@@ -76,6 +78,8 @@ export class Run {
   id: string | undefined;
   /** Kept in the store at the end: a load's outcomes (validate and plan remove theirs). */
   keep = false;
+  /** The file's content, remembered with the workbook staged from it so that a load run again finds it (cli-rerun.ts). */
+  fileKey: FileKey | undefined;
 
   constructor(
     private readonly service: Service,
@@ -294,6 +298,7 @@ export class Run {
     this.service.events.on('workbook', onWorkbook);
     try {
       const staged = await this.stageFile(file, hierarchy);
+      if (this.fileKey) rememberFile(this.service.store, this.fileKey, staged.id);
       const outcome =
         this.command === 'validate'
           ? await this.validate(staged)
@@ -324,6 +329,27 @@ export class Run {
       }
     }
   }
+}
+
+/** `load` of a file whose rows all loaded from the same content before: exit 0, nothing run. */
+function alreadyLoaded(out: Output, file: string, rerun: Extract<LoadRerun, { kind: 'done' }>, json: boolean): number {
+  if (json) {
+    const document = {
+      command: 'load',
+      file,
+      exit_code: 0,
+      already_loaded: true,
+      workbook: rerun.workbookId,
+      transaction_id: rerun.transactionId,
+      loaded_at: rerun.at,
+      rows: rerun.rows,
+    };
+    out.stdout(`${JSON.stringify(document, null, 2)}\n`);
+  } else
+    out.stdout(
+      `${file}: already loaded in transaction ${rerun.transactionId} at ${timeText(rerun.at)} (workbook ${rerun.workbookId}, ${rerun.rows} row(s)); nothing run\n`,
+    );
+  return 0;
 }
 
 /** Runs `workstation validate|plan|load`; answers the exit code. */
@@ -358,7 +384,14 @@ export async function workbookCommand(command: WorkbookCommand, args: string[], 
     }
     if (command === 'load' && values.profile !== undefined)
       throw new Error(`a workbook for a remote profile is loaded there by 'workstation sync push ${values.profile} <file.xlsx>'`);
-    return await new Run(service, out, command, values.profile).run(positionals[0], values.hierarchy, values['allow-errors'], values.json);
+    const run = new Run(service, out, command, values.profile);
+    if (command === 'load') {
+      // The same content loaded whole before: said, and nothing run again (cli-rerun.ts).
+      run.fileKey = await fileKeyOf(positionals[0], 'load', values.hierarchy);
+      const rerun = run.fileKey ? loadRerunOf(service.store, run.fileKey) : undefined;
+      if (rerun?.kind === 'done') return alreadyLoaded(out, positionals[0], rerun, values.json);
+    }
+    return await run.run(positionals[0], values.hierarchy, values['allow-errors'], values.json);
   } catch (error) {
     return fail(error);
   } finally {

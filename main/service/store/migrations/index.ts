@@ -16,6 +16,7 @@ import { sql as mirrorPulls } from './0015-mirror-pulls';
 import { sql as workbookProfile } from './0016-workbook-profile';
 import { sql as workbookPushes } from './0017-workbook-pushes';
 import { sql as transactionChildStatus } from './0019-transaction-child-status';
+import { sql as workbookFiles } from './0020-workbook-files';
 
 /**
  * Numbered migrations, applied in order at open. Append a new file `NNNN-name.ts` exporting
@@ -47,4 +48,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 16, name: 'workbook-profile', sql: workbookProfile },
   { version: 17, name: 'workbook-pushes', sql: workbookPushes },
   { version: 19, name: 'transaction-child-status', sql: transactionChildStatus },
+  { version: 20, name: 'workbook-files', sql: workbookFiles },
 ];
