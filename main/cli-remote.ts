@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { remotePassword } from './cli-password';
 import { defaultDataDir } from './data-dir';
+import { keepSecret } from './remote/bound-secret';
 import { MemoryVault } from './remote/credential-vault';
 import { createService, type Service } from './service';
 import type { Principal } from './service/auth/principal';
@@ -62,7 +63,8 @@ export async function unlockProfile(service: Service, vault: MemoryVault, name: 
     'GET',
     `/workstation/remote-profiles/${encodeURIComponent(name)}/`,
   );
-  vault.set(profile.id, await remotePassword(profile.name));
+  const address = { id: profile.id, baseUrl: profile.base_url, username: profile.username, caPem: profile.ca_pem };
+  keepSecret(vault, address, await remotePassword(profile.name));
   return profile;
 }
 

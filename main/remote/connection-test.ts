@@ -1,5 +1,6 @@
 import { findHomeNode, type HomeGet } from '../service/contract/home-node';
 import type { ConnectionTestResult, ReleaseLine } from '../service/contract/workstation-api';
+import { secretFor, targetAddress } from './bound-secret';
 import type { CredentialVault } from './credential-vault';
 import { errorCodeOf, isTimeout, tlsAdvice, tlsProblemOf } from './remote-faults';
 import type { Exchanged } from './remote-exchange';
@@ -38,7 +39,8 @@ export async function testConnection(
     home: { source: null, hierarchy: home, pkid: null, message: 'not tested' },
     round_trip_ms: null,
   };
-  const password = vault.get(target.id);
+  // Never a password entered for another address or user (bound-secret.ts): that one is dropped.
+  const password = secretFor(vault, targetAddress(target));
   if (password === undefined) {
     return {
       ...result,

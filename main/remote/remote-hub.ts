@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Pool } from 'undici';
 import type { ApiResponse } from '../service/api-types';
+import { secretFor, targetAddress } from './bound-secret';
 import type { CredentialVault } from './credential-vault';
 import { exchange, poolFor, type Exchanged, type OutgoingBody } from './remote-exchange';
 import { isRetriable, noPasswordFault, remoteAuthFault, remoteFaultOf, RemoteFault } from './remote-faults';
@@ -115,7 +116,8 @@ export class RemoteHub {
     request: { method: string; path: string; headers: Record<string, string>; body?: OutgoingBody },
   ): Promise<Exchanged> {
     const { target } = link;
-    const password = this.vault.get(target.id);
+    // Only a password entered for this very address and user (bound-secret.ts).
+    const password = secretFor(this.vault, targetAddress(target));
     if (password === undefined) throw noPasswordFault(target);
     if (target.authMode === 'basic') {
       const answer = await this.withRetries(link, {

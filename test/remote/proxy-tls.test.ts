@@ -33,8 +33,12 @@ describe('TLS to a remote with a private CA', () => {
     expect(tested.body).toMatchObject({ success: false, verdict: 'tls', reachable: true, tls: { used: true, ok: false } });
     expect(tested.body.tls.problem).toMatch(/SELF_SIGNED|UNABLE_TO/);
 
-    const changed = await local.admin.call('PUT', '/workstation/remote-profiles/Private/', { json: { ca_pem: pki.caPem } });
+    // Another CA drops the password (a secret follows its address and TLS settings): its owner enters it again with the CA.
+    const caOnly = await local.admin.call('PUT', '/workstation/remote-profiles/Private/', { json: { ca_pem: pki.caPem } });
+    expect(caOnly.body.profile.password_stored).toBe(false);
+    const changed = await local.admin.call('PUT', '/workstation/remote-profiles/Private/', { json: { password: REMOTE_PASSWORD } });
     expect(changed.status).toBe(200);
+    expect(changed.body.profile.password_stored).toBe(true);
     const accepted = await live.get(LIST);
     expect(accepted.status).toBe(200);
     expect(accepted.body.resources).toHaveLength(3);

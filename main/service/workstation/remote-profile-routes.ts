@@ -1,9 +1,10 @@
+import { dropSecret, keepSecret, rowAddress, secretFor } from '../../remote/bound-secret';
 import { testConnection } from '../../remote/connection-test';
 import { effectiveReleaseLine, targetOf } from '../../remote/remote-target';
 import { mirrorFile, removeDatabaseFiles } from '../../remote/mirror-workspace';
 import type { ApiResponse } from '../api-types';
 import type { RemoteProfile, RemoteProfileAnswer, RemoteProfileDeleted, RemoteProfileList } from '../contract/workstation-api';
-import { conflict, notFound } from '../errors';
+import { conflict, notFound, permissionDenied } from '../errors';
 import { jsonBody, type RequestContext } from '../request-context';
 import { json } from '../responses';
 import { newPkid } from '../store/ids';
@@ -55,7 +56,7 @@ export function profileView(deps: WorkstationDeps, row: RemoteProfileRow): Remot
     detected_at: row.detected_at,
     release_line: effectiveReleaseLine(row),
     home_hierarchy: row.home_hierarchy,
-    password_stored: deps.vault.get(row.pkid) !== undefined,
+    password_stored: secretFor(deps.vault, rowAddress(row)) !== undefined,
     owner: owner ? String(owner.data.username) : '(a deleted user)',
     hierarchy: deps.store.nodes.get(row.hierarchy_pkid)?.path ?? row.hierarchy_pkid,
     created_at: row.created_at,
@@ -108,24 +109,34 @@ function create(deps: WorkstationDeps, ctx: RequestContext): ApiResponse {
     updated_at: now,
   };
   deps.profiles.insert(row);
-  if (password !== undefined) deps.vault.set(row.pkid, password);
+  if (password !== undefined) keepSecret(deps.vault, rowAddress(row), password);
   return answer(deps, row);
 }
 
 function update(deps: WorkstationDeps, ctx: RequestContext, row: RemoteProfileRow): ApiResponse {
   const { fields, password }: CheckedInput = checkProfileInput(jsonBody(ctx), false);
   assertFreeName(deps, fields.name, row.pkid);
+  // The password is the owner's: another admin who may use the profile may change where it
+  // points, never type the secret it sends (issue 30, finding 5).
+  if (password !== undefined && ctx.principal.pkid !== row.owner_pkid) {
+    throw permissionDenied(
+      `only ${profileView(deps, row).owner}, who made ${row.name}, may enter its password; ${ctx.principal.username} may change its other settings.`,
+    );
+  }
   const changed: RemoteProfileRow = { ...row, ...fields, updated_at: deps.store.now() };
   deps.profiles.update(changed);
   // Another address or user: the old session and pool must not carry the next request.
   deps.remote.forget(row.pkid);
-  if (password !== undefined) deps.vault.set(row.pkid, password);
+  // A secret follows its address: another URL, user name or CA drops it, and its owner enters it again.
+  const moved = changed.base_url !== row.base_url || changed.username !== row.username || changed.ca_pem !== row.ca_pem;
+  if (password !== undefined) keepSecret(deps.vault, rowAddress(changed), password);
+  else if (moved) dropSecret(deps.vault, row.pkid);
   return answer(deps, changed);
 }
 
 function remove(deps: WorkstationDeps, row: RemoteProfileRow): ApiResponse {
   deps.profiles.delete(row.pkid);
-  deps.vault.delete(row.pkid);
+  dropSecret(deps.vault, row.pkid);
   deps.remote.forget(row.pkid);
   // Its mirror goes with it: a copy of a remote no profile names any more.
   deps.mirrors.forget(row.pkid);
