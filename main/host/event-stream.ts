@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiRequest, ApiResponse, Service } from '../service';
 import type { ServiceEvent, ServiceEventPayloads } from '../service/contract/service-events';
-import { eventFilter, isRelayed, type EventViewer } from '../service/workstation/event-access';
+import { isRelayed, type EventViewer } from '../service/workstation/event-access';
 
 /**
  * `GET /workstation/events/`: the service's events as Server-Sent Events (decisions.md,
@@ -126,7 +126,7 @@ export class EventStreams {
     let ended = false;
     const stream: OpenStream = {
       viewer,
-      visible: eventFilter({ transactions: this.service.store.transactions, workbooks: this.service.workbooks }, viewer),
+      visible: this.service.visibleEvents(viewer),
       res,
       end: () => {
         if (ended) return;

@@ -28,6 +28,8 @@ import { StagedWorkbooks } from './workbooks/staged-workbooks';
 import { WorkbookRuns } from './workbooks/workbook-runs';
 import { Viewers } from './viewer/viewers';
 import type { WorkstationDeps } from './workstation';
+import { eventFilter, type EventViewer } from './workstation/event-access';
+import type { ServiceEvent } from './contract/service-events';
 import { workspaceFile } from './workspace-file';
 
 export type { ApiRequest, ApiResponse } from './api-types';
@@ -61,6 +63,8 @@ export interface Service {
    * as every request is (its principal, node path and the headers its answer carries), or the refusal.
    */
   identify(head: ApiRequest): Promise<Identified>;
+  /** The filter of one event stream: the events this viewer may see (workstation/event-access.ts). */
+  visibleEvents(viewer: EventViewer): (event: ServiceEvent) => boolean;
   /** A new file name for the HTTP host to stream an upload's body to (swept at the next open if left behind). */
   spoolPath(): string;
   /** Calls a route as a given user, skipping authentication (seeding, the desktop's own user). */
@@ -162,6 +166,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     handle: pipeline.handle,
     admit: pipeline.admit,
     identify: pipeline.identify,
+    visibleEvents: (viewer) => eventFilter({ transactions: store.transactions, workbooks, profiles, store }, viewer),
     spoolPath: () => join(store.uploads.folder, `${randomBytes(12).toString('hex')}.body.partial`),
     handleAs: pipeline.handleAs,
     events: engine.events,

@@ -1,15 +1,20 @@
 import type { Principal } from '../auth/principal';
 import type { ServiceEvent } from '../contract/service-events';
 import { isWithin } from '../domain/hierarchy';
+import type { Store } from '../domain/store';
+import type { RemoteProfilesRepo } from '../store/remote-profiles-repo';
 import type { TransactionsRepo } from '../store/transactions-repo';
 import type { StagedWorkbooks } from '../workbooks/staged-workbooks';
+import { mayUse } from './profile-access';
 
 /**
  * Which service events a signed-in user may see (decisions.md, Workstation endpoints: "only the
  * events that user may see"), with the rules of the reads they announce: a transaction, or a
  * load's progress, when the transaction's hierarchy lies at or below the user's node (as
  * `GET /api/tool/Transaction/<id>/` without traversal=up); a staged workbook when its owner is
- * the user, or the user is an admin at or above the owner's node (as `/workstation/workbooks/`).
+ * the user, or the user is an admin at or above the owner's node (as `/workstation/workbooks/`);
+ * a pull or push of a remote profile to those the profile answers to (as
+ * `/workstation/remote-profiles/<id>/`: its maker and admins at or above the maker's node).
  */
 export interface EventViewer {
   principal: Principal;
@@ -20,6 +25,8 @@ export interface EventViewer {
 export interface EventAccessDeps {
   transactions: Pick<TransactionsRepo, 'get'>;
   workbooks: Pick<StagedWorkbooks, 'visibleTo'>;
+  profiles: Pick<RemoteProfilesRepo, 'find'>;
+  store: Pick<Store, 'nodes'>;
 }
 
 /**
@@ -51,9 +58,12 @@ export function eventFilter(deps: EventAccessDeps, viewer: EventViewer): (event:
       case 'workbook':
         // Not cached: a workbook can be deleted, and its events are few (one per edit or stage).
         return deps.workbooks.visibleTo(viewer, event.id) !== undefined;
-      case 'sync':
-        // Remote profiles are for admins (profile-access.ts): so is the news of their pulls and pushes.
-        return viewer.principal.role === 'admin';
+      case 'sync': {
+        // A pull's news names the profile, its models and the remote's transactions: only for
+        // those to whom the profile answers, never to an admin it answers 404 (issue 30, finding 9).
+        const row = deps.profiles.find(event.profile_id);
+        return row !== undefined && mayUse(deps, viewer, row);
+      }
     }
   };
 }

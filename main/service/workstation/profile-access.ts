@@ -1,4 +1,5 @@
 import { isWithin } from '../domain/hierarchy';
+import type { Store } from '../domain/store';
 import { notFound, permissionDenied } from '../errors';
 import type { RequestContext } from '../request-context';
 
@@ -13,7 +14,7 @@ import type { WorkstationDeps } from './route-group';
  * a profile, and only admins at or above the node of the admin who made it (an admin of one
  * site cannot borrow a provider admin's profile). Operators and readonly users use none.
  */
-export function mayUse(deps: WorkstationDeps, ctx: Asker, row: RemoteProfileRow): boolean {
+export function mayUse(deps: { store: Pick<Store, 'nodes'> }, ctx: Asker, row: RemoteProfileRow): boolean {
   if (ctx.principal.role !== 'admin') return false;
   const node = deps.store.nodes.get(row.hierarchy_pkid);
   return node !== undefined && isWithin(node.path, ctx.callerPath);
