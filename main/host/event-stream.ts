@@ -19,6 +19,8 @@ export interface EventStreamOptions {
   pingMs?: number;
   /** Bytes written but not yet taken by a client: past this the client is not reading, and the stream is dropped. */
   maxBufferedBytes?: number;
+  /** How often a stream looks whether its session still stands (it also looks before each event). */
+  liveCheckMs?: number;
 }
 
 type Send = (req: IncomingMessage, res: ServerResponse, response: ApiResponse) => void;
@@ -26,6 +28,8 @@ type Send = (req: IncomingMessage, res: ServerResponse, response: ApiResponse) =
 interface OpenStream {
   viewer: EventViewer;
   visible: (event: ServiceEvent) => boolean;
+  /** Whether the credentials that opened it still stand (a session not signed out of). */
+  live: () => boolean;
   res: ServerResponse;
   end(): void;
 }
@@ -52,6 +56,7 @@ export class EventStreams {
   private readonly maxPerUser: number;
   private readonly pingMs: number;
   private readonly maxBufferedBytes: number;
+  private readonly liveCheckMs: number;
 
   constructor(
     private readonly service: Service,
@@ -61,6 +66,7 @@ export class EventStreams {
     this.maxPerUser = options.maxPerUser ?? 8;
     this.pingMs = options.pingMs ?? 15_000;
     this.maxBufferedBytes = options.maxBufferedBytes ?? 1024 * 1024;
+    this.liveCheckMs = options.liveCheckMs ?? 1000;
   }
 
   /** Answers one request on the events path: a refusal in the fault shape, or a stream held open until the client goes. */
@@ -91,7 +97,7 @@ export class EventStreams {
       return this.send(req, res, fault(429, 'too-many-streams', message, { 'retry-after': '15', ...headers }));
     }
     this.perUser.set(user, count + 1);
-    this.start(req, res, { principal: caller.principal, callerPath: caller.callerPath }, headers);
+    this.start(req, res, { principal: caller.principal, callerPath: caller.callerPath }, caller.live, headers);
   }
 
   /** Ends every stream (the host is closing): each answer ends, and its connection with it. */
@@ -103,7 +109,13 @@ export class EventStreams {
     return this.open.size;
   }
 
-  private start(req: IncomingMessage, res: ServerResponse, viewer: EventViewer, headers: Record<string, string | string[]>): void {
+  private start(
+    req: IncomingMessage,
+    res: ServerResponse,
+    viewer: EventViewer,
+    live: () => boolean,
+    headers: Record<string, string | string[]>,
+  ): void {
     const list: string[] = [
       'content-type',
       'text/event-stream; charset=utf-8',
@@ -123,15 +135,21 @@ export class EventStreams {
     // Headers and a first line at once, so the client knows the stream is open; `retry` is EventSource's reconnect delay.
     res.write('retry: 3000\n: connected\n\n');
     const ping = setInterval(() => this.write(stream, ': ping\n\n'), this.pingMs);
+    // A stream ends with its session (issue 30, finding 10): signed out of on another page, it stops at once.
+    const check = setInterval(() => {
+      if (!live()) stream.end();
+    }, this.liveCheckMs);
     let ended = false;
     const stream: OpenStream = {
       viewer,
       visible: this.service.visibleEvents(viewer),
+      live,
       res,
       end: () => {
         if (ended) return;
         ended = true;
         clearInterval(ping);
+        clearInterval(check);
         this.open.delete(stream);
         const left = (this.perUser.get(viewer.principal.pkid) ?? 1) - 1;
         if (left > 0) this.perUser.set(viewer.principal.pkid, left);
@@ -178,8 +196,9 @@ export class EventStreams {
     const relayed = isRelayed(event);
     let line: string | undefined;
     for (const stream of [...this.open]) {
-      if (userChanged(event, stream.viewer)) {
-        // Its role or node may have changed (or it is gone): the client reconnects and is asked again who it is.
+      if (userChanged(event, stream.viewer) || !stream.live()) {
+        // Its role or node may have changed (or it is gone), or its session was signed out of: the
+        // client reconnects and is asked again who it is.
         stream.end();
         continue;
       }

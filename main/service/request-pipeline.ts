@@ -37,7 +37,19 @@ interface Caller {
 
 /** Who sends a request a door answers itself (`identify`), or why it is refused. */
 export type Identified =
-  { principal: Principal; callerPath: string; headers: Record<string, string | string[]>; refusal?: undefined } | { refusal: ApiResponse };
+  | {
+      principal: Principal;
+      callerPath: string;
+      headers: Record<string, string | string[]>;
+      /**
+       * Whether the credentials it came with still stand: a session's until it is signed out of
+       * (or its user changes); Basic credentials are checked at each request, and a change to
+       * their user ends what they opened (event-stream.ts).
+       */
+      live: () => boolean;
+      refusal?: undefined;
+    }
+  | { refusal: ApiResponse };
 
 export interface PipelineDeps extends RouteDeps {
   authenticator: Authenticator;
@@ -142,7 +154,13 @@ export function createPipeline(deps: PipelineDeps) {
       const { caller } = seen;
       if (!caller) throw new ApiError(404, 'not-found', `No stream at ${head.url}.`);
       const callerPath = deps.store.nodes.get(caller.principal.hierarchyPkid)?.path ?? caller.principal.hierarchyPkid;
-      return { principal: caller.principal, callerPath, headers: withToken({ status: 200, headers: {}, body: '' }, caller).headers };
+      const sessionId = caller.viaSession ? caller.sessionId : undefined;
+      return {
+        principal: caller.principal,
+        callerPath,
+        headers: withToken({ status: 200, headers: {}, body: '' }, caller).headers,
+        live: sessionId === undefined ? () => true : () => deps.sessions.isLive(sessionId),
+      };
     } catch (error) {
       return { refusal: withToken(faultOf(error, head, `${idPrefix}-head`), seen.caller) };
     }

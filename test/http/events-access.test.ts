@@ -4,9 +4,11 @@ import { ADMIN, ApiClient, basicAuth, type Credentials } from './api-client';
 import { cleanupServers, startServe, tempDataDir, type ServeProcess } from './serve-process';
 
 /**
- * Issue 30, finding 9, over real HTTP against server mode: `sync` events (a profile's name and id,
- * model counts, remote transaction ids) went to every admin, including those to whom the profile
- * answers 404. Events now go only to those who may read their subject.
+ * Issue 30, findings 9 and 10, over real HTTP against server mode: `sync` events (a profile's name
+ * and id, model counts, remote transaction ids) went to every admin, including those to whom the
+ * profile answers 404; and an event stream opened with a session went on delivering after that
+ * session was signed out of. Events now go only to those who may read their subject, and a stream
+ * ends when the session that opened it ends.
  */
 const PARIS = 'sys.hcs.Telco.Acme.Paris';
 const SITE_ADMIN: Credentials = { username: 'paris.admin', password: 'paris-admin-pw-1' };
@@ -102,5 +104,30 @@ describe('who receives which events', () => {
     expect(syncEventsOf(site)).toEqual([]);
     site.close();
     peer.close();
+  });
+
+  it('ends a stream opened with a session when that session is signed out of, and sends it nothing after', async () => {
+    const login = await fetch(new URL('/noninteractivelogin/', server.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(PEER_ADMIN),
+    });
+    expect(login.status).toBe(200);
+    const cookies = login.headers.getSetCookie().map((cookie) => cookie.split(';')[0]);
+    const cookie = cookies.join('; ');
+    const token = login.headers.get('x-csrftoken') ?? '';
+    const stream = await openStream({ cookie });
+    const basic = await openStream({ authorization: basicAuth(PEER_ADMIN) });
+    const logout = await fetch(new URL('/logout/', server.url), { method: 'POST', headers: { cookie, 'x-csrftoken': token } });
+    expect(logout.status).toBeLessThan(300);
+    await pullOwnersProfile();
+    await Promise.race([stream.ended, new Promise((resolve) => setTimeout(resolve, 3000))]);
+    expect(stream.isEnded()).toBe(true);
+    expect(syncEventsOf(stream)).toEqual([]);
+    // The same user's stream opened with its password goes on: only the session ended.
+    await settle();
+    expect(basic.isEnded()).toBe(false);
+    expect(syncEventsOf(basic).length).toBeGreaterThan(0);
+    basic.close();
   });
 });

@@ -105,6 +105,13 @@ export class Sessions {
     this.drop(digest(sessionId));
   }
 
+  /** Whether the session still stands (not signed out of, its user unchanged, not idle), without counting as a use. */
+  isLive(sessionId: string): boolean {
+    const idHash = digest(sessionId);
+    const session = this.cache.get(idHash) ?? this.load(idHash);
+    return session !== undefined && this.clock() - session.lastSeen <= SESSION_IDLE_MS;
+  }
+
   /** A changed or deleted user keeps no session with its old rights. */
   endAllOf(userPkid: string): void {
     this.repo.deleteAllOf(userPkid);
