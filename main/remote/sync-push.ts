@@ -6,7 +6,7 @@ import { ApiError } from '../service/errors';
 import type { PushRecord } from '../service/store/workbook-pushes-repo';
 import type { PlanRecord } from '../service/store/workbook-runs-repo';
 import type { WorkbookRecord } from '../service/store/workbooks-repo';
-import { firstRowOf } from '../service/workbooks/staged-sheet';
+import { firstRowOf, rowNumberOf } from '../service/workbooks/staged-sheet';
 import type { StagedWorkbooks, Who } from '../service/workbooks/staged-workbooks';
 import type { WorkbookRuns } from '../service/workbooks/workbook-runs';
 import { saveWorkbook } from '../service/workbooks/workbook-save';
@@ -212,7 +212,7 @@ function changesSince(store: Store, wb: number, before: Map<number, PlanRecord>,
     const sheet = row && sheets.get(row.sheet_no);
     changed.push({
       sheet: sheet?.name ?? '',
-      row: sheet && row ? firstRowOf(sheet) + row.idx : 0,
+      row: sheet && row ? rowNumberOf(sheet, row.idx) : 0,
       row_id: rowId,
       was: was.action,
       now: now.action,

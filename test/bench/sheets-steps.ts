@@ -15,6 +15,7 @@ import type { Check } from './bench-targets';
 import { stopChild } from './child-process-stop';
 import type { CleanupStack } from './cleanup-stack';
 import { percentile } from './latency-stats';
+import { FAR_ROW, stageAndWait, writeFarAwayCell } from './sparse-stage';
 import { textTable } from './text-table';
 
 /**
@@ -38,6 +39,7 @@ const TARGETS = {
   exportRatio: 0.5,
   rssMb: 500,
   loopP99Ms: 50,
+  farAwayStageSeconds: 1,
 } as const;
 const log = (line: string): void => void process.stderr.write(`bench: ${line}\n`);
 
@@ -269,6 +271,8 @@ export async function runSheetsBench(config: BenchConfig, cleanup: CleanupStack)
   );
   await writeWorkbook(big, ROWS, '+3319');
   await writeWorkbook(small, SMALL, '+3318');
+  const far = join(dir, 'far-away-cell.xlsx');
+  const farBytes = await writeFarAwayCell(far, header, rowOf('+3317', 1));
   const dataDir = join(dir, 'data');
   await seedStore(dataDir, config.adminPassword);
   log('sheets: baselines (plain inserts; the streaming read beside each validation, the streaming write after the export)...');
@@ -277,6 +281,9 @@ export async function runSheetsBench(config: BenchConfig, cleanup: CleanupStack)
   try {
     await uploadFile(server.origin, authorization, big, 'lines-100k.xlsx');
     await uploadFile(server.origin, authorization, small, 'lines-10k.xlsx');
+    await uploadFile(server.origin, authorization, far, 'far-away-cell.xlsx');
+    log(`sheets: staging a ${(farBytes / 1024).toFixed(1)} KB file with one cell at A${FAR_ROW}...`);
+    const farStaged = await stageAndWait(server.origin, authorization, 'far-away-cell.xlsx', PARIS);
     const bulk = (name: string, method: string): Promise<Response> =>
       post(server.origin, authorization, `/api/tool/BulkLoad/?hierarchy=${PARIS}&method=${method}`, {
         bulkload_file: name,
@@ -317,7 +324,7 @@ export async function runSheetsBench(config: BenchConfig, cleanup: CleanupStack)
       exportBytes = (await reply.arrayBuffer()).byteLength;
     });
     const writeRate = await baselineWrite(join(dir, 'baseline-write.xlsx'), 40);
-    return report({ readRate, insertRate, writeRate, validation, loadSmall, loadBig, exported, exportBytes });
+    return report({ readRate, insertRate, writeRate, validation, loadSmall, loadBig, exported, exportBytes, farStaged, farBytes });
   } finally {
     await stopChild(server.child);
   }
@@ -332,6 +339,8 @@ interface Figures {
   loadBig: JobFigures;
   exported: JobFigures;
   exportBytes: number;
+  farStaged: { rows: number; seconds: number };
+  farBytes: number;
 }
 
 function report(f: Figures): SheetsOutcome {
@@ -362,6 +371,12 @@ function report(f: Figures): SheetsOutcome {
       `>= ${pct(TARGETS.exportRatio)} of exceljs write`,
       pct(exportRate / f.writeRate),
       exportRate / f.writeRate >= TARGETS.exportRatio,
+    ),
+    check(
+      `stage a ${(f.farBytes / 1024).toFixed(1)} KB file, one cell at A${FAR_ROW}`,
+      `< ${TARGETS.farAwayStageSeconds} s, 1 row`,
+      `${f.farStaged.seconds.toFixed(2)} s, ${f.farStaged.rows.toLocaleString('en-US')} row(s)`,
+      f.farStaged.seconds < TARGETS.farAwayStageSeconds && f.farStaged.rows === 1,
     ),
   ];
   const jobs: [string, JobFigures][] = [

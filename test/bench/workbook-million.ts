@@ -62,6 +62,7 @@ async function seedMillion(dataDir: string, password: string): Promise<string> {
       next_column: columns.length + 1,
       rows: MILLION,
       raw: null,
+      row_gaps: '[]',
     });
     store.workbooks.setValidated(wb, revision);
   })();

@@ -1,11 +1,9 @@
 import { appendFileSync, readdirSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { inspectWorkbookFile } from '../../main/service/sheets/workbook-package';
 import { CORPUS_DIFFERENCES, type CorpusDifference } from '../fixtures/real-world/differences';
-import { ownRows } from './sheets-exceljs-reference';
-import { dateText, sameValue, sheetjsBook, valueText, type CorpusSheet, type CorpusValue } from './sheets-reference-sheetjs';
-import type { RawCell } from '../../main/service/sheets/cell-value';
+import { compareBooks, ownBook, type CellDifference } from './sheets-differential';
+import { sheetjsBook } from './sheets-reference-sheetjs';
 
 /**
  * The real-world corpus (test/fixtures/real-world/, its README says where each file comes from
@@ -30,94 +28,12 @@ function corpusFiles(folder: string): string[] {
 
 const FILES = corpusFiles(CORPUS);
 
-function columnLetters(column: number): string {
-  let letters = '';
-  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
-  return letters;
-}
-
-function ownValue(raw: RawCell, date1904: boolean): CorpusValue | undefined {
-  switch (raw.kind) {
-    case 'text':
-      return raw.text === '' ? undefined : { kind: 'text', text: raw.text };
-    case 'number':
-      return { kind: 'number', value: raw.value };
-    case 'boolean':
-      return { kind: 'boolean', value: raw.value };
-    case 'error':
-      return { kind: 'error', text: raw.text };
-    case 'date':
-      return { kind: 'date', iso: dateText(raw.value, date1904) };
-    case 'no-value':
-      return undefined;
-  }
-}
-
-type OwnBook = { sheets: CorpusSheet[] } | { fault: string };
-
-async function ownBook(path: string, name: string, date1904: boolean): Promise<OwnBook> {
-  const outcome = await ownRows(path, name);
-  if ('fault' in outcome) return outcome;
-  const { sheets: parts } = await inspectWorkbookFile(path, name);
-  const names = new Map(parts.map((part) => [part.path, part.name]));
-  return {
-    sheets: outcome.sheets.map(([part, rows]) => {
-      const cells = new Map<string, CorpusValue>();
-      for (const row of rows) {
-        for (const [column, raw] of row.cells) {
-          const value = ownValue(raw, date1904);
-          if (value) cells.set(`${columnLetters(column)}${row.number}`, value);
-        }
-      }
-      return { name: names.get(part) ?? part, cells };
-    }),
-  };
-}
-
-/** A1 addresses in reading order: row, then column. */
-function addressOrder(a: string, b: string): number {
-  const [, ca, ra] = /^([A-Z]+)(\d+)$/.exec(a) ?? [];
-  const [, cb, rb] = /^([A-Z]+)(\d+)$/.exec(b) ?? [];
-  return Number(ra) - Number(rb) || ca.length - cb.length || (ca < cb ? -1 : ca > cb ? 1 : 0);
-}
-
-interface CellDifference {
-  cell: string;
-  ours: string;
-  sheetjs: string;
-}
-
-/** SheetJS's text and ours differ only in SheetJS keeping the CR of literal CR LF line ends. */
+/** A difference only in line ends: SheetJS keeps the CR of a literal CR LF that XML makes LF. */
 function crlfOnly(difference: CellDifference): boolean {
   if (!difference.ours.startsWith('text ') || !difference.sheetjs.startsWith('text ')) return false;
   const ours = JSON.parse(difference.ours.slice(5)) as string;
   const theirs = JSON.parse(difference.sheetjs.slice(5)) as string;
   return theirs.includes('\r\n') && theirs.replace(/\r\n/g, '\n') === ours;
-}
-
-interface Comparison {
-  sheetList?: string;
-  cells: CellDifference[];
-}
-
-function compare(ours: CorpusSheet[], theirs: CorpusSheet[]): Comparison {
-  const comparison: Comparison = { cells: [] };
-  const ourNames = ours.map((sheet) => sheet.name);
-  const theirNames = theirs.map((sheet) => sheet.name);
-  if (JSON.stringify(ourNames) !== JSON.stringify(theirNames)) {
-    comparison.sheetList = `worksheets: ours ${JSON.stringify(ourNames)}, SheetJS ${JSON.stringify(theirNames)}`;
-  }
-  for (const sheet of theirs) {
-    const own = ours.find((candidate) => candidate.name === sheet.name);
-    if (!own) continue;
-    const addresses = [...new Set([...sheet.cells.keys(), ...own.cells.keys()])].sort(addressOrder);
-    for (const address of addresses) {
-      const a = own.cells.get(address);
-      const b = sheet.cells.get(address);
-      if (!sameValue(a, b)) comparison.cells.push({ cell: `${sheet.name}!${address}`, ours: valueText(a), sheetjs: valueText(b) });
-    }
-  }
-  return comparison;
 }
 
 const applied: string[] = [];
@@ -169,7 +85,7 @@ describe('the real-world corpus reads as SheetJS reads it', () => {
     if ('fault' in ours) throw new Error(`${file}: our reader refuses it: ${ours.fault}`);
     if (!('sheets' in reference)) throw new Error('unreachable');
 
-    const comparison = compare(ours.sheets, reference.sheets);
+    const comparison = compareBooks(ours.sheets, reference.sheets);
     const listedCells = listed?.cells ?? {};
     const problems: string[] = comparison.sheetList ? [comparison.sheetList] : [];
     const lineEnds = comparison.cells.filter((difference) => listed?.crlf && crlfOnly(difference));

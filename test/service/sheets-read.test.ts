@@ -142,7 +142,7 @@ describe('the directive layout, written by exceljs and by LibreOffice', () => {
       'Phones!E6 date-in-text-column',
       'Lines!G2 read-only-column',
       'Lines!B7 merged-cells',
-      'Lines!B9 formula-without-value',
+      'Lines!B9 cell-error',
     ]);
     expect(issues[2].message).toBe(
       'Row 7, alertingName (B7): cells B7:B8 are merged: only B7 is read and the other cells count as empty; unmerge them and fill in each cell.',

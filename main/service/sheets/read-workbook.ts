@@ -2,7 +2,7 @@ import { ApiError } from '../errors';
 import { SHEET_LIMITS } from './limits';
 import { SheetReader, type SheetEvent, type SheetRow } from './sheet-reader';
 import type { ParsedWorkbook } from './sheet-types';
-import { inspectWorkbookFile, type WorkbookPackage } from './workbook-package';
+import { entryOf, inspectWorkbookFile, type WorkbookPackage } from './workbook-package';
 import type { SheetPart } from './workbook-xml';
 import { readXlsxBook } from './xlsx-book';
 import { sheetRowBatches } from './xlsx-row-stream';
@@ -20,12 +20,6 @@ export type { SheetEvent } from './sheet-reader';
 
 /** Room beyond the data rows for headers, `#` sheets and blank styled rows. */
 const OTHER_ROWS = 100_000;
-
-/**
- * The worksheet parts exceljs read (and so the only ones a workbook could use so far): a sheet
- * stored under another name was "not found".
- */
-const WORKSHEET_PART = /xl\/worksheets\/sheet\d+[.]xml/;
 
 interface Counter {
   dataRows: number;
@@ -52,8 +46,8 @@ function countRow(counter: Counter, isData: boolean, fileName: string): void {
 
 /** The ZIP entry of a sheet of the workbook's list. */
 export function worksheetEntry(pkg: WorkbookPackage, part: SheetPart, fileName: string): ZipEntry {
-  const entry = pkg.entries.get(part.path);
-  if (!entry || !WORKSHEET_PART.test(part.path)) throw damaged(fileName, `its sheet '${part.name}' could not be found in the file`);
+  const entry = entryOf(pkg, part.path);
+  if (!entry) throw damaged(fileName, `its sheet '${part.name}' could not be found in the file`);
   return entry;
 }
 
@@ -70,11 +64,13 @@ function eventsOf(
   const events: SheetEvent[] = [];
   try {
     for (const row of rows) {
+      // A row without a value is no row: it is neither read nor counted (a sheet's limit is by content).
+      if (row.cells.size === 0) continue;
       if (!reader) {
-        countRow(counter, row.cells.size > 0, fileName);
+        countRow(counter, true, fileName);
         continue;
       }
-      const fed = row.cells.size > 0 ? reader.feed(row) : [];
+      const fed = reader.feed(row);
       countRow(
         counter,
         fed.some((event) => event.type === 'row'),

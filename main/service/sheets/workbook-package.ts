@@ -2,32 +2,50 @@ import { open, stat } from 'node:fs/promises';
 import { ApiError } from '../errors';
 import { MB, SHEET_LIMITS } from './limits';
 import { columnNumber, SheetXmlScan, type MergeRange } from './sheet-xml-scan';
-import { sheetParts, type SheetPart } from './workbook-xml';
+import { refusedBeforeZip } from './package-refusals';
+import {
+  contentTypes,
+  partName,
+  relationships,
+  relationshipsPartOf,
+  listedSheets,
+  usesDate1904,
+  type ListedSheet,
+  type Relationship,
+  type SheetPart,
+} from './workbook-xml';
 import { inflateEntry } from './zip-inflate';
 import { damaged, readZipDirectory, type ZipEntry } from './zip-directory';
 
 /**
  * Everything checked about a file before its sheets are read: its size, that it is a ZIP and
  * not an encrypted (OLE) file or another format, that its ZIP is plain and inflates within the
- * limits (every entry is inflated once, bounded, before the reader inflates the parts it reads
- * again), and what the row reader does not tell: the tab order of the sheets and their merged cells.
+ * limits (every entry is inflated once, bounded and checked against its CRC, before the reader
+ * inflates the parts it reads again), where its parts are (workbook-xml.ts: by the package's
+ * relationships), and what the row reader does not tell: the tab order of the sheets and their
+ * merged cells.
  */
 export interface WorkbookPackage {
   /** Worksheets in tab order. */
   sheets: SheetPart[];
   /** Merged ranges by sheet part. */
   merges: Map<string, MergeRange[]>;
-  /** The ZIP entries by name, placed and checked, for the reader to inflate again. */
+  /** The ZIP entries by part name in lower case (part names ignore case), for the reader to inflate again. */
   entries: Map<string, ZipEntry>;
-  /** Dates count from 1904 (`<workbookPr date1904="1">`, as exceljs reads it). */
+  /** The shared strings and styles parts, when the workbook has them. */
+  sharedStrings: string | undefined;
+  styles: string | undefined;
+  /** Dates count from 1904 (`<workbookPr date1904="1">`). */
   date1904: boolean;
 }
 
-const OLE_SIGNATURE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
-const ZIP_SIGNATURE = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
-const WORKBOOK = 'xl/workbook.xml';
-const WORKBOOK_RELS = 'xl/_rels/workbook.xml.rels';
-const WORKSHEET = /^xl\/worksheets\/[^/]+\.xml$/;
+/** The ZIP entry of a part, or undefined. */
+export const entryOf = (pkg: Pick<WorkbookPackage, 'entries'>, part: string): ZipEntry | undefined => pkg.entries.get(part.toLowerCase());
+
+const CONTENT_TYPES = '[content_types].xml';
+const PACKAGE_RELS = '_rels/.rels';
+const WORKBOOK_TYPE = /\.(sheet|template)\.main\+xml$|ms-excel\.(sheet|template)\.macroEnabled\.main\+xml$/i;
+const CONVENTIONAL_WORKBOOK = 'xl/workbook.xml';
 
 const notXlsx = (fileName: string, what: string): ApiError =>
   new ApiError(
@@ -36,97 +54,186 @@ const notXlsx = (fileName: string, what: string): ApiError =>
     `${fileName} is not an .xlsx workbook (${what}): save it from Excel or LibreOffice as "Excel Workbook (.xlsx)" and upload it again.`,
   );
 
-async function checkSignature(path: string, fileName: string): Promise<number> {
+async function checkSize(path: string, fileName: string): Promise<number> {
   const { size } = await stat(path);
   if (size > SHEET_LIMITS.fileBytes) {
     throw new ApiError(413, 'too-large', `${fileName} is ${Math.ceil(size / MB)} MB, more than the 50 MB limit for a bulk-load workbook.`);
   }
-  const file = await open(path, 'r');
-  const head = Buffer.alloc(8);
-  try {
-    await file.read(head, 0, 8, 0);
-  } finally {
-    await file.close();
-  }
-  if (head.equals(OLE_SIGNATURE)) {
-    throw new ApiError(
-      400,
-      'encrypted-workbook',
-      `${fileName} is encrypted or an old .xls workbook: save it as an unprotected .xlsx and upload it again.`,
-    );
-  }
-  if (!head.subarray(0, 4).equals(ZIP_SIGNATURE)) throw notXlsx(fileName, size === 0 ? 'the file is empty' : 'it is not a ZIP package');
+  await refusedBeforeZip(path, size, fileName);
   return size;
 }
 
-function checkParts(entries: ZipEntry[], fileName: string): void {
+function byPartName(entries: ZipEntry[], fileName: string): Map<string, ZipEntry> {
   const byName = new Map<string, ZipEntry>();
   for (const entry of entries) {
-    if (byName.has(entry.name)) throw damaged(fileName, `its part ${entry.name} appears twice`);
-    byName.set(entry.name, entry);
+    if (entry.name.endsWith('/')) continue;
+    const name = partName(entry.name).toLowerCase();
+    if (byName.has(name)) throw damaged(fileName, `its part ${entry.name} appears twice`);
+    byName.set(name, entry);
   }
-  if (!byName.has(WORKBOOK) || !byName.has(WORKBOOK_RELS)) {
-    if (byName.has('mimetype') || byName.has('content.xml')) throw notXlsx(fileName, 'it is an OpenDocument spreadsheet');
-    if (byName.has('xl/workbook.bin')) throw notXlsx(fileName, 'it is a binary .xlsb workbook');
-    throw notXlsx(fileName, 'it has no xl/workbook.xml');
-  }
-  for (const entry of entries) {
-    const limit =
-      entry.name === 'xl/sharedStrings.xml'
-        ? SHEET_LIMITS.sharedStringsBytes
-        : WORKSHEET.test(entry.name)
-          ? Infinity
-          : SHEET_LIMITS.otherHeldPartBytes;
-    if (entry.uncompressedSize > limit) {
-      throw new ApiError(
-        413,
-        'too-large',
-        `${fileName} is too large to read: its part ${entry.name} inflates to ${Math.round(entry.uncompressedSize / MB)} MB, more than the ${limit / MB} MB this workstation reads.`,
-      );
-    }
+  return byName;
+}
+
+/** The text of a small part (the package's maps), bounded like any part held whole. */
+async function partText(path: string, entry: ZipEntry | undefined, fileName: string): Promise<string | undefined> {
+  if (!entry) return undefined;
+  checkHeldSize(entry, SHEET_LIMITS.otherHeldPartBytes, fileName);
+  const chunks: Buffer[] = [];
+  await inflateEntry(path, entry, fileName, (chunk) => chunks.push(chunk));
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
+}
+
+function checkHeldSize(entry: ZipEntry, limit: number, fileName: string): void {
+  if (entry.uncompressedSize > limit) {
+    throw new ApiError(
+      413,
+      'too-large',
+      `${fileName} is too large to read: its part ${entry.name} inflates to ${Math.round(entry.uncompressedSize / MB)} MB, more than the ${limit / MB} MB this workstation reads.`,
+    );
   }
 }
 
-interface Inflated {
-  scans: Map<string, SheetXmlScan>;
-  /** The texts of the parts that list the sheets. */
-  texts: Map<string, string>;
+/** What the file is when it has no workbook part: the refusal names it. */
+function noWorkbook(byName: Map<string, ZipEntry>, fileName: string): ApiError {
+  const has = (name: string): boolean => byName.has(name);
+  const under = (folder: string): boolean => [...byName.keys()].some((name) => name.startsWith(folder));
+  if (has('mimetype') || has('content.xml')) return notXlsx(fileName, 'it is an OpenDocument spreadsheet');
+  if (has('xl/workbook.bin')) return notXlsx(fileName, 'it is a binary .xlsb workbook');
+  if (under('word/')) return notXlsx(fileName, 'it is a Word document');
+  if (under('ppt/')) return notXlsx(fileName, 'it is a PowerPoint presentation');
+  if (under('xl/') || has(PACKAGE_RELS) || has(CONTENT_TYPES)) {
+    return damaged(fileName, 'its workbook part is missing: the package names no workbook, or names one it does not hold');
+  }
+  return notXlsx(fileName, 'it is a ZIP archive, but no spreadsheet');
 }
 
-/** Inflates every entry once (bounded), scanning worksheets and keeping the sheet list on the way. */
-async function inflateAll(path: string, entries: ZipEntry[], fileName: string): Promise<Inflated> {
-  const inflated: Inflated = { scans: new Map(), texts: new Map() };
-  for (const entry of entries) {
-    if (WORKSHEET.test(entry.name)) {
+/** The workbook part: named by the package relationships, else by the content types, else by convention. */
+function findWorkbook(packageRels: Relationship[], types: Map<string, string>, byName: Map<string, ZipEntry>): string | undefined {
+  const named = packageRels.find((rel) => rel.kind === 'officeDocument' && byName.has(rel.target.toLowerCase()));
+  if (named) return named.target;
+  for (const [part, type] of types) if (WORKBOOK_TYPE.test(type) && byName.has(part)) return part;
+  return byName.has(CONVENTIONAL_WORKBOOK) ? CONVENTIONAL_WORKBOOK : undefined;
+}
+
+/** A part the workbook relates to, else the first part of its content type (a package that lost its map). */
+function relatedPart(rels: Relationship[], kind: string, types: Map<string, string>, byName: Map<string, ZipEntry>): string | undefined {
+  const related = rels.find((rel) => rel.kind === kind && byName.has(rel.target.toLowerCase()));
+  if (related) return related.target;
+  const typeEnd = `.${kind}+xml`;
+  for (const [part, type] of types) if (type.toLowerCase().endsWith(typeEnd.toLowerCase()) && byName.has(part)) return part;
+  return undefined;
+}
+
+const WORKSHEET_TYPE = /\.worksheet\+xml$/i;
+
+/**
+ * The worksheets in tab order. A sheet whose relationship is missing (some generators leave out
+ * `r:id`, or the workbook's relationships part) takes the next worksheet part no other sheet
+ * names, in the order of their names (`sheet2.xml` before `sheet10.xml`), as forgiving readers
+ * do; a sheet whose part is named but not in the file makes the file damaged.
+ */
+function worksheetsOf(
+  listed: ListedSheet[],
+  rels: Relationship[],
+  types: Map<string, string>,
+  byName: Map<string, ZipEntry>,
+  fileName: string,
+): SheetPart[] {
+  const named = new Set(listed.flatMap((sheet) => (sheet.path ? [sheet.path.toLowerCase()] : [])));
+  const spare = [
+    ...rels.filter((rel) => rel.kind === 'worksheet').map((rel) => rel.target.toLowerCase()),
+    ...[...types].filter(([, type]) => WORKSHEET_TYPE.test(type)).map(([part]) => part),
+  ]
+    .filter((part, index, all) => !named.has(part) && byName.has(part) && all.indexOf(part) === index)
+    .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  const sheets: SheetPart[] = [];
+  for (const sheet of listed) {
+    if (sheet.other) continue;
+    const path = sheet.path ?? spare.shift();
+    if (path === undefined) continue;
+    if (!byName.has(path.toLowerCase())) throw damaged(fileName, `its sheet '${sheet.name}' is missing from the file`);
+    sheets.push({ name: sheet.name, path });
+  }
+  return sheets;
+}
+
+interface PartMap {
+  workbook: string;
+  workbookXml: string;
+  sheets: SheetPart[];
+  sharedStrings: string | undefined;
+  styles: string | undefined;
+}
+
+async function mapParts(path: string, byName: Map<string, ZipEntry>, fileName: string): Promise<PartMap> {
+  const types = contentTypes((await partText(path, byName.get(CONTENT_TYPES), fileName)) ?? '');
+  const packageRels = relationships((await partText(path, byName.get(PACKAGE_RELS), fileName)) ?? '', '');
+  const workbook = findWorkbook(packageRels, types, byName);
+  if (!workbook) throw noWorkbook(byName, fileName);
+  const workbookXml = (await partText(path, byName.get(workbook.toLowerCase()), fileName)) ?? '';
+  const relsText = await partText(path, byName.get(relationshipsPartOf(workbook).toLowerCase()), fileName);
+  const rels = relationships(relsText ?? '', workbook);
+  const sheets = worksheetsOf(listedSheets(workbookXml, rels), rels, types, byName, fileName);
+  return {
+    workbook,
+    workbookXml,
+    sheets,
+    sharedStrings: relatedPart(rels, 'sharedStrings', types, byName),
+    styles: relatedPart(rels, 'styles', types, byName),
+  };
+}
+
+function checkSizes(entries: Map<string, ZipEntry>, parts: PartMap, fileName: string): void {
+  const sheets = new Set(parts.sheets.map((sheet) => sheet.path.toLowerCase()));
+  for (const [name, entry] of entries) {
+    if (sheets.has(name)) continue;
+    checkHeldSize(
+      entry,
+      name === parts.sharedStrings?.toLowerCase() ? SHEET_LIMITS.sharedStringsBytes : SHEET_LIMITS.otherHeldPartBytes,
+      fileName,
+    );
+  }
+}
+
+/** Inflates every entry once (bounded, CRC checked), scanning worksheets on the way. */
+async function inflateAll(
+  path: string,
+  entries: Map<string, ZipEntry>,
+  sheets: SheetPart[],
+  fileName: string,
+): Promise<Map<string, SheetXmlScan>> {
+  const sheetNames = new Set(sheets.map((sheet) => sheet.path.toLowerCase()));
+  const scans = new Map<string, SheetXmlScan>();
+  for (const [name, entry] of entries) {
+    if (sheetNames.has(name)) {
       const scan = new SheetXmlScan(SHEET_LIMITS.columns);
       await inflateEntry(path, entry, fileName, (chunk) => scan.push(chunk));
-      inflated.scans.set(entry.name, scan);
-    } else if (entry.name === WORKBOOK || entry.name === WORKBOOK_RELS) {
-      const chunks: Buffer[] = [];
-      await inflateEntry(path, entry, fileName, (chunk) => chunks.push(chunk));
-      inflated.texts.set(entry.name, Buffer.concat(chunks).toString('utf8'));
+      scans.set(name, scan);
     } else {
       await inflateEntry(path, entry, fileName);
     }
   }
-  return inflated;
+  return scans;
 }
 
 export async function inspectWorkbookFile(path: string, fileName: string): Promise<WorkbookPackage> {
-  const size = await checkSignature(path, fileName);
+  const size = await checkSize(path, fileName);
   const file = await open(path, 'r');
-  let entries: ZipEntry[];
+  let zipEntries: ZipEntry[];
   try {
-    entries = await readZipDirectory(file, size, fileName);
+    zipEntries = await readZipDirectory(file, size, fileName);
   } finally {
     await file.close();
   }
-  checkParts(entries, fileName);
-  const { scans, texts } = await inflateAll(path, entries, fileName);
-  const sheets = sheetParts(texts.get(WORKBOOK) ?? '', texts.get(WORKBOOK_RELS) ?? '');
+  const entries = byPartName(zipEntries, fileName);
+  const parts = await mapParts(path, entries, fileName);
+  checkSizes(entries, parts, fileName);
+  const scans = await inflateAll(path, entries, parts.sheets, fileName);
   const merges = new Map<string, MergeRange[]>();
-  for (const sheet of sheets) {
-    const scan = scans.get(sheet.path);
+  for (const sheet of parts.sheets) {
+    const scan = scans.get(sheet.path.toLowerCase());
     if (scan?.tooWide) {
       throw new ApiError(
         413,
@@ -137,6 +244,12 @@ export async function inspectWorkbookFile(path: string, fileName: string): Promi
     if (scan && !scan.complete) throw damaged(fileName, `its sheet '${sheet.name}' is cut short`);
     if (scan) merges.set(sheet.path, scan.merges);
   }
-  const date1904 = /<workbookPr\s[^>]*?\bdate1904\s*=\s*(["'])1\1/.test(texts.get(WORKBOOK) ?? '');
-  return { sheets, merges, entries: new Map(entries.map((entry) => [entry.name, entry])), date1904 };
+  return {
+    sheets: parts.sheets,
+    merges,
+    entries,
+    sharedStrings: parts.sharedStrings,
+    styles: parts.styles,
+    date1904: usesDate1904(parts.workbookXml),
+  };
 }

@@ -19,6 +19,8 @@ export interface SheetSpec {
   columns: SheetColumn[];
   /** Data rows, one cell per column, in column order. */
   rows: Iterable<CellValue[]>;
+  /** Empty rows to leave before the data row at a 0-based place, so rows keep their Excel numbers. */
+  gapsBefore?: ReadonlyMap<number, number>;
   /** Instead of headers and rows: cells at their own row numbers, written as they are (a `#` sheet saved back). */
   raw?: [number, CellValue[]][];
 }
@@ -127,10 +129,12 @@ async function writeSheet(workbook: ExcelJS.Workbook, sheet: SheetSpec, lists: C
     );
   }
   let rowNumber = headerRows;
+  let place = 0;
   for (const cells of sheet.rows) {
-    rowNumber += 1;
+    rowNumber += 1 + (sheet.gapsBefore?.get(place) ?? 0);
+    place += 1;
     writeRow(worksheet, rowNumber, cells);
-    if (rowNumber % ROWS_PER_YIELD === 0) await roomInZip(worksheet);
+    if (place % ROWS_PER_YIELD === 0) await roomInZip(worksheet);
   }
   // Validations are written when the sheet is committed, so they can cover the rows just written.
   const rows = { first: headerRows + 1, last: Math.min(LAST_ROW, rowNumber + SPARE_ROWS) };

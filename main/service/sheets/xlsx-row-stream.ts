@@ -1,7 +1,8 @@
 import { rawCellOf, type RawCell } from './cell-value';
 import type { SheetRow } from './sheet-reader';
 import type { XlsxBook } from './xlsx-book';
-import { isDateFormat, serialToDate } from './xlsx-dates';
+import { isDateFormat, isDateSerial, isoDate, serialToDate } from './xlsx-dates';
+import { decodeEscapes } from './xlsx-text';
 import { letterAttributes, MalformedXml, XmlTokenizer, type XmlHandler } from './xlsx-xml-tokens';
 import { damaged, type ZipEntry } from './zip-directory';
 import { inflatedChunks } from './zip-inflate';
@@ -11,20 +12,24 @@ import { inflatedChunks } from './zip-inflate';
  * rows and cells are looked at, and each finished row is handed on as a SheetRow (its number and
  * its non-empty cells by 1-based column), holding no more of the sheet than the row being read.
  *
- * The values are those exceljs's streaming reader gave (the reader this replaces, which the
- * loader and its tests were built on), quirks included: element names are matched without
- * namespace prefixes only; a row's number is its `r` attribute (a row without one has none, and
- * a cell in it makes the file unreadable); a cell's column is the letters of its `r`, its row
- * part ignored; a value is the text from the cell's last `<v>`, `<is>` or `<t>` to its end; a
- * formula's result is a number unless the cell says `t="str"`; numbers whose style has a date
- * format are dates; `t="str"` and inline text are unescaped once more (`&amp;lt;` reads `<`).
- * Two deliberate differences: a phonetic reading (`<rPh>`) in inline text is not taken for the
- * text, as in shared strings (xlsx-shared-strings.ts); and inline rich text reads as all its
- * runs, where exceljs kept the last one only and silently lost the rest.
+ * Cells read as the spreadsheet program shows them (ECMA-376 part 1, 18.3.1.4 and 18.17), which
+ * is how the reference readers read them (see README.md):
+ * - a row's number is its `r`, or the row after the one before when it has none; a cell's
+ *   column is the letters of its `r`, or the column after the one before in its row;
+ * - a cell's style is its own `s` (style 0 when it has none: a row's style is for new cells);
+ * - a value is the text inside its `<v>`, or its inline string's `<t>` runs joined (a phonetic
+ *   reading `<rPh>` is not part of it); whitespace between elements is not content;
+ * - the type `t` says what the value is, for a formula's cached result as for a constant:
+ *   `s` a shared string, `str` and `inlineStr` text, `b` a boolean, `e` an error (`#N/A`),
+ *   `d` an ISO 8601 date; otherwise a number, a date when its format is a date format;
+ * - a formula with no cached result reads as `no-value`, an empty text as no cell;
+ * - text decodes the `_xHHHH_` escapes of ST_Xstring (`_x000D_` is a carriage return).
  */
 const NO_VALUE: RawCell = { kind: 'no-value' };
 const UNREADABLE: RawCell = { kind: 'error', text: 'an unreadable value' };
 const MAX_COLUMN = 16_384;
+/** Excel's last row; a row numbered beyond it is no row of a spreadsheet. */
+const MAX_ROW = 1_048_576;
 /**
  * The cells Excel, LibreOffice and exceljs write most, taken whole: a plain value or inline text
  * with no entity, no line end and no control character (those are left to the tokenizer).
@@ -33,43 +38,35 @@ const COMMON_CELL =
   // eslint-disable-next-line no-control-regex -- values holding characters XML forbids are left to the tokenizer
   /<c r="([A-Z]{1,3})\d{1,7}"(?: s="(\d{1,9})")?(?: t="([a-zA-Z]{1,9})")?(?:\/>|>(?:<v>([^<&\x00-\x08\x0B-\x1F\uFFFE\uFFFF]*)<\/v>|<is><t(?: xml:space="preserve")?>([^<&\x00-\x08\x0B-\x1F\uFFFE\uFFFF]*)<\/t><\/is>)?<\/c>)/y;
 
-/** The column of a cell reference, read the way exceljs reads it (`$` ignored, letters then digits). */
-function columnOf(ref: string | undefined): number {
-  if (ref === undefined) throw new MalformedXml('a cell without a reference');
+/** The column of a cell reference: its letters (`$` ignored); the row part is the row's business. */
+function columnOf(ref: string, fallback: number): number {
   let column = 0;
   let hasColumn = false;
-  let hasRow = false;
   for (let at = 0; at < ref.length; at += 1) {
     const code = ref.charCodeAt(at);
-    if (!hasRow && code >= 65 && code <= 90) {
+    if (code >= 65 && code <= 90) {
       hasColumn = true;
       column = column * 26 + code - 64;
-    } else if (code >= 48 && code <= 57) hasRow = true;
-    else if (hasRow && hasColumn && code !== 36) break;
+    } else if (code >= 97 && code <= 122) {
+      hasColumn = true;
+      column = column * 26 + code - 96;
+    } else if (code !== 36) break;
   }
-  if (!hasColumn || column > MAX_COLUMN) throw new MalformedXml(`a cell reference ${ref} without a column`);
-  return column;
+  if (column > MAX_COLUMN) throw new MalformedXml(`a cell reference ${ref} beyond column XFD`);
+  // A reference without letters places nothing: the cell follows the one before, as with none.
+  return hasColumn ? column : fallback;
 }
-
-/** exceljs unescapes `t="str"` and inline text once more after the XML parser did. */
-const AGAIN = /&([a-z]*);/g;
-const NAMED: Record<string, string> = { lt: '<', gt: '>', amp: '&', apos: "'", quot: '"' };
-const unescapeAgain = (text: string): string =>
-  text.includes('&') ? text.replace(AGAIN, (match, name: string) => NAMED[name] ?? match) : text;
 
 class SheetRowsHandler implements XmlHandler {
   wantsText = false;
   ready: SheetRow[] = [];
   private inRows = false;
   private row: SheetRow | null = null;
-  /** A cell of this row may be placed: its number reads as an Excel row (exceljs checks the address). */
-  private rowAddressable = false;
-  private rowNumFmt: string | undefined;
+  private lastRowNumber = 0;
+  private lastColumn = 0;
   private maxColumn = 0;
   private unordered = false;
   private columns: number[] = [];
-  /** The format of each cell with its own style, for a column given twice in one row. */
-  private styled: Map<number, string | undefined> | null = null;
   private inCell = false;
   private ref: string | undefined;
   private styleId = 0;
@@ -83,8 +80,6 @@ class SheetRowsHandler implements XmlHandler {
   };
   private hasFormula = false;
   private value: string | undefined;
-  /** Text goes to the value (after `<v>`, `<is>`, `<t>`), not to a formula. */
-  private valueIsCurrent = false;
   /** Depth of `<rPh>` in the cell: its text is left out. */
   private phonetic = 0;
   /** Inside the cell's `<is>`: its runs' texts join. */
@@ -101,29 +96,31 @@ class SheetRowsHandler implements XmlHandler {
         this.style = undefined;
         this.type = undefined;
         letterAttributes(source, start, end, this.take);
-        this.styleId = this.style === undefined ? NaN : parseInt(this.style, 10);
+        this.styleId = this.style === undefined ? 0 : parseInt(this.style, 10);
         this.hasFormula = false;
         this.value = undefined;
-        this.valueIsCurrent = false;
         this.phonetic = 0;
         this.inInline = false;
         this.wantsText = false;
         break;
       case 'v':
+        if (!this.inCell || this.phonetic > 0) break;
+        this.value = '';
+        this.wantsText = true;
+        break;
       case 'is':
+        if (!this.inCell) break;
+        this.inInline = true;
+        this.value = '';
+        break;
       case 't':
         if (!this.inCell || this.phonetic > 0) break;
-        // Inline rich text is one `<t>` per run: the runs add up (exceljs kept only the last).
-        if (!(name === 't' && this.inInline)) this.value = '';
-        this.inInline = name === 'is' || this.inInline;
-        this.valueIsCurrent = true;
+        // Inline rich text is one `<t>` per run: the runs add up.
+        if (!this.inInline) this.value = '';
         this.wantsText = true;
         break;
       case 'f':
-        if (!this.inCell || this.phonetic > 0) break;
-        this.hasFormula = true;
-        this.valueIsCurrent = false;
-        this.wantsText = false;
+        if (this.inCell) this.hasFormula = true;
         break;
       case 'rPh':
         if (!this.inCell) break;
@@ -143,8 +140,13 @@ class SheetRowsHandler implements XmlHandler {
 
   close(name: string): void {
     switch (name) {
+      case 'v':
+      case 't':
+        this.wantsText = false;
+        break;
       case 'c':
-        if (this.row && this.inCell) this.finishCell(this.row, columnOf(this.ref));
+        if (this.row && this.inCell)
+          this.finishCell(this.row, this.ref === undefined ? this.lastColumn + 1 : columnOf(this.ref, this.lastColumn + 1));
         this.inCell = false;
         this.wantsText = false;
         break;
@@ -152,9 +154,7 @@ class SheetRowsHandler implements XmlHandler {
         this.inInline = false;
         break;
       case 'rPh':
-        if (!this.inCell || this.phonetic === 0) break;
-        this.phonetic -= 1;
-        this.wantsText = this.valueIsCurrent && this.phonetic === 0;
+        if (this.inCell && this.phonetic > 0) this.phonetic -= 1;
         break;
       case 'row':
         if (this.row) this.ready.push(this.inOrder(this.row));
@@ -177,17 +177,17 @@ class SheetRowsHandler implements XmlHandler {
     COMMON_CELL.lastIndex = at;
     const match = COMMON_CELL.exec(source);
     if (!match) return -1;
-    this.styleId = match[2] === undefined ? NaN : parseInt(match[2], 10);
+    this.styleId = match[2] === undefined ? 0 : parseInt(match[2], 10);
     this.type = match[3];
     this.hasFormula = false;
     this.value = match[4] ?? match[5];
-    this.finishCell(this.row, columnOf(match[1]));
+    this.finishCell(this.row, columnOf(match[1], this.lastColumn + 1));
     this.inCell = false;
     this.wantsText = false;
     return COMMON_CELL.lastIndex;
   }
 
-  /** Cells by ascending column, as exceljs gives them, when the file placed one out of order. */
+  /** Cells by ascending column when the file placed one out of order. */
   private inOrder(row: SheetRow): SheetRow {
     if (!this.unordered) return row;
     return { number: row.number, cells: new Map([...row.cells].sort(([a], [b]) => a - b)) };
@@ -195,75 +195,80 @@ class SheetRowsHandler implements XmlHandler {
 
   private openRow(source: string, start: number, end: number): void {
     this.ref = undefined;
-    this.style = undefined;
     letterAttributes(source, start, end, this.take);
-    const number = parseInt(this.ref ?? '', 10);
-    const style = this.style;
-    this.rowNumFmt = style ? this.book.styles.style(parseInt(style, 10))?.numFmt : undefined;
+    // Set by `take`, which TypeScript does not follow.
+    const ref = this.ref as string | undefined;
+    let number = this.lastRowNumber + 1;
+    if (ref !== undefined) {
+      number = Number(ref.trim());
+      if (!Number.isInteger(number) || number < 1 || number > MAX_ROW) throw new MalformedXml(`a row numbered ${ref}`);
+    }
+    this.lastRowNumber = number;
     this.row = { number, cells: new Map() };
-    this.rowAddressable = Number.isInteger(number) && number >= 0 && number < 1e21;
+    this.lastColumn = 0;
     this.maxColumn = 0;
     this.unordered = false;
     this.columns = [];
-    this.styled = null;
   }
 
   private finishCell(row: SheetRow, column: number): void {
-    const again = column <= this.maxColumn && this.columns.includes(column);
-    if (!again) {
-      if (!this.rowAddressable) throw new MalformedXml(`a cell in row ${row.number}, which is no row number`);
-      this.columns.push(column);
-      if (column > this.maxColumn) this.maxColumn = column;
-      else this.unordered = true;
-    }
-    // The format the cell had before: a column given twice keeps its first style unless restyled.
-    let numFmt = again ? (this.styled?.has(column) ? this.styled.get(column) : this.rowNumFmt) : this.rowNumFmt;
-    if (this.styleId) {
-      const style = this.book.styles.style(this.styleId);
-      if (style) {
-        numFmt = style.numFmt;
-        (this.styled ??= new Map()).set(column, numFmt);
-      }
-    }
-    if (this.hasFormula || this.value !== undefined) {
-      const raw = this.valueOf(numFmt);
-      if (raw) row.cells.set(column, raw);
-      else if (again) row.cells.delete(column);
-    } else if (again) {
-      // exceljs reads a number's format when the row is done, from the cell's last style.
-      const held = row.cells.get(column);
-      if (held?.kind === 'number' && held.numFmt !== numFmt) row.cells.set(column, { ...held, numFmt });
-    }
+    if (column > MAX_COLUMN) throw new MalformedXml(`a cell beyond column ${MAX_COLUMN}`);
+    this.lastColumn = column;
+    if (column > this.maxColumn) this.maxColumn = column;
+    else if (!this.columns.includes(column)) this.unordered = true;
+    this.columns.push(column);
+    const numFmt = Number.isNaN(this.styleId) ? undefined : this.book.styles.style(this.styleId)?.numFmt;
+    const raw = this.valueOf(numFmt);
+    // A column given twice in a row: the last one is the cell, as every reader has it.
+    if (raw) row.cells.set(column, raw);
+    else row.cells.delete(column);
   }
 
   private valueOf(numFmt: string | undefined): RawCell | undefined {
     const value = this.value;
-    if (this.hasFormula) {
-      if (value === undefined) return NO_VALUE;
-      return rawCellOf({ formula: '', result: this.type === 'str' ? unescapeAgain(value) : parseFloat(value) }, numFmt);
-    }
-    if (value === undefined) return undefined;
+    if (value === undefined) return this.hasFormula ? NO_VALUE : undefined;
     switch (this.type) {
       case 's': {
+        if (value.trim() === '') return undefined;
         const strings = this.book.strings;
-        return strings ? strings[parseInt(value, 10)] : UNREADABLE;
+        const index = parseInt(value, 10);
+        return strings ? (index >= 0 && index < strings.length ? strings[index] : UNREADABLE) : UNREADABLE;
       }
       case 'inlineStr':
       case 'str': {
-        const text = unescapeAgain(value);
+        const text = decodeEscapes(value);
         return text === '' ? undefined : { kind: 'text', text };
       }
-      case 'e':
-        return { kind: 'error', text: value };
+      case 'e': {
+        const text = value.trim();
+        return text === '' ? undefined : { kind: 'error', text };
+      }
       case 'b':
-        return { kind: 'boolean', value: parseInt(value, 10) !== 0 };
+        return booleanOf(value.trim());
+      case 'd':
+        return isoDateCell(value.trim());
       default: {
-        const number = parseFloat(value);
-        if (isDateFormat(numFmt)) return rawCellOf(serialToDate(number, this.book.date1904));
-        return Number.isFinite(number) ? { kind: 'number', value: number, numFmt } : rawCellOf(number, numFmt);
+        const text = value.trim();
+        if (text === '') return this.hasFormula ? NO_VALUE : undefined;
+        const number = Number(text);
+        if (!Number.isFinite(number)) return UNREADABLE;
+        if (isDateFormat(numFmt) && isDateSerial(number, this.book.date1904)) return rawCellOf(serialToDate(number, this.book.date1904));
+        return { kind: 'number', value: number, numFmt };
       }
     }
   }
+}
+
+function booleanOf(text: string): RawCell | undefined {
+  if (text === '1' || text.toLowerCase() === 'true') return { kind: 'boolean', value: true };
+  if (text === '0' || text.toLowerCase() === 'false') return { kind: 'boolean', value: false };
+  return text === '' ? undefined : UNREADABLE;
+}
+
+function isoDateCell(text: string): RawCell | undefined {
+  if (text === '') return undefined;
+  const date = isoDate(text);
+  return date ? { kind: 'date', value: date } : { kind: 'error', text: 'an impossible date' };
 }
 
 /** Rows of a sheet's XML pushed in chunks of any size; `take()` hands over the rows finished so far. */
@@ -303,7 +308,8 @@ export async function* sheetRowBatches(path: string, entry: ZipEntry, book: Xlsx
     }
     parser.end();
   } catch (error) {
-    if (error instanceof MalformedXml) throw damaged(fileName, 'its XML could not be read');
+    if (error instanceof MalformedXml)
+      throw damaged(fileName, `its part ${entry.name} cannot be read as spreadsheet XML (${error.message})`);
     throw error;
   }
   const rows = parser.take();

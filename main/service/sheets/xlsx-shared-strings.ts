@@ -1,13 +1,14 @@
 import type { RawCell } from './cell-value';
+import { decodeEscapes } from './xlsx-text';
 import { partParser, type PartParser, type XmlHandler } from './xlsx-xml-tokens';
 
 /**
- * The shared strings of `xl/sharedStrings.xml`, each kept as the cell it makes (undefined for an
- * empty one), so a `t="s"` cell costs one array read. The text of an `<si>` is exceljs's: its
- * runs joined when it has `<r>` runs, else the text from its last `<t>` to its end (so a string
- * written with indentation keeps the line break after its `<t>`, as exceljs keeps it). One
- * deliberate difference: the phonetic reading in `<rPh>` (Japanese furigana) is not taken for
- * the text, where exceljs would replace a plain string with its reading.
+ * The shared strings of the workbook's shared strings part, each kept as the cell it makes
+ * (undefined for an empty one), so a `t="s"` cell costs one array read. The text of an `<si>` is
+ * every `<t>` in it, in order: a plain `<t>`, the `<t>` of each rich-text run `<r>`, or both (some
+ * writers put a plain text before the runs). Whitespace between elements is not text; the text
+ * inside a `<t>` is kept exactly. The phonetic reading in `<rPh>` (Japanese furigana) is not part
+ * of the text. `_xHHHH_` escapes are decoded (xlsx-text.ts).
  */
 /** The common string, one plain `<t>` with nothing to unescape or refuse, taken whole. */
 // eslint-disable-next-line no-control-regex -- texts holding characters XML forbids are left to the tokenizer
@@ -16,8 +17,7 @@ const PLAIN_STRING = /<si><t(?: xml:space="preserve")?>([^<&\x00-\x08\x0B-\x1F\u
 class SharedStringsHandler implements XmlHandler {
   readonly strings: (RawCell | undefined)[] = [];
   wantsText = false;
-  private held: string | null = null;
-  private runs: (string | null)[] = [];
+  private gathered = '';
   private inString = false;
   private phonetic = 0;
 
@@ -25,11 +25,10 @@ class SharedStringsHandler implements XmlHandler {
     switch (name) {
       case 'si':
         this.inString = true;
-        this.runs = [];
-        this.held = null;
+        this.gathered = '';
         break;
       case 't':
-        if (this.phonetic === 0) this.held = null;
+        this.wantsText = this.inString && this.phonetic === 0;
         break;
       case 'rPh':
         this.phonetic += 1;
@@ -37,30 +36,27 @@ class SharedStringsHandler implements XmlHandler {
       default:
         break;
     }
-    this.wantsText = this.inString && this.phonetic === 0;
   }
 
   close(name: string): void {
     switch (name) {
-      case 'r':
-        if (this.phonetic === 0) this.runs.push(this.held);
-        this.held = null;
+      case 't':
+        this.wantsText = false;
         break;
       case 'rPh':
-        this.phonetic -= 1;
+        if (this.phonetic > 0) this.phonetic -= 1;
         break;
       case 'si': {
-        const text = this.runs.length > 0 ? this.runs.map((run) => run ?? '').join('') : this.held;
+        const text = decodeEscapes(this.gathered);
         this.strings.push(text ? { kind: 'text', text } : undefined);
-        this.runs = [];
-        this.held = null;
+        this.gathered = '';
         this.inString = false;
+        this.wantsText = false;
         break;
       }
       default:
         break;
     }
-    this.wantsText = this.inString && this.phonetic === 0;
   }
 
   shortcut(source: string, at: number): number {
@@ -68,13 +64,13 @@ class SharedStringsHandler implements XmlHandler {
     PLAIN_STRING.lastIndex = at;
     const match = PLAIN_STRING.exec(source);
     if (!match) return -1;
-    this.strings.push(match[1] ? { kind: 'text', text: match[1] } : undefined);
+    const text = decodeEscapes(match[1]);
+    this.strings.push(text ? { kind: 'text', text } : undefined);
     return PLAIN_STRING.lastIndex;
   }
 
   text(text: string): void {
-    // An empty text is no text: exceljs starts over with the next piece.
-    this.held = this.held ? this.held + text : text;
+    this.gathered += text;
   }
 }
 

@@ -1,15 +1,13 @@
-import { attributeOf, MalformedXml, partParser, type PartParser, type XmlHandler } from './xlsx-xml-tokens';
+import { attributeOf, partParser, type PartParser, type XmlHandler } from './xlsx-xml-tokens';
 
 /**
- * The number format of each cell style (`<cellXfs>` of `xl/styles.xml`), which is all the reader
- * needs of the styles: the format tells a date from a number and keeps zero-padded numbers. The
- * rules are exceljs's (the reader it replaces, whose values the loader was built on): a style
- * with numFmtId 0 (General) or none has no format; a custom `<numFmt>` wins over the built-in
- * one of the same id; backslash escapes are dropped from custom format codes.
+ * The number format of each cell style (`<cellXfs>` of the styles part), which is all the reader
+ * needs of the styles: the format tells a date from a number and keeps zero-padded numbers. A
+ * style with numFmtId 0 (General) or none has no format; a custom `<numFmt>` wins over the
+ * built-in one of the same id; backslash escapes are dropped from custom format codes. A workbook
+ * without styles, or a cell naming a style that is not there, reads as General, as Excel and the
+ * reference readers read it.
  */
-/** Where exceljs failed on a style lookup, the file is as unreadable as malformed XML. */
-export class StyleLookupFailed extends MalformedXml {}
-
 /** What a style id gives: null when there is no such style, else its format (maybe none). */
 export type CellStyle = { numFmt: string | undefined } | null;
 
@@ -45,34 +43,77 @@ const BUILT_IN_FORMATS: Record<number, string> = {
   49: '@',
 };
 
+/**
+ * Ids the standard leaves to the locale (ECMA-376 part 1, 18.8.30: Chinese, Japanese, Korean
+ * and Thai date and time formats, and currencies), written by Excel in those locales without a
+ * `<numFmt>`: taken as the built-in format of the same kind, so their dates read as dates.
+ */
+const LOCALE_FORMATS: Record<number, number> = {
+  5: 37,
+  6: 38,
+  7: 39,
+  8: 40,
+  27: 14,
+  28: 14,
+  29: 14,
+  30: 14,
+  31: 14,
+  32: 21,
+  33: 21,
+  34: 21,
+  35: 21,
+  36: 14,
+  50: 14,
+  51: 14,
+  52: 14,
+  53: 14,
+  54: 14,
+  55: 14,
+  56: 14,
+  57: 14,
+  58: 14,
+  59: 1,
+  60: 2,
+  61: 3,
+  62: 4,
+  67: 9,
+  68: 10,
+  69: 12,
+  70: 13,
+  71: 14,
+  72: 14,
+  73: 15,
+  74: 16,
+  75: 17,
+  76: 20,
+  77: 21,
+  78: 22,
+  79: 45,
+  80: 46,
+  81: 47,
+};
+
+const builtIn = (id: number): string | undefined => BUILT_IN_FORMATS[id] ?? BUILT_IN_FORMATS[LOCALE_FORMATS[id] ?? -1];
+
 export class StyleTable {
   private readonly styles: CellStyle[] = [];
 
-  /**
-   * `cellFormats` undefined: the workbook's styles could not serve a lookup, and exceljs failed on
-   * one (no styles part: style 0; a styles part without `<cellXfs>` or never closed: any style).
-   */
   constructor(
-    private readonly cellFormats: number[] | undefined,
+    private readonly cellFormats: number[],
     private readonly customFormats: Map<number, string>,
-    private readonly failsOnZeroOnly = false,
   ) {}
 
   static none(): StyleTable {
-    return new StyleTable(undefined, new Map(), true);
+    return new StyleTable([], new Map());
   }
 
   style(id: number): CellStyle {
     const known = this.styles[id];
     if (known !== undefined) return known;
-    if (!this.cellFormats) {
-      if (this.failsOnZeroOnly && id !== 0) return null;
-      throw new StyleLookupFailed(`style ${id}`);
-    }
     const formatId = this.cellFormats[id];
     if (formatId === undefined) return null;
     // An id of 0 (General) or one that is not a number gives no format at all.
-    const numFmt = formatId ? this.customFormats.get(formatId) || BUILT_IN_FORMATS[formatId] : undefined;
+    const numFmt = formatId ? this.customFormats.get(formatId) || builtIn(formatId) : undefined;
     const style = { numFmt };
     if (id >= 0 && id < 1_000_000) this.styles[id] = style;
     return style;
@@ -81,9 +122,8 @@ export class StyleTable {
 
 class StylesHandler implements XmlHandler {
   readonly wantsText = false;
-  cellFormats: number[] | undefined;
+  cellFormats: number[] = [];
   readonly customFormats = new Map<number, string>();
-  closed = false;
   private depth = 0;
   private inCellXfs = false;
   private inNumFmts = false;
@@ -99,17 +139,16 @@ class StylesHandler implements XmlHandler {
       this.collected.push(parseInt(attributeOf(source, start, end, 'numFmtId') ?? '', 10));
     } else if (this.depth === 3 && this.inNumFmts && name === 'numFmt') {
       const code = attributeOf(source, start, end, 'formatCode');
-      if (code === undefined) throw new StyleLookupFailed('a number format without its code');
+      if (code === undefined) return;
       this.customFormats.set(parseInt(attributeOf(source, start, end, 'numFmtId') ?? '', 10), code.replace(/\\(.)/g, '$1'));
     }
   }
 
-  close(name: string): void {
+  close(): void {
     if (this.depth === 2 && this.inCellXfs) {
       if (this.collected.length > 0) this.cellFormats = this.collected;
       this.inCellXfs = false;
     }
-    if (this.depth === 1 && name === 'styleSheet') this.closed = true;
     this.depth -= 1;
   }
 
@@ -117,8 +156,5 @@ class StylesHandler implements XmlHandler {
 }
 
 export function stylesParser(): PartParser<StyleTable> {
-  return partParser(
-    new StylesHandler(),
-    (handler) => new StyleTable(handler.closed ? handler.cellFormats : undefined, handler.customFormats),
-  );
+  return partParser(new StylesHandler(), (handler) => new StyleTable(handler.cellFormats, handler.customFormats));
 }

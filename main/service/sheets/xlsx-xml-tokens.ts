@@ -6,8 +6,15 @@ import { StringDecoder } from 'node:string_decoder';
  * what the reader needs and what exceljs's XML parser (saxes) would refuse, so a file exceljs
  * called damaged is still damaged: tags must nest and close in order, one root element, entities
  * must be the five XML ones or character references to XML characters, raw text must not hold
- * control characters. Attributes are parsed only for the tags a reader asks about. CDATA text is
- * dropped, as exceljs drops it (its parser reports CDATA as events exceljs does not listen to).
+ * control characters. Attributes are parsed only for the tags a reader asks about. CDATA is text,
+ * as every XML reader reports it (Excel and some generators wrap a cell's text in it).
+ *
+ * Handlers see elements of SpreadsheetML's main namespace (Transitional or Strict) by their
+ * local name, whatever prefix the file binds it to (`<x:row>`, as WPS and .NET writers emit);
+ * an element of another namespace keeps its prefix, so `<x14:cfRule>` never passes for a
+ * `cfRule`. Declarations are taken from any tag that makes one, without scoping: writers bind
+ * each prefix once, mostly on the root. A default namespace other than SpreadsheetML's is not
+ * looked at: no writer puts a sheet's own elements in one.
  */
 export class MalformedXml extends Error {}
 
@@ -38,6 +45,14 @@ const LONG_TEXT = 64 * 1024;
  * again, and no spreadsheet writer makes one this long (long texts are element text, passed on).
  */
 const LONGEST_TAG = 8 * 1024 * 1024;
+
+const MAIN_NAMESPACES = new Set([
+  'http://schemas.openxmlformats.org/spreadsheetml/2006/main',
+  'http://purl.oclc.org/ooxml/spreadsheetml/main',
+]);
+/** From a tag's `<`: whether it declares a namespace, looking no further than its end. */
+const HAS_DECLARATION = /<[^>]*\sxmlns/y;
+const DECLARATION = /\sxmlns(?::([\w.-]+))?\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 const ENTITY = /&([^;&<]*);?/g;
@@ -150,6 +165,8 @@ export class XmlTokenizer {
   private readonly stack: string[] = [];
   private started = false;
   private rootClosed = false;
+  /** Prefixes bound to another namespace than SpreadsheetML's main one: their elements keep them. */
+  private readonly otherPrefixes = new Set<string>();
 
   constructor(private readonly handler: XmlHandler) {}
 
@@ -218,10 +235,32 @@ export class XmlTokenizer {
     if (text.startsWith('<!--', lt)) return this.skipTo(text, lt, '-->');
     if (text.startsWith('<![CDATA[', lt)) {
       if (this.stack.length === 0) throw new MalformedXml('CDATA outside the root element');
-      return this.skipTo(text, lt, ']]>');
+      const end = text.indexOf(']]>', lt + 9);
+      if (end < 0) return -1;
+      if (this.handler.wantsText) this.handler.text(text.slice(lt + 9, end).replace(/\r\n?/g, '\n'));
+      return end + 3;
     }
     if (text.startsWith('<!DOCTYPE', lt) && this.stack.length === 0 && !this.rootClosed) return this.skipTo(text, lt, '>');
     throw new MalformedXml('an unknown <! declaration');
+  }
+
+  private declare(tag: string): void {
+    for (const match of tag.matchAll(DECLARATION)) {
+      const prefix = match[1];
+      if (prefix === undefined) continue;
+      if (MAIN_NAMESPACES.has(match[2] ?? match[3] ?? '')) this.otherPrefixes.delete(prefix);
+      else this.otherPrefixes.add(prefix);
+    }
+  }
+
+  /**
+   * The name a handler knows an element by: its local name unless its prefix is bound to another
+   * namespace (an undeclared prefix is taken for SpreadsheetML's, as forgiving readers take it).
+   */
+  private localName(name: string): string {
+    const colon = name.indexOf(':');
+    if (colon < 0) return name;
+    return this.otherPrefixes.has(name.slice(0, colon)) ? name : name.slice(colon + 1);
   }
 
   private openTag(text: string, lt: number): number {
@@ -232,9 +271,12 @@ export class XmlTokenizer {
     const first = name.charCodeAt(0);
     if (name === '' || (first >= 48 && first <= 57) || first === 46 || first === 45) throw new MalformedXml('a tag without a name');
     if (this.stack.length === 0 && this.rootClosed) throw new MalformedXml('a second root element');
-    this.handler.open(name, text, lt, gt + 1);
+    HAS_DECLARATION.lastIndex = lt;
+    if (HAS_DECLARATION.test(text)) this.declare(text.slice(lt, gt));
+    const local = this.localName(name);
+    this.handler.open(local, text, lt, gt + 1);
     if (selfClosing) {
-      this.handler.close(name);
+      this.handler.close(local);
       if (this.stack.length === 0) this.rootClosed = true;
     } else this.stack.push(name);
     return gt + 1;
@@ -248,7 +290,7 @@ export class XmlTokenizer {
     const name =
       open !== undefined && gt === lt + 2 + open.length && text.startsWith(open, lt + 2) ? open : text.slice(lt + 2, gt).trimEnd();
     if (this.stack.pop() !== name) throw new MalformedXml(`a closing tag </${name}> that closes nothing open`);
-    this.handler.close(name);
+    this.handler.close(this.localName(name));
     if (this.stack.length === 0) this.rootClosed = true;
     return gt + 1;
   }

@@ -16,6 +16,8 @@ export interface ZipEntry {
   flags: number;
   compressedSize: number;
   uncompressedSize: number;
+  /** The CRC-32 of the inflated data, from the directory. */
+  crc32: number;
   localOffset: number;
   /** Where the compressed bytes start, from the local header. */
   dataOffset: number;
@@ -82,6 +84,7 @@ function parseDirectory(directory: Buffer, count: number, fileName: string): Omi
     entries.push({
       flags: directory.readUInt16LE(at + 8),
       method: directory.readUInt16LE(at + 10),
+      crc32: directory.readUInt32LE(at + 16),
       compressedSize: directory.readUInt32LE(at + 20),
       uncompressedSize: directory.readUInt32LE(at + 24),
       localOffset: directory.readUInt32LE(at + 42),

@@ -51,6 +51,8 @@ export interface WorkbookSheetRecord {
   sheet_issues: string;
   /** JSON: a `#` sheet's rows, kept to be saved back. */
   raw: string | null;
+  /** JSON `[idx, skip][]`: the file's empty rows between stored rows (workbooks/row-gaps.ts). */
+  row_gaps: string;
 }
 
 export interface WorkbookRowRecord {
@@ -137,10 +139,11 @@ export class WorkbooksRepo {
       takeRowIds: p<[number, number], { next: number }>(
         'UPDATE workbooks SET next_row = next_row + ? WHERE wb = ? RETURNING next_row AS next',
       ),
-      insertSheet: p<[number, number, string, number, string | null, string | null, string, number, number, string | null]>(
-        `INSERT INTO workbook_sheets (wb, sheet_no, name, skipped, directive, model_type, columns, next_column, rows, raw)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      insertSheet: p<[number, number, string, number, string | null, string | null, string, number, number, string | null, string]>(
+        `INSERT INTO workbook_sheets (wb, sheet_no, name, skipped, directive, model_type, columns, next_column, rows, raw, row_gaps)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
+      setRowGaps: p<[string, number, number]>('UPDATE workbook_sheets SET row_gaps = ? WHERE wb = ? AND sheet_no = ?'),
       addSheetRows: p<[number, number, number]>('UPDATE workbook_sheets SET rows = rows + ? WHERE wb = ? AND sheet_no = ?'),
       renumber: p<[number, number, number, number]>(
         `UPDATE workbook_rows SET idx = r.place FROM
@@ -158,8 +161,8 @@ export class WorkbooksRepo {
       setSheetIssues: p<[string, number, number]>('UPDATE workbook_sheets SET sheet_issues = ? WHERE wb = ? AND sheet_no = ?'),
       // A duplicate: the sheets and rows as they stand (their counts and results come from validating the copy).
       copySheets: p<[number, number]>(
-        `INSERT INTO workbook_sheets (wb, sheet_no, name, skipped, directive, model_type, columns, next_column, rows, raw)
-         SELECT ?, sheet_no, name, skipped, directive, model_type, columns, next_column, rows, raw FROM workbook_sheets WHERE wb = ?`,
+        `INSERT INTO workbook_sheets (wb, sheet_no, name, skipped, directive, model_type, columns, next_column, rows, raw, row_gaps)
+         SELECT ?, sheet_no, name, skipped, directive, model_type, columns, next_column, rows, raw, row_gaps FROM workbook_sheets WHERE wb = ?`,
       ),
       copyRows: p<[number, number, number, number]>(
         `INSERT INTO workbook_rows (wb, row_id, sheet_no, idx, cells)
@@ -387,7 +390,12 @@ export class WorkbooksRepo {
       sheet.next_column,
       sheet.rows,
       sheet.raw,
+      sheet.row_gaps,
     );
+  }
+
+  setRowGaps(wb: number, sheetNo: number, gaps: string): void {
+    this.s.setRowGaps.run(gaps, wb, sheetNo);
   }
 
   addSheetRows(wb: number, sheetNo: number, delta: number): void {

@@ -9,13 +9,16 @@ import { CHOICES_SHEET } from '../sheets/write-workbook';
 import { readXlsxBook } from '../sheets/xlsx-book';
 import { sheetRowBatches } from '../sheets/xlsx-row-stream';
 import type { WorkbookSheetRecord } from '../store/workbooks-repo';
+import type { RowGaps } from './row-gaps';
 import { sheetContext, type StagedColumn } from './staged-sheet';
 import { storedOf, type RowCells } from './workbook-cells';
 
 /**
  * Reads an .xlsx into staged sheets and rows (a job: on a worker thread where there is one).
- * Rows keep their Excel row numbers (a blank row in the middle stays, empty), columns their
- * letters (a column without a header keeps its place); `#` sheets are kept as they were, except
+ * Only rows that hold a value are rows: the empty rows between them are recorded as the sheet's
+ * gaps (row-gaps.ts), so every row keeps its Excel row number without being stored, and the
+ * row limit counts rows with content. Columns keep their letters (a column without a header
+ * keeps its place); `#` sheets are kept as they were, except
  * `#choices`, which saving writes anew. Each sheet is checked as the loader checks it (directive,
  * headers) before the next is read: a sheet the loader would refuse refuses the staging.
  */
@@ -23,7 +26,7 @@ export interface StagedSheetInput extends Omit<
   WorkbookSheetRecord,
   'wb' | 'sheet_issues' | 'errors' | 'warnings' | 'rows_with_errors' | 'rows_with_warnings'
 > {
-  /** Data rows (blank ones included) of the sheet. */
+  /** Data rows of the sheet: rows that hold a value. */
   rows: number;
 }
 
@@ -51,6 +54,9 @@ class SheetStager {
   private directive: string | null | undefined;
   private maxColumn = 0;
   private dataRows = 0;
+  /** Empty file rows skipped so far, and where: the sheet's gaps. */
+  private emptyRows = 0;
+  private readonly gaps: RowGaps = [];
   private pending: string[] = [];
   private pendingFirst = 0;
   private readonly kept: [number, RowCells][] = [];
@@ -84,9 +90,12 @@ class SheetStager {
       this.headers.set(row.number, row);
       return;
     }
-    const idx = row.number - firstRow;
-    // Blank rows before this one stay, empty: the rows keep their Excel numbers.
-    while (this.dataRows < idx) await this.push('{}');
+    // Empty rows before this one are not stored: a gap keeps this row's Excel number.
+    const skip = row.number - firstRow - this.dataRows - this.emptyRows;
+    if (skip > 0) {
+      this.gaps.push([this.dataRows, skip]);
+      this.emptyRows += skip;
+    }
     await this.push(cellsOf(row));
   }
 
@@ -98,7 +107,7 @@ class SheetStager {
       throw new ApiError(
         413,
         'too-large',
-        `Sheet '${this.name}' has more than ${SHEET_LIMITS.dataRows.toLocaleString('en-US')} rows, the limit of one workbook: split it.`,
+        `Sheet '${this.name}' has more than ${SHEET_LIMITS.dataRows.toLocaleString('en-US')} rows that hold a value, the limit of one workbook: split it.`,
       );
     }
     if (this.pending.length >= ROWS_PER_CHUNK) await this.flush();
@@ -135,6 +144,7 @@ class SheetStager {
       next_column: this.maxColumn + 1,
       raw: this.skipped || empty ? JSON.stringify(this.kept) : null,
       rows: this.dataRows,
+      row_gaps: JSON.stringify(this.gaps),
     };
     if (!sheet.skipped) {
       // The loader's own checks of the sheet: its model, directive and every header.

@@ -4,7 +4,7 @@ import { isoMicrosAt } from '../store/ids';
 import type { RowPrecheck } from '../sheets/row-precheck';
 import { RowPrechecker } from '../sheets/row-prechecker';
 import type { WorkbookIssueRecord, WorkbookRowRecord } from '../store/workbooks-repo';
-import { dataContexts, parseStagedRow, type SheetContext } from './staged-sheet';
+import { dataContexts, parseStagedRow, rowNumberOf, type SheetContext } from './staged-sheet';
 import { hasPlacedCell } from './staged-validator';
 import { parseCells } from './workbook-cells';
 
@@ -112,7 +112,7 @@ export async function sendStagedRows(
         if (!channel.behind() || Atomics.load(waiting, 0) === 1) return undefined;
         const cells = parseCells(row.cells);
         if (!hasPlacedCell(context, cells)) return undefined;
-        return prechecker.check(parseStagedRow(context, (context.parsed.firstDataRow ?? 2) + row.idx, cells).row);
+        return prechecker.check(parseStagedRow(context, rowNumberOf(context.record, row.idx), cells).row);
       },
     };
     for (const batch of stagedBatches(rows, input.wb, input.slim, precheck)) await channel.send(batch);

@@ -9,6 +9,7 @@ import { readDataRow, type RowContext } from '../sheets/sheet-row';
 import { modelOfSheetName, parseDirective } from '../sheets/sheet-model';
 import type { ParsedRow, ParsedSheet, SheetIssue } from '../sheets/sheet-types';
 import { columnLetters } from '../sheets/sheet-xml-scan';
+import { skippedBefore } from './row-gaps';
 import type { WorkbookSheetRecord } from '../store/workbooks-repo';
 import { rawOf, type RowCells } from './workbook-cells';
 
@@ -50,6 +51,10 @@ export function columnsOf(record: WorkbookSheetRecord): StagedColumn[] {
 }
 
 export const firstRowOf = (record: { directive: string | null }): number => (record.directive === null ? 2 : 5);
+
+/** The Excel row number of the row at `idx`: the first data row's, its place and the file's empty rows before it (row-gaps.ts). */
+export const rowNumberOf = (record: { directive: string | null; row_gaps?: string }, idx: number): number =>
+  firstRowOf(record) + idx + skippedBefore(record.row_gaps, idx);
 
 /** The header cells as the reader takes them: row 2's name, else row 4's title (directive); row 1 (compact). */
 function headerCells(columns: StagedColumn[], directive: boolean): Map<number, HeaderCell> {

@@ -6,7 +6,7 @@ import { validateRow } from '../sheets/validate-row';
 import { DataBases, type RowPrecheck } from '../sheets/row-precheck';
 import { templateCache } from '../templates/configuration-template';
 import type { NodeRow } from '../store/nodes-repo';
-import { parseStagedRow, type SheetContext } from './staged-sheet';
+import { parseStagedRow, rowNumberOf, type SheetContext } from './staged-sheet';
 import { TrackedOverlay, type OverlayEffect } from './tracked-overlay';
 import { parseCells, type RowCells } from './workbook-cells';
 import { suggestionFor } from './issue-suggestions';
@@ -95,7 +95,7 @@ export class StagedValidator {
     // The file reader never sees a row without cells: it has no action and no issue.
     if (!hasPlacedCell(context, cells)) return empty;
     this.overlay.startRow();
-    const rowNumber = (context.parsed.firstDataRow ?? 2) + input.idx;
+    const rowNumber = rowNumberOf(context.record, input.idx);
     const { row, issues } = parseStagedRow(context, rowNumber, cells);
     const check: RowCheck = {
       store: this.store,

@@ -171,6 +171,10 @@ export class EditPlanner {
     const at = int(fields, 'at');
     if (at > sheet.rows)
       throw bad(`'at' is ${at}, past the end of sheet '${sheet.name}' (${plural(sheet.rows, 'row')}): give 0 to ${sheet.rows}.`);
+    if (fields.rows !== undefined && !Array.isArray(fields.rows))
+      throw new ApiError(400, 'bad-edit', "'rows' must be a list of rows (objects of column id -> value).", [
+        { field: 'rows', message: 'must be a list' },
+      ]);
     const rows = Array.isArray(fields.rows) ? (fields.rows as Record<string, WorkbookCell>[]) : undefined;
     const count = rows ? rows.length : fields.count === undefined ? 1 : int(fields, 'count', 1);
     if (count < 1 || count > MAX_NEW_ROWS) throw bad(`Insert 1 to ${MAX_NEW_ROWS.toLocaleString('en-US')} rows at once.`);

@@ -17,7 +17,9 @@ export type PrimitiveOp =
   | ['delete', number, number[]]
   /** The sheet's columns in their order, and its next column id. */
   | ['columns', number, StagedColumn[], number]
-  | ['directive', number, string | null];
+  | ['directive', number, string | null]
+  /** The sheet's gaps (row-gaps.ts) as JSON: set with the inserts and deletes that move them. */
+  | ['gaps', number, string];
 
 export interface AppliedOps {
   inverse: PrimitiveOp[];
@@ -110,6 +112,14 @@ function applyDirective(store: Store, wb: number, op: Extract<PrimitiveOp, { 0: 
   return ['directive', sheetNo, sheet.directive];
 }
 
+function applyGaps(store: Store, wb: number, op: Extract<PrimitiveOp, { 0: 'gaps' }>): PrimitiveOp {
+  const [, sheetNo, gaps] = op;
+  const sheet = store.workbooks.sheets(wb).find((candidate) => candidate.sheet_no === sheetNo);
+  if (!sheet) return op;
+  store.workbooks.setRowGaps(wb, sheetNo, gaps);
+  return ['gaps', sheetNo, sheet.row_gaps];
+}
+
 /** Applies the ops in order (the caller holds a transaction); answers what undoes them, in the order to apply it. */
 export function applyOps(store: Store, wb: number, ops: PrimitiveOp[]): AppliedOps {
   const out: AppliedOps = { inverse: [], changedCells: 0, rows: new Set(), structural: false };
@@ -119,6 +129,7 @@ export function applyOps(store: Store, wb: number, ops: PrimitiveOp[]): AppliedO
     else if (op[0] === 'insert') inverses.push([applyInsert(store, wb, op, out)]);
     else if (op[0] === 'delete') inverses.push(applyDelete(store, wb, op, out));
     else if (op[0] === 'columns') inverses.push([applyColumns(store, wb, op, out)]);
+    else if (op[0] === 'gaps') inverses.push([applyGaps(store, wb, op)]);
     else inverses.push([applyDirective(store, wb, op, out)]);
   }
   out.inverse = inverses.reverse().flat();

@@ -11,7 +11,7 @@ import type {
 import type { Store } from '../domain/store';
 import type { OutcomeRecord, PlanRecord } from '../store/workbook-runs-repo';
 import type { WorkbookRecord } from '../store/workbooks-repo';
-import { firstRowOf } from './staged-sheet';
+import { rowNumberOf } from './staged-sheet';
 
 /** The answers about a staged workbook's plan and loads: on the workbook, on each row, and the plan's pages. */
 export function planInfo(record: WorkbookRecord): WorkbookInfo['plan'] {
@@ -51,7 +51,7 @@ export const outcomeOf = (outcome: OutcomeRecord): WorkbookRowOutcome => ({
 export function planPage(store: Store, record: WorkbookRecord, skip: number, limit: number, action?: PlanAction): WorkbookPlan {
   const info = planInfo(record);
   const totals = info?.totals ?? { add: 0, modify: 0, delete: 0, unchanged: 0, conflict: 0, error: 0 };
-  const firstRows = new Map(store.workbooks.sheets(record.wb).map((sheet) => [sheet.sheet_no, firstRowOf(sheet)]));
+  const sheets = new Map(store.workbooks.sheets(record.wb).map((sheet) => [sheet.sheet_no, sheet]));
   const rows = info ? store.workbookPlan.page(record.wb, skip, limit, action) : [];
   return {
     revision: record.revision,
@@ -63,7 +63,7 @@ export function planPage(store: Store, record: WorkbookRecord, skip: number, lim
       ...planEntryOf(plan),
       sheet: plan.sheet_no,
       row_id: plan.row_id,
-      row: (firstRows.get(plan.sheet_no) ?? 2) + plan.idx,
+      row: rowNumberOf(sheets.get(plan.sheet_no) ?? { directive: null }, plan.idx),
     })),
   };
 }

@@ -1,3 +1,4 @@
+import { parseGaps } from './row-gaps';
 import type { WorkbookCell } from '../contract/workbook-api';
 import type { Store } from '../domain/store';
 import type { CellValue } from '../sheets/write-cells';
@@ -68,7 +69,15 @@ function dataSheet(store: Store, wb: number, sheet: WorkbookSheetRecord, withIss
           .map((issue) => `${issue.severity === 'error' ? 'Error' : 'Warning'}: ${issue.message}`)
           .join('\n')
     : undefined;
-  return { name: sheet.name, directive: sheet.directive ?? undefined, columns, rows: sheetRows(store, wb, sheet, staged, issuesOf, only) };
+  // A push's file holds some rows only, numbered anew; a saved workbook keeps every row's number.
+  const gapsBefore = only ? undefined : new Map(parseGaps(sheet.row_gaps));
+  return {
+    name: sheet.name,
+    directive: sheet.directive ?? undefined,
+    columns,
+    rows: sheetRows(store, wb, sheet, staged, issuesOf, only),
+    gapsBefore,
+  };
 }
 
 function rawSheet(sheet: WorkbookSheetRecord): SheetSpec {

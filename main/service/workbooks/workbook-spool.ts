@@ -5,7 +5,7 @@ import type { BulkLoadRow, SpooledRow } from '../store/bulk-loads-repo';
 import { newTransactionId } from '../store/ids';
 import type { NodeRow } from '../store/nodes-repo';
 import type { WorkbookRecord } from '../store/workbooks-repo';
-import { dataContexts, parseStagedRow } from './staged-sheet';
+import { dataContexts, parseStagedRow, rowNumberOf } from './staged-sheet';
 import { hasPlacedCell } from './staged-validator';
 import { parseCells } from './workbook-cells';
 
@@ -67,7 +67,7 @@ export async function spoolWorkbook(
           total += 1;
           const outcome = store.workbookOutcomes.get(record.wb, stagedRow.row_id);
           if (outcome?.status === 'loaded' || (mode === 'failed' && !outcome)) continue;
-          const { row } = parseStagedRow(context, (context.parsed.firstDataRow ?? 2) + stagedRow.idx, cells);
+          const { row } = parseStagedRow(context, rowNumberOf(context.record, stagedRow.idx), cells);
           row.stagedRow = stagedRow.row_id;
           const plan = planned ? store.workbookPlan.get(record.wb, stagedRow.row_id) : undefined;
           const expect = plan && expectationOf(plan);

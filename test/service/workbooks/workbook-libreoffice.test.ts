@@ -95,7 +95,7 @@ async function stageEditSave(original: Buffer, edits: CellEdit[]): Promise<{ inf
   return { info: edited, bytes };
 }
 
-/** A formula with no saved result, or an error for one: the loader reads no value (formula-without-value). */
+/** A formula with no saved result: the loader reads no value (formula-without-value). An error result is the error. */
 const NO_VALUE = { formula: 'without a value' };
 
 /**
@@ -111,7 +111,8 @@ function plain(cell: ExcelJS.Cell): unknown {
   let value = cell.value;
   if (value !== null && typeof value === 'object' && ('formula' in value || 'sharedFormula' in value)) {
     const result = value.result;
-    if (result === undefined || result === null || (typeof result === 'object' && 'error' in result)) return NO_VALUE;
+    if (result === undefined || result === null) return NO_VALUE;
+    if (typeof result === 'object' && 'error' in result) return { error: result.error };
     value = result;
   }
   if (value === null || value === undefined || value === '') return null;

@@ -15,6 +15,7 @@ import { sql as workbookCountIndexes } from './0014-workbook-count-indexes';
 import { sql as mirrorPulls } from './0015-mirror-pulls';
 import { sql as workbookProfile } from './0016-workbook-profile';
 import { sql as workbookPushes } from './0017-workbook-pushes';
+import { sql as workbookRowGaps } from './0018-workbook-row-gaps';
 import { sql as transactionChildStatus } from './0019-transaction-child-status';
 import { sql as workbookFiles } from './0020-workbook-files';
 
@@ -47,6 +48,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 15, name: 'mirror-pulls', sql: mirrorPulls },
   { version: 16, name: 'workbook-profile', sql: workbookProfile },
   { version: 17, name: 'workbook-pushes', sql: workbookPushes },
+  { version: 18, name: 'workbook-row-gaps', sql: workbookRowGaps },
   { version: 19, name: 'transaction-child-status', sql: transactionChildStatus },
   { version: 20, name: 'workbook-files', sql: workbookFiles },
 ];
