@@ -177,9 +177,13 @@ function WorkbookTable({ rows }: { rows: WorkbookSummary[] }) {
               </button>
             </td>
             <td>
-              <span className={`pill wb-${row.state}`} title={row.problem ?? undefined}>
-                {stateText(row)}
-              </span>
+              <span className={`pill wb-${row.state}`}>{stateText(row)}</span>
+              {/* A file that could not be opened says why, where it was opened: the reason says what to do. */}
+              {row.state === 'failed' && row.load === null && row.problem && (
+                <p className="wb-problem" role="alert">
+                  {row.problem}
+                </p>
+              )}
             </td>
             <td>{row.counts.rows.toLocaleString()}</td>
             <td>
