@@ -36,6 +36,27 @@ export const conflict = (message: string): ApiError => new ApiError(409, 'confli
 export const permissionDenied = (message: string): ApiError => new ApiError(403, 'permission-denied', `Permission Denied: ${message}`);
 
 /**
+ * 405: the method is not one the path takes. The answer carries `Allow` with the methods it
+ * does take (RFC 9110, 15.5.6), so a client can tell what to send instead.
+ */
+export class MethodNotAllowed extends ApiError {
+  readonly allow: string[];
+
+  constructor(message: string, allow: readonly string[]) {
+    super(405, 'method-not-allowed', message);
+    this.allow = [...allow];
+  }
+}
+
+/**
+ * `<METHOD> is not allowed on <path>; use GET or POST.` with `Allow: GET, POST`. `allowed` is
+ * the methods in words as the message says them ("GET, PUT or DELETE").
+ */
+export function methodNotAllowed(ctx: { method: string; path: string }, allowed: string): MethodNotAllowed {
+  return new MethodNotAllowed(`${ctx.method} is not allowed on ${ctx.path}; use ${allowed}.`, allowed.split(/,\s*|\s+or\s+/));
+}
+
+/**
  * 429: more heavy work is waiting than the service takes on. The answer carries `Retry-After`, so
  * a client backs off instead of asking again at once (issue 11, fair share).
  */

@@ -7,6 +7,7 @@ import { HierarchyNotFound, wouldBeWithin } from './domain/hierarchy';
 import { handleSessionRoute, SESSION_PATHS } from './auth/session-routes';
 import { parseCookies, sessionCookies, tokensMatch, type Sessions } from './auth/sessions';
 import { ApiError } from './errors';
+import { checkFlags } from './list/list-params';
 import type { RequestContext } from './request-context';
 import { faultResponse, json, JSON_TYPE } from './responses';
 import { readKey } from './routes/read-cache';
@@ -197,6 +198,7 @@ export function createPipeline(deps: PipelineDeps) {
         deviceSchemaVersion: deviceSchemaVersionFor(deps.release, url.searchParams.get('api_version'), request.headers?.['x-version']),
         requestId,
       };
+      checkFlags(ctx.query);
       if (url.pathname.startsWith(WORKSTATION_PREFIX)) return withToken(await dispatchWorkstation(deps.workstation, ctx), caller);
       checkFormat(ctx);
       const response = await dispatch(deps, ctx);

@@ -1,5 +1,5 @@
 import type { ApiResponse } from './api-types';
-import { faultOf, TooBusy, type ApiError } from './errors';
+import { faultOf, MethodNotAllowed, TooBusy, type ApiError } from './errors';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -15,5 +15,6 @@ export function faultResponse(error: ApiError, transactionId?: string): ApiRespo
   const headers: Record<string, string> = {};
   if (error.httpCode === 401) headers['www-authenticate'] = 'Basic realm="workstation"';
   if (error instanceof TooBusy) headers['retry-after'] = String(error.retryAfterSeconds);
+  if (error instanceof MethodNotAllowed) headers.allow = error.allow.join(', ');
   return json(error.httpCode, faultOf(error, transactionId), headers);
 }

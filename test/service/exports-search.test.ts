@@ -134,11 +134,13 @@ describe('search export', () => {
   });
 
   it('writes one sheet per model for a search across models, and a # sheet when nothing is found', async () => {
-    const workbook = await workbookOf(await exportOf({ query: 'Paris' }));
+    const workbook = await workbookOf(await exportOf({ query: 'Paris', export_data_type: 'formatted' }));
     expect(workbook.worksheets.map((sheet) => sheet.name).sort()).toEqual(['device_cucm_Line', 'device_cucm_Phone']);
     for (const sheet of workbook.worksheets)
       expect(String(sheet.getCell('A1').value)).toMatch(new RegExp(`^entity: ${sheet.name.replace(/_/g, '/')};`));
-    const empty = await workbookOf(await exportOf({ query: 'relation/LineRelation with pattern is nothing-here' }));
+    const empty = await workbookOf(
+      await exportOf({ query: 'relation/LineRelation with pattern is nothing-here', export_data_type: 'formatted' }),
+    );
     expect(empty.worksheets.map((sheet) => sheet.name)).toEqual(['#no results']);
   });
 
@@ -167,15 +169,26 @@ describe('search export', () => {
     expect((await call('POST', '/api/export/export_data/?url=/api/data/User/', { query: 'x' })).status).toBe(400);
     expect((await exportOf({ query: LINE_QUERY, export_data_type: 'csv' })).status).toBe(400);
     expect((await exportOf({ export_data_type: 'raw' })).status).toBe(400);
+    // The type is the request's own field (decisions.md): missing or null is refused, never taken as formatted.
+    for (const body of [{ query: LINE_QUERY }, { query: LINE_QUERY, export_data_type: null }]) {
+      const refused = await exportOf(body);
+      expect(refused.status).toBe(400);
+      expect(JSON.parse(String(refused.body))).toMatchObject({ code: 'validation-failed', details: [{ field: 'export_data_type' }] });
+    }
     expect((await call('GET', EXPORT)).status).toBe(405);
     expect((await call('POST', '/api/export/elsewhere/', {})).status).toBe(404);
   });
 
   it('lets operators export searches, refuses readonly users and nodes out of reach', async () => {
-    expect((await exportOf({ query: LINE_QUERY }, '', as('sx-operator'))).status).toBe(200);
+    expect((await exportOf({ query: LINE_QUERY, export_data_type: 'formatted' }, '', as('sx-operator'))).status).toBe(200);
     const refused = [
-      await exportOf({ query: LINE_QUERY }, '', as('sx-readonly')),
-      await call('POST', `${EXPORT}&hierarchy=${encodeURIComponent(LONDON)}`, { query: LINE_QUERY }, as('sx-operator')),
+      await exportOf({ query: LINE_QUERY, export_data_type: 'formatted' }, '', as('sx-readonly')),
+      await call(
+        'POST',
+        `${EXPORT}&hierarchy=${encodeURIComponent(LONDON)}`,
+        { query: LINE_QUERY, export_data_type: 'formatted' },
+        as('sx-operator'),
+      ),
     ];
     for (const response of refused) {
       expect(response.status).toBe(403);

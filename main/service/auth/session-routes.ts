@@ -1,5 +1,5 @@
 import { isJsonObject, type ApiRequest, type ApiResponse } from '../api-types';
-import { ApiError } from '../errors';
+import { ApiError, MethodNotAllowed } from '../errors';
 import { assertJsonDepth } from '../json-depth';
 import { json } from '../responses';
 import type { Authenticator } from './authenticator';
@@ -40,7 +40,7 @@ export async function handleSessionRoute(
   sessions: Sessions,
 ): Promise<ApiResponse> {
   if (request.method.toUpperCase() !== 'POST') {
-    throw new ApiError(405, 'method-not-allowed', `${path} takes POST only.`);
+    throw new MethodNotAllowed(`${path} takes POST only.`, ['POST']);
   }
   if (path === '/logout/') return logout(request, sessions);
   const { username, password } = credentialsOf(request);

@@ -235,9 +235,27 @@ export interface WorkbookHistoryEntry {
   undone: boolean;
 }
 
-/** POST /workstation/workbooks/ with JSON (an upload is multipart with `file` and optional `hierarchy`). */
+/**
+ * POST /workstation/workbooks/, always JSON (`Content-Type: application/json`; anything else is
+ * 415). A file is first uploaded as for a bulk load (`POST /api/uploadfiles/`, multipart), then
+ * named here by `file`.
+ */
 export type WorkbookCreateRequest =
-  | { from: 'template'; model_type: string; hierarchy: string; template?: string; policy?: string; name?: string }
+  /**
+   * One of the caller's own uploads (the newest of that name). `hierarchy` is required, except
+   * for a remote `profile`'s workbook, checked against its mirror (at the mirror's home node when none is named).
+   */
+  | { from: 'upload'; file: string; hierarchy?: string; profile?: string | null }
+  | {
+      from: 'template';
+      model_type: string;
+      hierarchy: string;
+      template?: string;
+      template_name?: string;
+      policy?: string;
+      policy_name?: string;
+      name?: string;
+    }
   | { from: 'export'; model_type: string; hierarchy: string; hrefs?: string[]; filter?: Record<string, string>; name?: string }
   /** A search's results, exported (`direction`: down, the default; local; up; all). */
   | { from: 'search'; query: string; hierarchy: string; direction?: 'down' | 'local' | 'up' | 'all'; name?: string };

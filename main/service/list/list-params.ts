@@ -37,6 +37,34 @@ export function parseBoolean(query: URLSearchParams, name: string, fallback: boo
   throw badParameter(`${name} must be true or false, not '${value}'.`, name);
 }
 
+/**
+ * The query parameters that are flags wherever they appear, on `/api/` and `/workstation/` alike.
+ * Each is checked before any route reads it (request-pipeline.ts), so `nowait=2` or
+ * `regex=banana` is the same 400 `bad-parameter` on every route, never taken silently as false.
+ */
+export const FLAG_PARAMS: readonly string[] = [
+  'nowait',
+  'count',
+  'summary',
+  'cached',
+  'schema',
+  'schema_rules',
+  'ignore_case',
+  'hierarchy_paths',
+  'hierarchy_shallow',
+  'hierarchy_all',
+  'regex',
+  'issues',
+];
+
+export function checkFlags(query: URLSearchParams): void {
+  for (const name of FLAG_PARAMS) {
+    for (const value of query.getAll(name)) {
+      if (!/^(true|false|1|0)?$/i.test(value)) throw badParameter(`${name} must be true or false, not '${value}'.`, name);
+    }
+  }
+}
+
 function parseInteger(query: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
   const value = query.get(name);
   if (value === null || value === '') return fallback;

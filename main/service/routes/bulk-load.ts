@@ -1,6 +1,6 @@
 import { isJsonObject, type ApiResponse } from '../api-types';
 import { resolveHierarchy } from '../domain/hierarchy';
-import { ApiError, badParameter, notFound } from '../errors';
+import { ApiError, badParameter, methodNotAllowed, notFound } from '../errors';
 import { jsonBody, type RequestContext } from '../request-context';
 import { JSON_TYPE } from '../responses';
 import type { UploadRow } from '../store/uploads-repo';
@@ -42,7 +42,7 @@ async function validateUpload(deps: RouteDeps, ctx: RequestContext): Promise<Api
 
 export async function routeBulkLoad(deps: RouteDeps, ctx: RequestContext, rest: string[]): Promise<ApiResponse> {
   if (rest.length > 0) throw notFound(`No resource at ${ctx.path}: bulk load is POST /api/tool/BulkLoad/.`);
-  if (ctx.method !== 'POST') throw new ApiError(405, 'method-not-allowed', `${ctx.method} is not allowed on ${ctx.path}; use POST.`);
+  if (ctx.method !== 'POST') throw methodNotAllowed(ctx, 'POST');
   const method = ctx.query.get('method');
   if (method === 'validate') return validateUpload(deps, ctx);
   if (method === 'bulkload_spreadsheet') return startBulkLoad(deps, ctx, (name) => uploadNamed(deps, ctx, name), fileNameOf(ctx));

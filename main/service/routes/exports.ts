@@ -2,7 +2,7 @@ import type { ApiResponse, JsonObject } from '../api-types';
 import { assertRole } from '../auth/access';
 import { resolveHierarchy } from '../domain/hierarchy';
 import { requireInstance, requireNode } from '../domain/instance-ops';
-import { ApiError, notFound } from '../errors';
+import { ApiError, methodNotAllowed, notFound } from '../errors';
 import { parseBoolean } from '../list/list-params';
 import { exportData } from '../models/export-data';
 import type { ModelDef } from '../models/types';
@@ -30,7 +30,7 @@ import { transactionHref } from './transaction-answer';
  * needs the `export` operation (operator and admin) on what it writes, the template included.
  */
 const onlyMethod = (ctx: RequestContext, method: string): void => {
-  if (ctx.method !== method) throw new ApiError(405, 'method-not-allowed', `${ctx.method} is not allowed on ${ctx.path}; use ${method}.`);
+  if (ctx.method !== method) throw methodNotAllowed(ctx, method);
 };
 
 /**

@@ -1,5 +1,5 @@
 import type { ApiResponse } from '../api-types';
-import { ApiError, notFound } from '../errors';
+import { ApiError, methodNotAllowed, notFound } from '../errors';
 import { requireModel } from '../models/registry';
 import type { ModelDef } from '../models/types';
 import type { RequestContext } from '../request-context';
@@ -15,9 +15,6 @@ import { routeTags } from './tags';
 import { routeUpload } from './uploads';
 import { routeTransactions } from './transactions';
 import { whoAmI } from './whoami';
-
-const methodNotAllowed = (ctx: RequestContext, allowed: string): ApiError =>
-  new ApiError(405, 'method-not-allowed', `${ctx.method} is not allowed on ${ctx.path}; use ${allowed}.`);
 
 /** Dispatches `/api/<type>/<name>/...` to the handler of its endpoint family. */
 export async function dispatch(deps: RouteDeps, ctx: RequestContext): Promise<ApiResponse> {

@@ -2,7 +2,7 @@ import { isJsonObject, type ApiResponse } from '../api-types';
 import { assertPathReach } from '../auth/access';
 import { resolveHierarchy } from '../domain/hierarchy';
 import { labelOf, requireInstance, requireNode } from '../domain/instance-ops';
-import { ApiError } from '../errors';
+import { ApiError, MethodNotAllowed } from '../errors';
 import { hasAction } from '../models/actions';
 import type { ModelDef } from '../models/types';
 import { newPkid } from '../store/ids';
@@ -29,7 +29,8 @@ function payloadData(ctx: RequestContext): unknown {
 
 function requireWritable(model: ModelDef, action: string): void {
   if (model.storage !== 'instances' || !hasAction(model.actions, action)) {
-    throw new ApiError(405, 'method-not-allowed', `${model.modelType} does not support ${action}.`);
+    // Such a model is read only: GET is what its paths take.
+    throw new MethodNotAllowed(`${model.modelType} does not support ${action}.`, ['GET']);
   }
 }
 

@@ -1,6 +1,6 @@
 import type { ApiResponse } from '../api-types';
 import { assertRole } from '../auth/access';
-import { ApiError, notFound } from '../errors';
+import { methodNotAllowed, notFound } from '../errors';
 import type { RequestContext } from '../request-context';
 import { JSON_TYPE } from '../responses';
 import { runSearch } from '../search/run-search';
@@ -11,7 +11,7 @@ import type { RouteDeps } from './deps';
 export async function routeSearch(deps: RouteDeps, ctx: RequestContext, rest: string[]): Promise<ApiResponse> {
   if (rest.length > 0) throw notFound(`No resource at ${ctx.path}: search is /api/tool/Search/.`);
   if (ctx.method !== 'GET' && ctx.method !== 'POST') {
-    throw new ApiError(405, 'method-not-allowed', `${ctx.method} is not allowed on ${ctx.path}; use GET or POST.`);
+    throw methodNotAllowed(ctx, 'GET or POST');
   }
   assertRole(ctx.principal, 'search');
   // The search writes its answer's JSON bytes itself (run-search.ts says why).

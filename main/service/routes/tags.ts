@@ -1,6 +1,6 @@
 import type { ApiResponse } from '../api-types';
 import { requireInstance } from '../domain/instance-ops';
-import { ApiError, badParameter } from '../errors';
+import { badParameter, MethodNotAllowed } from '../errors';
 import type { ModelDef } from '../models/types';
 import type { RequestContext } from '../request-context';
 import { json } from '../responses';
@@ -30,7 +30,7 @@ export function applyTagOperations(current: string[], operations: string[]): str
  * on the summary attributes it searches, not on tags.
  */
 export function routeTags(deps: RouteDeps, ctx: RequestContext, model: ModelDef, pkid: string, kind: string): ApiResponse {
-  if (ctx.method !== 'PATCH') throw new ApiError(405, 'method-not-allowed', `${kind}/ takes PATCH.`);
+  if (ctx.method !== 'PATCH') throw new MethodNotAllowed(`${kind}/ takes PATCH.`, ['PATCH']);
   const record = requireInstance(deps.store, pkid, model.modelType);
   guardInstance(ctx, deps.store, record, 'tag');
   if (kind === '+tag_version') {

@@ -1,6 +1,6 @@
 import type { ApiResponse } from '../api-types';
 import { resolveHierarchy } from '../domain/hierarchy';
-import { ApiError, badParameter, notFound } from '../errors';
+import { badParameter, MethodNotAllowed, notFound } from '../errors';
 import { parseListParams } from '../list/list-params';
 import { buildListSql, type ListSource } from '../list/list-sql';
 import type { ModelDef } from '../models/types';
@@ -65,7 +65,7 @@ function requireTransaction(deps: RouteDeps, id: string): TxRow {
 
 export function routeTransactions(deps: RouteDeps, ctx: RequestContext, model: ModelDef, rest: string[]): ApiResponse {
   if (ctx.method !== 'GET') {
-    throw new ApiError(405, 'method-not-allowed', 'Transactions are read-only: use GET.');
+    throw new MethodNotAllowed('Transactions are read-only: use GET.', ['GET']);
   }
   const [id, sub] = rest;
   if (id === undefined) return listTransactions(deps, ctx, model);

@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import type { ApiResponse } from '../api-types';
 import type { UploadAnswer } from '../contract/resource-api';
 import { resolveHierarchy } from '../domain/hierarchy';
-import { ApiError } from '../errors';
+import { ApiError, MethodNotAllowed } from '../errors';
 import type { RequestContext } from '../request-context';
 import { json } from '../responses';
 import type { NodeRow } from '../store/nodes-repo';
@@ -64,7 +64,7 @@ async function storeParts(deps: RouteDeps, ctx: RequestContext, node: NodeRow): 
  * answers their ids. Uploading is the first step of a bulk load, so it needs that permission.
  */
 export async function routeUpload(deps: RouteDeps, ctx: RequestContext): Promise<ApiResponse> {
-  if (ctx.method !== 'POST') throw new ApiError(405, 'method-not-allowed', 'Upload with POST.');
+  if (ctx.method !== 'POST') throw new MethodNotAllowed('Upload with POST.', ['POST']);
   const node = resolveHierarchy(deps.store.nodes, ctx.query.get('hierarchy'));
   guardNode(ctx, node, 'bulkload');
   const saved = (await storeParts(deps, ctx, node)).map((row) => ({ name: row.name, id: row.id }));

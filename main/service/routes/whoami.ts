@@ -1,6 +1,6 @@
 import type { ApiResponse } from '../api-types';
 import type { WhoAmI } from '../contract/resource-api';
-import { ApiError } from '../errors';
+import { methodNotAllowed } from '../errors';
 import type { RequestContext } from '../request-context';
 import { json } from '../responses';
 import type { RouteDeps } from './deps';
@@ -11,7 +11,7 @@ import type { RouteDeps } from './deps';
  * the caller could not already read about itself.
  */
 export function whoAmI(deps: RouteDeps, ctx: RequestContext): ApiResponse {
-  if (ctx.method !== 'GET') throw new ApiError(405, 'method-not-allowed', `${ctx.method} is not allowed on ${ctx.path}; use GET.`);
+  if (ctx.method !== 'GET') throw methodNotAllowed(ctx, 'GET');
   const { principal } = ctx;
   return json(200, {
     username: principal.username,

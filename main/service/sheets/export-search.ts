@@ -28,9 +28,13 @@ export function exportDataTypeOf(body: Json | undefined): ExportDataType {
   const value = isJsonObject(body)
     ? (body.export_data_type ?? (isJsonObject(body.data) ? body.data.export_data_type : undefined))
     : undefined;
-  if (value === undefined || value === null) return 'formatted';
+  // Required (decisions.md lists it as the request's field, the schema says so): a missing type
+  // is refused like a wrong one, never guessed.
   if (typeof value !== 'string' || !TYPES.includes(value)) {
-    const message = `export_data_type must be one of ${TYPES.join(', ')}, not ${JSON.stringify(value)}.`;
+    const message =
+      value === undefined
+        ? `export_data_type is required: one of ${TYPES.join(', ')}.`
+        : `export_data_type must be one of ${TYPES.join(', ')}, not ${JSON.stringify(value)}.`;
     throw new ApiError(400, 'validation-failed', message, [{ field: 'export_data_type', message }]);
   }
   return value as ExportDataType;

@@ -120,7 +120,8 @@ export class WorkbookRuns {
 
   /** Spools the rows to run and starts the load; answers its parent transaction and how many rows it runs. */
   async load(who: Who, id: string, request: LoadRequest): Promise<{ transactionId: string; rows: number; record: WorkbookRecord }> {
-    const mode = request.rows ?? 'all';
+    // Absent is all; anything else named, null included, must be all or failed.
+    const mode = request.rows === undefined ? 'all' : request.rows;
     if (mode !== 'all' && mode !== 'failed') {
       throw new ApiError(400, 'validation-failed', "'rows' must be all or failed.", [{ field: 'rows', message: 'all or failed' }]);
     }

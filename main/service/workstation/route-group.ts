@@ -5,7 +5,6 @@ import type { MirrorTargets } from '../../remote/mirror-targets';
 import type { ApiRequest, ApiResponse } from '../api-types';
 import type { Principal } from '../auth/principal';
 import type { Store } from '../domain/store';
-import { ApiError } from '../errors';
 import type { RequestContext } from '../request-context';
 import type { RemoteProfilesRepo } from '../store/remote-profiles-repo';
 import type { WorkbookRuns } from '../workbooks/workbook-runs';
@@ -44,5 +43,4 @@ export interface WorkstationRouteGroup {
   handle(deps: WorkstationDeps, ctx: RequestContext, rest: string[]): Promise<ApiResponse> | ApiResponse;
 }
 
-export const methodNotAllowed = (ctx: RequestContext, allowed: string): ApiError =>
-  new ApiError(405, 'method-not-allowed', `${ctx.method} is not allowed on ${ctx.path}; use ${allowed}.`);
+export { methodNotAllowed } from '../errors';

@@ -9,6 +9,7 @@ import { jsonBody, type RequestContext } from '../request-context';
 import { json } from '../responses';
 import type { NodeRow } from '../store/nodes-repo';
 import { readViewedBook, type ViewedBook } from '../viewer/viewed-book';
+import { checkFieldTypes } from './body-fields';
 import { methodNotAllowed, type WorkstationDeps, type WorkstationRouteGroup } from './route-group';
 import { generatedFile, generatorRequest } from './workbook-routes';
 
@@ -20,6 +21,19 @@ import { generatedFile, generatorRequest } from './workbook-routes';
  * already needed the bulkload role). Shapes: `../contract/viewer-api.ts`.
  */
 const SEARCH_DIRECTIONS: readonly SearchDirection[] = ['down', 'local', 'up', 'all'];
+
+/** The optional fields a viewer's body may hold, by type (body-fields.ts). */
+const VIEWER_FIELDS = {
+  from: 'string',
+  file: 'string',
+  query: 'string',
+  direction: 'string',
+  model_type: 'string',
+  hierarchy: 'string',
+  name: 'string',
+  hrefs: 'array',
+  filter: 'object',
+} as const;
 
 const bad = (message: string, field: string): ApiError => new ApiError(400, 'validation-failed', message, [{ field, message }]);
 
@@ -76,6 +90,7 @@ async function readExport(
 async function open(deps: WorkstationDeps, ctx: RequestContext): Promise<ApiResponse> {
   const body = jsonBody(ctx);
   if (!isJsonObject(body)) throw bad('The body must be a JSON object.', 'from');
+  checkFieldTypes(body, VIEWER_FIELDS);
   const node = resolveHierarchy(deps.store.nodes, typeof body.hierarchy === 'string' ? body.hierarchy : null);
   const source = sourceOf(body, node);
   let read: { book: ViewedBook; name: string };

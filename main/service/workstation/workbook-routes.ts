@@ -9,6 +9,7 @@ import { resolveHierarchy } from '../domain/hierarchy';
 import { ownedUpload } from '../domain/owned-upload';
 import { ApiError, notFound } from '../errors';
 import { jsonBody, type RequestContext } from '../request-context';
+import { parseBoolean } from '../list/list-params';
 import { json } from '../responses';
 import { XLSX_TYPE } from '../sheets/write-workbook';
 import type { NodeRow } from '../store/nodes-repo';
@@ -17,6 +18,7 @@ import { saveWorkbook } from '../workbooks/workbook-save';
 import { planPage } from '../workbooks/workbook-run-views';
 import { compileCellPattern, type CellPattern } from '../workbooks/cell-pattern';
 import { issueList, rowPage, workbookInfo } from '../workbooks/workbook-views';
+import { checkFieldTypes } from './body-fields';
 import { methodNotAllowed, type WorkstationDeps, type WorkstationRouteGroup } from './route-group';
 import { usableProfile } from './profile-access';
 
@@ -155,8 +157,27 @@ function createForProfile(deps: WorkstationDeps, ctx: RequestContext, body: Json
   return json(202, { success: true, workbook: workbookInfo(deps, record) } satisfies WorkbookAnswer);
 }
 
+/** The fields a new workbook's body may hold, by type (body-fields.ts). */
+const CREATE_FIELDS = {
+  from: 'string',
+  file: 'string',
+  hierarchy: 'string',
+  name: 'string',
+  profile: ['string', 'null'],
+  model_type: 'string',
+  template: 'string',
+  template_name: 'string',
+  policy: 'string',
+  policy_name: 'string',
+  query: 'string',
+  direction: 'string',
+  hrefs: 'array',
+  filter: 'object',
+} as const;
+
 async function create(deps: WorkstationDeps, ctx: RequestContext): Promise<ApiResponse> {
   const body = bodyOf(ctx);
+  checkFieldTypes(body, CREATE_FIELDS);
   if (body.profile !== undefined && body.profile !== null) {
     if (typeof body.profile !== 'string') throw bad("'profile' must be the name or id of a remote profile.", 'profile');
     return createForProfile(deps, ctx, body, body.profile);
@@ -191,7 +212,12 @@ function intParam(ctx: RequestContext, name: string, fallback: number, max: numb
 function findParam(ctx: RequestContext): CellPattern | undefined {
   const find = ctx.query.get('find');
   if (find === null || find === '') return undefined;
-  return compileCellPattern(find, { regex: ctx.query.get('regex') === 'true', matchCase: false, field: 'find', code: 'validation-failed' });
+  return compileCellPattern(find, {
+    regex: parseBoolean(ctx.query, 'regex', false),
+    matchCase: false,
+    field: 'find',
+    code: 'validation-failed',
+  });
 }
 
 async function rows(deps: WorkstationDeps, ctx: RequestContext, id: string, sheet: string): Promise<ApiResponse> {
@@ -215,7 +241,7 @@ async function rows(deps: WorkstationDeps, ctx: RequestContext, id: string, shee
 
 async function save(deps: WorkstationDeps, ctx: RequestContext, id: string): Promise<ApiResponse> {
   const record = deps.workbooks.find(whoOf(ctx), id);
-  const bytes = await saveWorkbook(deps.store, record, ctx.query.get('issues') === 'true');
+  const bytes = await saveWorkbook(deps.store, record, parseBoolean(ctx.query, 'issues', false));
   const name = record.name.replace(/[^\w.() -]/g, '_').replace(/(\.xlsx)?$/i, '.xlsx');
   return {
     status: 200,
