@@ -318,10 +318,13 @@ async function pullChanges(input: PullInput, mirror: MirrorStore, home: HomeNode
       }
       if (time === from.time && from.seen.includes(textOf(data, 'transaction_id') ?? '')) continue;
       // A bulk load's rows are transactions of their own, under it.
+      // A parent's answer may list only its first sub-transactions and count them all (decisions.md).
       const subs = Array.isArray(data?.sub_transactions) ? data.sub_transactions : [];
+      const counted = objectOf(data, 'sub_transaction_counts')?.total;
+      const rows = typeof counted === 'number' ? counted : subs.length;
       const parentId = textOf(data, 'transaction_id');
-      const children = subs.length === 0 || !parentId ? [] : await childrenOf(input.get, home.pkid, parentId, subs.length);
-      if (!children || subs.length > MOST_CHANGES) return undefined;
+      const children = rows === 0 || !parentId ? [] : await childrenOf(input.get, home.pkid, parentId, rows);
+      if (!children || rows > MOST_CHANGES) return undefined;
       for (const changed of [data, ...children]) {
         const target = objectOf(changed, 'resource');
         const pkid = textOf(target, 'pkid');
