@@ -125,8 +125,12 @@ export class TimeSlice {
 
   constructor(private readonly sliceMs = 10) {}
 
-  async pause(): Promise<void> {
-    if (performance.now() - this.since < this.sliceMs) return;
+  /** True once the slice is spent: the caller then awaits `turn()` (checked without an await, which a row would pay). */
+  due(): boolean {
+    return performance.now() - this.since >= this.sliceMs;
+  }
+
+  async turn(): Promise<void> {
     await new Promise((resolve) => setImmediate(resolve));
     this.since = performance.now();
   }

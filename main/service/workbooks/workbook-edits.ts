@@ -309,9 +309,9 @@ export class EditPlanner {
       const [from, to] = this.range(sheet, within);
       const cells: [number, number, WorkbookCell][] = [];
       for (let skip = from; skip <= to; skip += 1000) {
-        await slice.pause();
+        if (slice.due()) await slice.turn();
         for (const row of this.store.workbooks.page(this.wb, sheet.sheet_no, skip, Math.min(1000, to - skip + 1))) {
-          await slice.pause();
+          if (slice.due()) await slice.turn();
           const current = parseCells(row.cells);
           for (const id of columnIds as number[]) {
             const before = cellText(current[id]);

@@ -212,10 +212,10 @@ async function scanRows(
   let total = 0;
   let passed = 0;
   for (let skip = 0; ; skip += 1000) {
-    await slice.pause();
+    if (slice.due()) await slice.turn();
     const page = store.workbooks.page(record.wb, sheet.sheet_no, skip, 1000, query.only);
     for (const row of page) {
-      await slice.pause();
+      if (slice.due()) await slice.turn();
       if (!matches(store, record.wb, sheet, row, query)) continue;
       if (query.before !== undefined) {
         // The last `limit` matches before the index: a window slid along the scan.
