@@ -147,11 +147,11 @@ describe('workstation validate', { timeout: 90_000 }, () => {
     writeFileSync(broken, 'this is no workbook');
     const notZip = cli('validate', broken, '--json');
     expect(notZip.status).toBe(2);
-    expect(notZip.stderr).toMatch(/not a ZIP package/);
+    expect(notZip.stderr).toMatch(/is not an \.xlsx workbook \(it is a text file/);
     expect(JSON.parse(notZip.stdout)).toMatchObject({
       command: 'validate',
       exit_code: 2,
-      error: expect.stringMatching(/not a ZIP package/),
+      error: expect.stringMatching(/is not an \.xlsx workbook \(it is a text file/),
     });
 
     const clean = await lineFile('clean-elsewhere.xlsx', [['add', 'SEP00AA00000001', '', '+33140001054', 'Nowhere']]);
