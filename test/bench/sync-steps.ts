@@ -140,14 +140,17 @@ interface LoadRun {
 
 const epochOf = (iso: unknown): number => (typeof iso === 'string' ? Date.parse(`${iso.slice(0, 23)}Z`) : Number.NaN);
 
-async function transactionOf(world: SyncWorld, id: string): Promise<{ status: string; data: Record<string, unknown>; subs: unknown[] }> {
+/** A remote transaction: its status, its data, and how many sub-transactions it has (its counts: the answer lists only the first 100). */
+async function transactionOf(world: SyncWorld, id: string): Promise<{ status: string; data: Record<string, unknown>; rows: number }> {
   const reply = await fetch(`${world.remote.origin}/api/tool/Transaction/${encodeURIComponent(id)}/?format=json`, {
     headers: { authorization: world.remoteAuth },
   });
   const body = (await reply.json()) as { data?: Record<string, unknown> };
   if (reply.status !== 200 || !body.data) throw new Error(`the remote's transaction ${id} answered ${reply.status}`);
   const subs = Array.isArray(body.data.sub_transactions) ? (body.data.sub_transactions as unknown[]) : [];
-  return { status: typeof body.data.status === 'string' ? body.data.status : '', data: body.data, subs };
+  const counts = body.data.sub_transaction_counts as { total?: unknown } | undefined;
+  const rows = typeof counts?.total === 'number' ? counts.total : subs.length;
+  return { status: typeof body.data.status === 'string' ? body.data.status : '', data: body.data, rows };
 }
 
 function phasesOf(data: Record<string, unknown>, startedAt: number, endedAt: number): Phases {
@@ -201,9 +204,9 @@ async function remoteLoad(world: SyncWorld, label: string, name: string, book: B
   });
   const endedAt = Date.now();
   log(`sync: ${label} ended in ${seconds.toFixed(2)} s`);
-  if (value.status !== 'Success' || value.subs.length !== rowsOf(book.lines))
-    throw new Error(`${label} ended ${value.status} with ${value.subs.length} rows of ${rowsOf(book.lines)}`);
-  return { label, rows: value.subs.length, seconds, phases: phasesOf(value.data, startedAt, endedAt), usage };
+  if (value.status !== 'Success' || value.rows !== rowsOf(book.lines))
+    throw new Error(`${label} ended ${value.status} with ${value.rows} rows of ${rowsOf(book.lines)}`);
+  return { label, rows: value.rows, seconds, phases: phasesOf(value.data, startedAt, endedAt), usage };
 }
 
 interface StagedInfo {
