@@ -100,7 +100,7 @@ describe('Field Display Policies in add/', () => {
   it('never hides a required field from a POST: the field is still enforced', async () => {
     const before = t.snapshot();
     const reply = await t.call('POST', `/api/relation/LineRelation/${q(PARIS, '&policy_name=Locked%20Form')}`, {
-      data: { alertingName: 'No Number', usage: 'Shared' },
+      data: { alertingName: 'No Number', usage: 'Device Intercom' },
     });
     expect(reply.status).toBe(400);
     expect(reply.body.code).toBe('validation-failed');

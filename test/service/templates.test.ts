@@ -225,11 +225,11 @@ describe('explicit values and merge strategies', () => {
       pattern: '+33199990020',
       alertingName: 'Own Name',
       description: 'My own description',
-      usage: 'Shared',
+      usage: 'Device Intercom',
       callForwardNoAnswer: { destination: '+33633333333' },
     });
     expect(line.description).toBe('My own description');
-    expect(line.usage).toBe('Shared');
+    expect(line.usage).toBe('Device Intercom');
     expect(line.callForwardNoAnswer).toEqual({ destination: '+33633333333', forwardToVoiceMail: true, callingSearchSpaceName: 'Acme-CSS' });
     // A self reference reads the template's own value, not the caller's.
     expect(line.callForwardBusy).toEqual({ destination: '+33140008000', forwardToVoiceMail: true });
@@ -252,7 +252,7 @@ describe('explicit values and merge strategies', () => {
       ACME,
       template(
         'Replace Line',
-        { usage: 'Template', callForwardNoAnswer: { destination: '{{ macro.voicemail }}', forwardToVoiceMail: true } },
+        { usage: 'Device template', callForwardNoAnswer: { destination: '{{ macro.voicemail }}', forwardToVoiceMail: true } },
         { merge_strategy: 'replace' },
       ),
     );
@@ -261,7 +261,7 @@ describe('explicit values and merge strategies', () => {
       callForwardNoAnswer: { destination: '+33644444444' },
     });
     expect(given.callForwardNoAnswer).toEqual({ destination: '+33644444444' });
-    expect(given.usage).toBe('Template');
+    expect(given.usage).toBe('Device template');
     const omitted = await createLine(PARIS, named('Replace Line'), { pattern: '+33199990023' });
     expect(omitted.callForwardNoAnswer).toEqual({ destination: '+33140008000', forwardToVoiceMail: true });
   });

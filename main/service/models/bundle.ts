@@ -1,6 +1,7 @@
 import { resourceActions } from './actions';
 import { PHONE_NAME_PATTERN } from './cucm-phone';
-import { directoryNumber, text } from './field-builders';
+import { PHONE_PRODUCTS } from './cucm-choices';
+import { directoryNumber, oneOf, text } from './field-builders';
 import type { ModelDef } from './types';
 
 export const bundle: ModelDef = {
@@ -18,7 +19,7 @@ export const bundle: ModelDef = {
       maxLength: 15,
       description: 'Name of the phone to create, e.g. SEP001122334455.',
     }),
-    product: text('Product', { maxLength: 100, description: 'Phone model, e.g. Cisco 8845.' }),
+    product: oneOf('Product', PHONE_PRODUCTS, { maxLength: 100, description: 'Phone model, e.g. Cisco 8845.' }),
     pattern: directoryNumber('Directory Number', { required: true }),
     alertingName: text('Alerting Name', { maxLength: 50 }),
   },

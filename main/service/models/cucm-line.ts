@@ -1,6 +1,7 @@
 import { resourceActions } from './actions';
 import { callForward } from './call-forward';
-import { directoryNumber, nullableText, text } from './field-builders';
+import { LINE_USAGES } from './cucm-choices';
+import { directoryNumber, nullableText, oneOf, text } from './field-builders';
 import type { ModelDef } from './types';
 
 export const cucmLine: ModelDef = {
@@ -13,7 +14,7 @@ export const cucmLine: ModelDef = {
     routePartitionName: text('Route Partition', { default: '' }),
     description: nullableText('Description', { maxLength: 200 }),
     alertingName: text('Alerting Name', { maxLength: 50 }),
-    usage: text('Usage', { default: 'Device' }),
+    usage: oneOf('Usage', LINE_USAGES, { default: 'Device' }),
     callForwardAll: callForward('Call Forward All'),
     callForwardBusy: callForward('Call Forward Busy'),
     callForwardNoAnswer: callForward('Call Forward No Answer'),

@@ -1,4 +1,5 @@
 import { resourceActions } from './actions';
+import { PHONE_PRODUCTS, PHONE_PROTOCOLS } from './cucm-choices';
 import { directoryNumber, list, object, oneOf, text } from './field-builders';
 import type { ModelDef } from './types';
 
@@ -17,8 +18,8 @@ export const cucmPhone: ModelDef = {
       maxLength: 15,
       description: 'Up to 15 letters and digits, e.g. SEP001122334455 (SEP followed by the MAC address).',
     }),
-    product: text('Product', { maxLength: 100, description: 'Phone model, e.g. Cisco 8845.' }),
-    protocol: oneOf('Protocol', ['SIP', 'SCCP'], { default: 'SIP' }),
+    product: oneOf('Product', PHONE_PRODUCTS, { maxLength: 100, description: 'Phone model, e.g. Cisco 8845.' }),
+    protocol: oneOf('Protocol', PHONE_PROTOCOLS, { default: 'SIP' }),
     description: text('Description', { maxLength: 200 }),
     lines: list(
       'Lines',

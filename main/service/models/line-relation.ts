@@ -1,6 +1,7 @@
 import { resourceActions } from './actions';
 import { callForward } from './call-forward';
-import { directoryNumber, flag, nullableText, object, text } from './field-builders';
+import { AUTO_ANSWERS, CFA_CSS_POLICIES, LINE_USAGES, PARTY_ENTRANCE_TONES, PATTERN_PRECEDENCES, RELEASE_CLAUSES } from './cucm-choices';
+import { directoryNumber, flag, nullableText, object, oneOf, text } from './field-builders';
 import type { FieldDef, ModelDef } from './types';
 
 const unknownType = (title: string): FieldDef => ({
@@ -16,16 +17,16 @@ export const lineRelation: ModelDef = {
   schemaVersion: '0.2.2',
   fields: {
     pattern: directoryNumber('Directory Number', { required: true }),
-    patternPrecedence: text('Pattern Precedence', { default: 'Default' }),
+    patternPrecedence: oneOf('Pattern Precedence', PATTERN_PRECEDENCES, { default: 'Default' }),
     routePartitionName: text('Route Partition', { default: '' }),
-    usage: text('Usage', { default: 'Device' }),
+    usage: oneOf('Usage', LINE_USAGES, { default: 'Device' }),
     alertingName: text('Alerting Name', { maxLength: 50 }),
     description: nullableText('Description', { maxLength: 200 }),
-    partyEntranceTone: text('Party Entrance Tone', { default: 'Default' }),
-    cfaCssPolicy: text('CFA CSS Policy', { default: 'Use System Default' }),
-    autoAnswer: text('Auto Answer', { default: 'Auto Answer Off' }),
+    partyEntranceTone: oneOf('Party Entrance Tone', PARTY_ENTRANCE_TONES, { default: 'Default' }),
+    cfaCssPolicy: oneOf('CFA CSS Policy', CFA_CSS_POLICIES, { default: 'Use System Default' }),
+    autoAnswer: oneOf('Auto Answer', AUTO_ANSWERS, { default: 'Auto Answer Off' }),
     presenceGroupName: text('Presence Group', { default: 'Standard Presence group' }),
-    releaseClause: text('Release Clause', { default: 'No Error' }),
+    releaseClause: oneOf('Release Clause', RELEASE_CLAUSES, { default: 'No Error' }),
     shareLineAppearanceCssName: text('Shared Line Appearance CSS'),
     rejectAnonymousCall: flag('Reject Anonymous Calls', { default: false }),
     aarKeepCallHistory: flag('AAR Keep Call History', { default: true }),

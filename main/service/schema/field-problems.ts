@@ -1,6 +1,7 @@
 import { isJsonObject, type Json, type JsonObject } from '../api-types';
 import { quoted } from '../domain/rules/text';
-import type { FieldDef, FieldType, ModelDef } from '../models/types';
+import type { Choice, FieldDef, FieldType, ModelDef } from '../models/types';
+import { nearestChoice } from './nearest-choice';
 
 /**
  * A model's field checks, written once: every problem of a payload's values with its field path
@@ -54,12 +55,29 @@ export function patternOf(field: FieldDef): RegExp | undefined {
   return pattern;
 }
 
+/** Past this many choices a message names the nearest one only: the form and the sheet list them all. */
+const LISTED_CHOICES = 12;
+
+/**
+ * An unknown value of an enumerated field, with the nearest valid choice: the call manager
+ * compares these exactly (case and spaces too), so 'Auto Answer Offf' or 'device' is refused
+ * here rather than there.
+ */
+function notAChoice(choices: Choice[], value: string): string {
+  const values = choices.map((choice) => choice.value);
+  const allowed =
+    values.length <= LISTED_CHOICES
+      ? `one of the allowed values: ${values.join(', ')}`
+      : `one of the ${values.length} allowed values (the form's drop-down and the sheet's list show them)`;
+  const nearest = nearestChoice(value, values);
+  return `${quoted(value)} is not ${allowed}${nearest === undefined ? '' : `; the nearest is ${quoted(nearest)}`}`;
+}
+
 /** An empty text is "not given": no choice, length or pattern applies to it. */
 function checkText(field: FieldDef, value: string, path: string, out: FieldProblem[]): void {
   if (value === '') return;
   if (field.choices && !field.choices.some((choice) => choice.value === value)) {
-    const allowed = field.choices.map((choice) => choice.value).join(', ');
-    out.push({ field: path, code: 'not-a-choice', message: `${quoted(value)} is not one of the allowed values: ${allowed}` });
+    out.push({ field: path, code: 'not-a-choice', message: notAChoice(field.choices, value) });
     return;
   }
   if (field.maxLength !== undefined && value.length > field.maxLength) {

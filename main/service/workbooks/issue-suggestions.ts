@@ -1,6 +1,7 @@
 import type { WorkbookCell, WorkbookSuggestion } from '../contract/workbook-api';
 import { isWithin } from '../domain/hierarchy';
 import type { Store } from '../domain/store';
+import { nearestChoice } from '../schema/nearest-choice';
 import type { SheetIssue } from '../sheets/sheet-types';
 import { fieldAt } from '../sheets/validate-context';
 import type { SheetContext } from './staged-sheet';
@@ -15,34 +16,6 @@ import { cellText } from './workbook-cells';
  */
 const TEXT_FORM_CODES = new Set(['numeric-in-text-column', 'boolean-in-text-column', 'date-in-text-column']);
 const ACTIONS = ['add', 'modify', 'delete'];
-
-function distance(a: string, b: string): number {
-  const previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i += 1) {
-    let diagonal = previous[0];
-    previous[0] = i;
-    for (let j = 1; j <= b.length; j += 1) {
-      const above = previous[j];
-      previous[j] = Math.min(previous[j] + 1, previous[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return previous[b.length];
-}
-
-/** The choice closest to the text: the same ignoring case and spaces, else the fewest edits (ties: the first listed). */
-export function nearestChoice(text: string, choices: string[]): string | undefined {
-  const plain = text.trim().toLowerCase();
-  const same = choices.find((choice) => choice.toLowerCase() === plain);
-  if (same !== undefined) return same;
-  let best: { choice: string; cost: number } | undefined;
-  for (const choice of choices) {
-    const cost = distance(plain, choice.toLowerCase());
-    if (!best || cost < best.cost) best = { choice, cost };
-  }
-  // Past half the word, a "nearest" choice is a guess, not an obvious fix.
-  return best && best.cost <= Math.max(2, Math.ceil(plain.length / 2)) ? best.choice : undefined;
-}
 
 /** The first Available number after `pattern` in the inventory on the row's branch, with as many digits. */
 function freeNumber(store: Store, nodePath: string, pattern: string): string | undefined {
