@@ -20,7 +20,8 @@ function scanForDate(format: string): boolean {
       at = close < 0 ? format.length : close + 1;
     } else if (char === '\\' || char === '_' || char === '*') at += 2;
     else if (char === '[') {
-      if (ELAPSED.test(format.slice(at))) return true;
+      // An elapsed-time token is short (`[hhh]`): a bounded slice keeps a hostile format linear.
+      if (ELAPSED.test(format.slice(at, at + 16))) return true;
       const close = format.indexOf(']', at);
       at = close < 0 ? format.length : close + 1;
     } else if (format.slice(at, at + 7).toLowerCase() === 'general') at += 7;
@@ -35,11 +36,14 @@ function scanForDate(format: string): boolean {
   return false;
 }
 
+/** Excel's longest format code is 255 characters; a longer one is read no further than this. */
+const LONGEST_FORMAT = 1024;
+
 export function isDateFormat(numFmt: string | undefined): boolean {
   if (!numFmt) return false;
   let known = cache.get(numFmt);
   if (known === undefined) {
-    known = scanForDate(numFmt);
+    known = scanForDate(numFmt.slice(0, LONGEST_FORMAT));
     if (cache.size < 10_000) cache.set(numFmt, known);
   }
   return known;

@@ -66,7 +66,6 @@ class SheetRowsHandler implements XmlHandler {
   private lastColumn = 0;
   private maxColumn = 0;
   private unordered = false;
-  private columns: number[] = [];
   private inCell = false;
   private ref: string | undefined;
   private styleId = 0;
@@ -208,15 +207,14 @@ class SheetRowsHandler implements XmlHandler {
     this.lastColumn = 0;
     this.maxColumn = 0;
     this.unordered = false;
-    this.columns = [];
   }
 
   private finishCell(row: SheetRow, column: number): void {
     if (column > MAX_COLUMN) throw new MalformedXml(`a cell beyond column ${MAX_COLUMN}`);
     this.lastColumn = column;
+    // A column at or before the last one (out of order, or given twice): the row is sorted when done.
     if (column > this.maxColumn) this.maxColumn = column;
-    else if (!this.columns.includes(column)) this.unordered = true;
-    this.columns.push(column);
+    else this.unordered = true;
     const numFmt = Number.isNaN(this.styleId) ? undefined : this.book.styles.style(this.styleId)?.numFmt;
     const raw = this.valueOf(numFmt);
     // A column given twice in a row: the last one is the cell, as every reader has it.
