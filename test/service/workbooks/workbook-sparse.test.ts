@@ -35,7 +35,7 @@ async function step(id: string, info: WorkbookInfo, way: 'undo' | 'redo'): Promi
   return settled(t, id);
 }
 
-describe('a sparse sheet', () => {
+describe('class 8: a sparse sheet, rows without content are not rows', () => {
   it('stages a file with one cell at row 999,990 as one row numbered 999,990', async () => {
     const { info } = await stage(t, await sparseBook(new Map([[999_990, line({ action: 'add', pattern: 'not a number', name: 'Far' })]])));
     expect(info.counts.rows).toBe(1);
