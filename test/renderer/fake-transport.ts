@@ -97,6 +97,19 @@ export function fault(status: number, code: string, message: string): { status: 
   return { status, body: { success: false, http_code: status, code, message } };
 }
 
+/**
+ * The service's refusal of a row index that is not a whole number from 0 (`after=-1`), as
+ * workbook-routes.ts answers it; undefined when every index of the query is one.
+ */
+export function badRowIndex(query: URLSearchParams): { status: number; body: unknown } | undefined {
+  for (const name of ['after', 'before', 'skip', 'limit']) {
+    const raw = query.get(name);
+    if (raw !== null && raw !== '' && !/^\d{1,9}$/.test(raw))
+      return fault(400, 'bad-parameter', `'${name}' must be a whole number from 0 to 10000000.`);
+  }
+  return undefined;
+}
+
 /** A HierarchyNode as the list answers it. */
 export function nodeInstance(pkid: string, name: string, hierarchy: string, nodeType = 'Site') {
   return {

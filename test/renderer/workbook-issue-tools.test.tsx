@@ -8,7 +8,7 @@ import { IssuePanel } from '../../renderer/src/views/workbooks/IssuePanel';
 import { CellFix } from '../../renderer/src/views/workbooks/CellFix';
 import { keepSamples, loadFigures } from '../../renderer/src/views/workbooks/load-rate';
 import { infoCell, infoColumns, infoKindsOf } from '../../renderer/src/views/workbooks/row-info-columns';
-import { FakeTransport } from './fake-transport';
+import { badRowIndex, FakeTransport } from './fake-transport';
 import { workbookInfo } from './workbook-fixtures';
 
 afterEach(cleanup);
@@ -103,6 +103,8 @@ function transport(): FakeTransport {
     .on('GET', `${BASE}issues/`, { body: COUNTS })
     .on('GET', ROWS, (call) => {
       const query = new URLSearchParams(call.url.split('?')[1]);
+      const refused = badRowIndex(query);
+      if (refused) return refused;
       let found = rows;
       if (query.get('only') === 'errors' || query.get('code') !== null) found = found.filter((candidate) => candidate.issues.length > 0);
       const after = query.get('after');
@@ -184,6 +186,22 @@ describe('next and previous error (F8, Shift+F8)', () => {
     // Previous, from row 7's first error: the service's `before=7`, the row's last error cell.
     expect(await findError(deps, { row: 7, column: 1 }, 'previous')).toEqual({ row: 2, column: 3 });
     expect(fake.lastQuery(ROWS).get('before')).toBe('7');
+  });
+
+  it('with no cell chosen, starts from the first row (next) or the last (previous), and never sends an index the service refuses', async () => {
+    const { stores, fake } = await opened();
+    const deps = { client: stores.client, workbook: stores.workbook };
+    expect(await findError(deps, undefined, 'next')).toEqual({ row: 2, column: 3 });
+    expect(await findError(deps, undefined, 'previous')).toEqual({ row: 7, column: 3 });
+    // Wrapping past the last error reads from the top, as a first F8 does.
+    expect(await findError(deps, { row: 7, column: 3 }, 'next')).toEqual({ row: 2, column: 3 });
+    expect(await findError(deps, { row: 2, column: 0 }, 'previous')).toEqual({ row: 7, column: 3 });
+    const indexes = fake.calls
+      .filter((call) => call.url.startsWith(ROWS))
+      .flatMap((call) => ['after', 'before'].map((name) => new URLSearchParams(call.url.split('?')[1]).get(name)))
+      .filter((value): value is string => value !== null);
+    expect(indexes.every((value) => /^\d+$/.test(value))).toBe(true);
+    expect(stores.workbook.getState().fault).toBeUndefined();
   });
 
   it('under "only rows with errors" steps through the grid rows of the filter', async () => {

@@ -10,7 +10,7 @@ import type {
 } from '../../main/service/contract/workbook-api';
 import { ApiClient } from '../../renderer/src/api/api-client';
 import { createWorkbookStore } from '../../renderer/src/store/workbook-store';
-import { FakeTransport, fault, type RecordedCall } from './fake-transport';
+import { badRowIndex, FakeTransport, fault, type RecordedCall } from './fake-transport';
 
 const BASE = '/workstation/workbooks/w1/';
 const ROWS = `${BASE}sheets/0/rows/`;
@@ -107,13 +107,17 @@ class FakeWorkbook {
     const query = new URLSearchParams(call.url.split('?')[1]);
     const find = query.get('find');
     const after = Number(query.get('after') ?? -1);
+    const before = query.get('before');
     const skip = Number(query.get('skip') ?? 0);
     const limit = Number(query.get('limit') ?? 100);
     // As the service: `find` is case-insensitive, over every cell of the row.
     const passing = this.rows.filter(
       (row) => !find || Object.values(row.cells).some((cell) => String(cell).toLowerCase().includes(find.toLowerCase())),
     );
-    const rows = passing.filter((row) => row.index > after).slice(skip, skip + limit);
+    const rows =
+      before === null
+        ? passing.filter((row) => row.index > after).slice(skip, skip + limit)
+        : passing.filter((row) => row.index < Number(before)).slice(-limit);
     return {
       revision: this.revision,
       total: passing.length,
@@ -155,7 +159,7 @@ class FakeWorkbook {
   transport(): FakeTransport {
     return new FakeTransport()
       .on('GET', BASE, () => ({ body: { success: true, workbook: this.info() } }))
-      .on('GET', ROWS, (call) => ({ body: this.page(call) }))
+      .on('GET', ROWS, (call) => badRowIndex(new URLSearchParams(call.url.split('?')[1])) ?? { body: this.page(call) })
       .on('POST', `${BASE}edits/`, (call) => this.edit(call));
   }
 }
@@ -227,13 +231,35 @@ describe('workbook store: editing', () => {
   it('finds the next cell that matches after the chosen row, telling the case apart when asked, and wraps to the top', async () => {
     const fake = new FakeWorkbook();
     const { store, transport } = await opened(fake);
-    expect(await store.getState().findNext('smith', {}, -1)).toEqual({ index: 1, columnId: 2 });
+    expect(await store.getState().findNext('smith', {}, undefined)).toEqual({ index: 1, columnId: 2 });
     expect(transport.lastQuery(ROWS).get('find')).toBe('smith');
+    // No cell chosen: from the top, with no `after` (the service refuses -1).
+    expect(transport.lastQuery(ROWS).get('after')).toBeNull();
     // The service finds rows case-insensitively; "Match case" is told apart in the renderer.
-    expect(await store.getState().findNext('smith', { matchCase: true }, -1)).toBeUndefined();
+    expect(await store.getState().findNext('smith', { matchCase: true }, undefined)).toBe('none');
     // After the last match, the search starts again from the first row.
     expect(await store.getState().findNext('+3314', {}, 1)).toEqual({ index: 0, columnId: 1 });
-    expect(await store.getState().findNext('nobody', {}, 0)).toBeUndefined();
+    expect(await store.getState().findNext('nobody', {}, 0)).toBe('none');
+    expect(store.getState().fault).toBeUndefined();
+  });
+
+  it('finds the previous match, from the bottom with no cell chosen, wrapping round', async () => {
+    const fake = new FakeWorkbook();
+    const { store, transport } = await opened(fake);
+    expect(await store.getState().findNext('+3314', {}, undefined, 'previous')).toEqual({ index: 1, columnId: 1 });
+    expect(transport.lastQuery(ROWS).get('before')).toBe('3');
+    expect(await store.getState().findNext('+3314', {}, 1, 'previous')).toEqual({ index: 0, columnId: 1 });
+    // Before the first match: round to the last one.
+    expect(await store.getState().findNext('+3314', {}, 0, 'previous')).toEqual({ index: 1, columnId: 1 });
+  });
+
+  it('says a refused find failed (its message in the fault), never that no cell matches', async () => {
+    const fake = new FakeWorkbook();
+    const { store, transport } = await opened(fake);
+    // A back-reference: JavaScript takes it, RE2 (the service's) does not.
+    transport.on('GET', ROWS, () => fault(400, 'validation-failed', 'Back-references are not supported.'));
+    expect(await store.getState().findNext('(a)\\1', { regex: true }, undefined)).toBe('failed');
+    expect(store.getState().fault?.message).toContain('Back-references');
   });
 
   it('edits the directive banner, sets several cells in one edit, and sends text as text', async () => {

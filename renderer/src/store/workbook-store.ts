@@ -58,8 +58,12 @@ export interface WorkbookState {
   deleteRows(fromIndex: number, toIndex: number): Promise<void>;
   /** Replaces in every cell of the shown sheet; answers how many cells changed (undefined when refused). */
   replace(find: string, replacement: string, options: FindOptions): Promise<number | undefined>;
-  /** The next cell after row `afterIndex` whose text matches, wrapping to the top; undefined when none does. */
-  findNext(find: string, options: FindOptions, afterIndex: number): Promise<{ index: number; columnId: number } | undefined>;
+  /**
+   * The next (or previous) cell whose text matches, from the row at `fromIndex` (none chosen: from
+   * the top, or from the bottom going back), wrapping round. `none` when no cell matches; `failed`
+   * when the service refused (its message is the store's `fault`).
+   */
+  findNext(find: string, options: FindOptions, fromIndex: number | undefined, direction?: FindDirection): Promise<FindAnswer>;
   /** The directive banner: cell A1 of a directive sheet. */
   setDirective(text: string): Promise<void>;
   step(direction: 'undo' | 'redo'): Promise<void>;
@@ -84,6 +88,10 @@ export interface FindOptions {
   regex?: boolean;
   matchCase?: boolean;
 }
+
+export type FindDirection = 'next' | 'previous';
+
+export type FindAnswer = { index: number; columnId: number } | 'none' | 'failed';
 
 /** The pattern the service's replace uses, so finding and replacing agree on what matches. */
 export function findPattern(find: string, options: FindOptions): RegExp | undefined {
@@ -329,34 +337,60 @@ export function createWorkbookStore(client: ApiClient) {
         });
         return result?.changed;
       },
-      async findNext(find, options, afterIndex) {
+      async findNext(find, options, fromIndex, direction = 'next') {
         const { id, info, sheet } = get();
         const pattern = findPattern(find, options);
-        const columns = info?.sheets.find((candidate) => candidate.index === sheet)?.columns ?? [];
-        if (!id || !pattern || find === '') return undefined;
-        // The service finds rows (case-insensitively); the cell, and the case when it matters, are told apart here.
-        const search = async (after: number): Promise<{ index: number; columnId: number } | undefined> => {
+        const shown = info?.sheets.find((candidate) => candidate.index === sheet);
+        const columns = shown?.columns ?? [];
+        if (!id || !pattern || find === '' || !shown) return 'none';
+        const cellOf = (row: WorkbookRow): { index: number; columnId: number } | undefined => {
+          const ordered = direction === 'next' ? columns : [...columns].reverse();
+          const column = ordered.find((candidate) => pattern.test(cellText(row.cells[String(candidate.id)])));
+          return column ? { index: row.index, columnId: column.id } : undefined;
+        };
+        const read = (query: Record<string, number>): Promise<WorkbookRowPage> =>
+          client.get<WorkbookRowPage>(`${base(id)}sheets/${sheet}/rows/`, {
+            find,
+            regex: options.regex === true ? 'true' : undefined,
+            limit: FIND_PAGE,
+            ...query,
+          });
+        // The service finds rows (case-insensitively); the cell, and the case when it matters, are
+        // told apart here. Row indexes start at 0: "from the top" sends no `after` (the service
+        // refuses -1), "from the bottom" is `before` the sheet's row count.
+        const forward = async (after: number | undefined): Promise<{ index: number; columnId: number } | undefined> => {
           for (let from = after; ;) {
-            const answer = await client.get<WorkbookRowPage>(`${base(id)}sheets/${sheet}/rows/`, {
-              find,
-              regex: options.regex === true ? 'true' : undefined,
-              after: from,
-              limit: FIND_PAGE,
-            });
+            const answer = await read(from === undefined ? {} : { after: from });
             for (const row of answer.rows) {
-              const column = columns.find((candidate) => pattern.test(cellText(row.cells[String(candidate.id)])));
-              if (column) return { index: row.index, columnId: column.id };
+              const found = cellOf(row);
+              if (found) return found;
             }
             if (answer.next_after === null) return undefined;
             from = answer.next_after;
           }
         };
+        const backward = async (before: number): Promise<{ index: number; columnId: number } | undefined> => {
+          for (let to = before; to > 0;) {
+            const answer = await read({ before: to });
+            for (const row of [...answer.rows].reverse()) {
+              const found = cellOf(row);
+              if (found) return found;
+            }
+            if (answer.rows.length < FIND_PAGE) return undefined;
+            to = answer.rows[0].index;
+          }
+          return undefined;
+        };
         try {
           set({ fault: undefined });
-          return (await search(afterIndex)) ?? (afterIndex >= 0 ? await search(-1) : undefined);
+          const found =
+            direction === 'next'
+              ? ((await forward(fromIndex)) ?? (fromIndex !== undefined ? await forward(undefined) : undefined))
+              : ((await backward(fromIndex ?? shown.rows)) ?? (fromIndex !== undefined ? await backward(shown.rows) : undefined));
+          return found ?? 'none';
         } catch (error) {
           set({ fault: asFault(error) });
-          return undefined;
+          return 'failed';
         }
       },
       async setDirective(text) {

@@ -1,17 +1,18 @@
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useStores } from '../../store/stores';
-import type { FindOptions } from '../../store/workbook-store';
+import type { FindDirection, FindOptions } from '../../store/workbook-store';
 
 /**
- * Find and replace over the shown sheet (Ctrl+H): "Find next" moves the grid's selection to the
- * next cell that matches, "Replace all" is one edit (one undo). Escape closes it and gives the
- * keys back to the grid.
+ * Find and replace over the shown sheet (Ctrl+H): "Find next" (Enter) and "Find previous"
+ * (Shift+Enter) move the grid's selection to the next or previous cell that matches, from the
+ * top (or the bottom) when no cell is chosen, wrapping round; "Replace all" is one edit (one
+ * undo). Escape closes it and gives the keys back to the grid.
  */
 export function FindReplaceBar({
   findNext,
   onClose,
 }: {
-  findNext: (find: string, options: FindOptions) => Promise<boolean>;
+  findNext: (find: string, options: FindOptions, direction: FindDirection) => Promise<'found' | 'none' | 'failed'>;
   onClose: () => void;
 }) {
   const { workbook } = useStores();
@@ -22,10 +23,12 @@ export function FindReplaceBar({
   const [said, setSaid] = useState('');
   const options: FindOptions = { matchCase, regex };
 
-  const next = async (event?: FormEvent): Promise<void> => {
+  const step = async (direction: FindDirection, event?: FormEvent): Promise<void> => {
     event?.preventDefault();
     if (find === '') return;
-    setSaid((await findNext(find, options)) ? '' : `No cell matches “${find}”.`);
+    const answer = await findNext(find, options, direction);
+    // A refusal is shown by the view's notice, with the service's words: never as "no match".
+    setSaid(answer === 'none' ? `No cell matches “${find}”.` : '');
   };
   const replaceAll = async (): Promise<void> => {
     if (find === '') return;
@@ -33,13 +36,24 @@ export function FindReplaceBar({
     if (changed !== undefined) setSaid(`Replaced in ${changed.toLocaleString()} cell${changed === 1 ? '' : 's'}.`);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLFormElement>): void => {
+    if (event.key === 'Enter' && event.shiftKey) {
+      event.preventDefault();
+      void step('previous');
+      return;
+    }
     if (event.key !== 'Escape') return;
     event.preventDefault();
     onClose();
   };
 
   return (
-    <form className="find-replace" role="search" aria-label="Find and replace" onSubmit={(event) => void next(event)} onKeyDown={onKeyDown}>
+    <form
+      className="find-replace"
+      role="search"
+      aria-label="Find and replace"
+      onSubmit={(event) => void step('next', event)}
+      onKeyDown={onKeyDown}
+    >
       <label>
         Find <input type="search" value={find} autoFocus onChange={(event) => setFind(event.target.value)} />
       </label>
@@ -52,7 +66,10 @@ export function FindReplaceBar({
       <label>
         <input type="checkbox" checked={regex} onChange={(event) => setRegex(event.target.checked)} /> Regular expression
       </label>
-      <button type="submit" disabled={find === ''}>
+      <button type="button" disabled={find === ''} onClick={() => void step('previous')} title="Shift+Enter">
+        Find previous
+      </button>
+      <button type="submit" disabled={find === ''} title="Enter">
         Find next
       </button>
       <button type="button" disabled={find === ''} onClick={() => void replaceAll()}>

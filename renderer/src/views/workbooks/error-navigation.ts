@@ -61,11 +61,18 @@ export async function findError(deps: NavigationDeps, from: CellPlace | undefine
     );
     return answer.rows[0];
   };
-  const origin = from?.row ?? (direction === 'next' ? -1 : sheet.rows);
+  // The service takes row indexes from 0: "from the top" is no `after` at all (`after=-1` was a
+  // 400 shown raw, for F8 with no cell chosen and for every wrap past the last error).
+  const fromTop = (): Promise<WorkbookRow | undefined> => seek({});
+  const fromBottom = (): Promise<WorkbookRow | undefined> => seek({ before: sheet.rows });
   const found =
     direction === 'next'
-      ? ((await seek({ after: origin })) ?? (origin >= 0 ? await seek({ after: -1 }) : undefined))
-      : ((await seek({ before: origin })) ?? (origin < sheet.rows ? await seek({ before: sheet.rows }) : undefined));
+      ? from
+        ? ((await seek({ after: from.row })) ?? (await fromTop()))
+        : await fromTop()
+      : from
+        ? ((await seek({ before: from.row })) ?? (await fromBottom()))
+        : await fromBottom();
   if (!found) return undefined;
   const place = pick(issuePlaces(found, sheet), direction);
   return { row: found.index, column: place ?? 0 };

@@ -11,7 +11,7 @@ import {
 import { useCallback, useMemo, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import type { WorkbookSheet } from '../../../../main/service/contract/workbook-api';
 import { useStores } from '../../store/stores';
-import type { CellChange, FindOptions } from '../../store/workbook-store';
+import type { CellChange, FindDirection, FindOptions } from '../../store/workbook-store';
 import { choiceCellRenderer, editedText } from './choice-cell';
 import { gridCommandFor, typesText, type GridCommand } from './grid-keys';
 
@@ -138,15 +138,17 @@ export function useGridEditing(
     void workbook.getState().paste(row, column.id, tsv);
   };
 
+  /** Moves the selection to the next (or previous) match; no cell chosen: from the top (or the bottom). */
   const findNext = useCallback(
-    async (find: string, options: FindOptions): Promise<boolean> => {
-      const found = await workbook.getState().findNext(find, options, selection?.current?.cell[1] ?? -1);
-      const place = found ? (sheet?.columns.findIndex((column) => column.id === found.columnId) ?? -1) : -1;
-      if (!found || place < 0) return false;
+    async (find: string, options: FindOptions, direction: FindDirection = 'next'): Promise<'found' | 'none' | 'failed'> => {
+      const found = await workbook.getState().findNext(find, options, selection?.current?.cell[1], direction);
+      if (found === 'none' || found === 'failed') return found;
+      const place = sheet?.columns.findIndex((column) => column.id === found.columnId) ?? -1;
+      if (place < 0) return 'none';
       const col = place + lead;
       setSelection(cellSelection([col, found.index]));
       gridRef.current?.scrollTo(col, found.index);
-      return true;
+      return 'found';
     },
     [workbook, selection, sheet, setSelection, lead],
   );

@@ -1,5 +1,6 @@
 import { CompactSelection, type DataEditorRef, type GridSelection } from '@glideapps/glide-data-grid';
 import { useCallback, type KeyboardEvent, type RefObject } from 'react';
+import { asFault } from '../../api/fault';
 import { useStores } from '../../store/stores';
 import { cellIssues, findError, type Direction } from './error-navigation';
 
@@ -25,12 +26,21 @@ export function useIssueNavigation(
     async (direction: Direction): Promise<void> => {
       const cell = selection?.current?.cell;
       const from = cell ? { row: cell[1], column: cell[0] } : undefined;
-      const found = await findError({ client, workbook }, from, direction);
+      let found;
+      try {
+        found = await findError({ client, workbook }, from, direction);
+      } catch (error) {
+        // Shown by the view's notice with the service's words (a click never fails silently).
+        workbook.setState({ fault: asFault(error) });
+        return;
+      }
       if (!found) return;
       const col = found.column;
+      // Focus first: a grid focused with no cell chosen (a click on Next error) chooses its first
+      // cell itself, which, after ours, put the selection back on A2.
+      grid.current?.focus();
       select(cellSelection(col, found.row));
       grid.current?.scrollTo(col, found.row, 'both', 0, 0, { vAlign: 'center' });
-      grid.current?.focus();
     },
     [client, workbook, selection, select, grid],
   );
