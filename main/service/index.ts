@@ -24,6 +24,7 @@ import { MirrorTargets } from '../remote/mirror-targets';
 import { isoMicros, isoMicrosAt } from './store/ids';
 import { WalCheckpointer } from './store/wal-checkpointer';
 import { TransactionEngine, type TransactionEvent } from './transactions/engine';
+import type { WorkbookQuota } from './workbooks/workbook-quota';
 import { StagedWorkbooks } from './workbooks/staged-workbooks';
 import { WorkbookRuns } from './workbooks/workbook-runs';
 import { Viewers } from './viewer/viewers';
@@ -49,6 +50,8 @@ export interface ServiceOptions {
   log?: (line: string) => void;
   /** Where remote profiles' passwords are kept; default memory, for the life of the process (server mode, CLI). */
   vault?: CredentialVault;
+  /** What one user may keep staged (workbooks, stored rows); default DEFAULT_WORKBOOK_QUOTA. */
+  workbookQuota?: WorkbookQuota;
 }
 
 export interface Service {
@@ -128,7 +131,16 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   const remote = new RemoteHub(vault);
   const profiles = new RemoteProfilesRepo(db);
   const mirrors = new MirrorTargets(options.dataDir, profiles);
-  const workbookDeps = { store, pool: jobs, checkpoints, events: engine.events, now, onInternalError: internalError, targets: mirrors };
+  const workbookDeps = {
+    store,
+    pool: jobs,
+    checkpoints,
+    events: engine.events,
+    now,
+    onInternalError: internalError,
+    targets: mirrors,
+    quota: options.workbookQuota,
+  };
   const workbooks = new StagedWorkbooks(workbookDeps);
   const workbookRuns = new WorkbookRuns({ ...workbookDeps, loads }, workbooks);
   workbookRuns.recover();

@@ -1,3 +1,4 @@
+import type { WorkbookQuota } from '../../main/service/workbooks/workbook-quota';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,10 +30,18 @@ export interface TestService {
 }
 
 /** A service on a fresh temp data folder, called in-process through `handle()`. */
-export async function openTestService(options: { demo?: boolean; release?: string; dataDir?: string } = {}): Promise<TestService> {
+export async function openTestService(
+  options: { demo?: boolean; release?: string; dataDir?: string; workbookQuota?: WorkbookQuota } = {},
+): Promise<TestService> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'workstation-test-'));
   const logs: string[] = [];
-  const service = await createService({ dataDir, adminPassword: ADMIN_PASSWORD, release: options.release, log: (line) => logs.push(line) });
+  const service = await createService({
+    dataDir,
+    adminPassword: ADMIN_PASSWORD,
+    release: options.release,
+    log: (line) => logs.push(line),
+    workbookQuota: options.workbookQuota,
+  });
   if (options.demo) {
     const admin = service.store.instances.findByKey('data/User', JSON.stringify(['admin']))[0];
     await seedDemo(service, { pkid: admin.pkid, username: 'admin', role: 'admin', hierarchyPkid: admin.hierarchyPkid });

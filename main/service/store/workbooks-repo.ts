@@ -30,6 +30,15 @@ export interface WorkbookRecord {
   updated_at: string;
 }
 
+/** A workbook's share of its owner's quota. */
+export interface WorkbookUsage {
+  id: string;
+  name: string;
+  state: string;
+  created_at: string;
+  rows: number;
+}
+
 export interface WorkbookSheetRecord {
   wb: number;
   sheet_no: number;
@@ -129,6 +138,12 @@ export class WorkbooksRepo {
       byId: p<[string], WorkbookRecord>('SELECT * FROM workbooks WHERE id = ?'),
       byWb: p<[number], WorkbookRecord>('SELECT * FROM workbooks WHERE wb = ?'),
       all: p<[], WorkbookRecord>('SELECT * FROM workbooks ORDER BY created_at DESC, wb DESC'),
+      // A workbook being staged has no sheet rows yet (each sheet's count comes after its rows): its row ids taken (from 1) count.
+      usage: p<[string], WorkbookUsage>(
+        `SELECT w.id, w.name, w.state, w.created_at,
+           MAX(COALESCE((SELECT SUM(s.rows) FROM workbook_sheets s WHERE s.wb = w.wb), 0), CASE WHEN w.state = 'staging' THEN w.next_row - 1 ELSE 0 END) AS rows
+         FROM workbooks w WHERE w.owner_pkid = ? ORDER BY rows DESC, w.created_at`,
+      ),
       setState: p<[string, string | null, string, number]>('UPDATE workbooks SET state = ?, problem = ?, updated_at = ? WHERE wb = ?'),
       setRevision: p<[number, number, string, number]>('UPDATE workbooks SET revision = ?, head = ?, updated_at = ? WHERE wb = ?'),
       setValidated: p<[number, number]>('UPDATE workbooks SET validated_revision = ? WHERE wb = ?'),
@@ -342,6 +357,11 @@ export class WorkbooksRepo {
 
   list(): WorkbookRecord[] {
     return this.s.all.all();
+  }
+
+  /** One user's workbooks with the rows each stores, the biggest first (workbooks/workbook-quota.ts). */
+  usageOf(ownerPkid: string): WorkbookUsage[] {
+    return this.s.usage.all(ownerPkid);
   }
 
   setState(wb: number, state: string, problem: string | null, at: string): void {

@@ -21,6 +21,7 @@ import { releaseMappedPages } from '../store/db';
 import { applyKeyDiff } from './workbook-key-index';
 import { writeOutcomes, writeSheetIssues } from './workbook-results';
 import { countsOf, rowIssues } from './workbook-views';
+import { checkNewWorkbook, checkRows, DEFAULT_WORKBOOK_QUOTA, type WorkbookQuota } from './workbook-quota';
 
 /**
  * Staged workbooks from end to end (architecture.md, Staged workbooks): staging a file (read on
@@ -39,6 +40,8 @@ export interface WorkbookDeps {
   onInternalError: (error: unknown, reference: string) => void;
   /** The remote profiles' mirrors, for workbooks that target one (check-targets.ts). */
   targets?: CheckTargets;
+  /** What one user may keep staged; default DEFAULT_WORKBOOK_QUOTA. */
+  quota?: WorkbookQuota;
 }
 
 /** Where a workbook is checked, as its answers say it. */
@@ -68,7 +71,11 @@ export class StagedWorkbooks {
   private readonly chains = new Map<number, Promise<unknown>>();
   private readonly staging = new Map<string, Promise<void>>();
 
-  constructor(private readonly deps: WorkbookDeps) {}
+  private readonly quota: WorkbookQuota;
+
+  constructor(private readonly deps: WorkbookDeps) {
+    this.quota = deps.quota ?? DEFAULT_WORKBOOK_QUOTA;
+  }
 
   /** The workbook, if the caller may see it: its owner, or an admin at or above the owner's node. Else 404: another's workbook is not shown to exist. */
   find(who: Who, id: string): WorkbookRecord {
@@ -116,6 +123,7 @@ export class StagedWorkbooks {
     profilePkid: string | null = null,
   ): WorkbookRecord {
     const { store } = this.deps;
+    checkNewWorkbook(store, this.quota, who.principal.pkid);
     const now = this.deps.now();
     const id = randomUUID();
     const wb = store.workbooks.create({
@@ -152,6 +160,8 @@ export class StagedWorkbooks {
     const found = this.find(who, id);
     if (found.state === 'staging' || found.state === 'failed')
       throw new ApiError(409, 'workbook-busy', 'Only a staged workbook can be duplicated: wait until it is staged.');
+    const rows = store.workbooks.sheets(found.wb).reduce((sum, sheet) => sum + sheet.rows, 0);
+    checkNewWorkbook(store, this.quota, who.principal.pkid, rows);
     const now = this.deps.now();
     const copyId = randomUUID();
     const wb = store.workbooks.create({
@@ -195,6 +205,8 @@ export class StagedWorkbooks {
         store.workbooks.addSheet({ ...chunk.sheet, wb });
         return;
       }
+      // Past the owner's quota the staging fails (its rows dropped), its problem saying what to delete.
+      checkRows(store, this.quota, who.principal.pkid, chunk.cells.length);
       const first = store.workbooks.takeRowIds(wb, chunk.cells.length);
       chunk.cells.forEach((cells, offset) => store.workbooks.addRow(wb, first + offset, chunk.sheet_no, chunk.first_idx + offset, cells));
     });
@@ -392,7 +404,10 @@ export class StagedWorkbooks {
       const prepared = await planner.prepare(edit);
       const applied = store.db.transaction(() => {
         const planned = prepared ?? planner.plan(edit);
+        const rowsBefore = storedRows(store, record.wb);
         const done = applyOps(store, record.wb, planned.ops);
+        // Rows added (a paste past the end, inserted rows) count to the owner's quota: past it, nothing is applied.
+        if (storedRows(store, record.wb) > rowsBefore) checkRows(store, this.quota, record.owner_pkid, 0);
         const seq = record.head + 1;
         store.workbooks.dropRevisionsAfter(record.wb, record.head);
         store.workbooks.addRevision(record.wb, {
@@ -488,6 +503,10 @@ export class StagedWorkbooks {
       throw new ApiError(409, 'workbook-busy', 'The workbook is being loaded: delete it when the load has ended.');
     await this.serial(found.wb, async () => this.deps.store.workbooks.remove(found.wb));
   }
+}
+
+function storedRows(store: Store, wb: number): number {
+  return store.workbooks.sheets(wb).reduce((sum, sheet) => sum + sheet.rows, 0);
 }
 
 /** Who may see a workbook: its owner, or an admin at or above the owner's node. */
