@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkbookCell, WorkbookInfo } from '../../../main/service/contract/workbook-api';
+import { CHOICES_SHEET } from '../../../main/service/sheets/write-workbook';
 import { fodsDocument } from '../../fixtures/fixture-fods';
 import { DIRECTIVE_SHEETS, lineRelationSheets } from '../../fixtures/fixture-specs';
 import { openTestService, type TestService } from '../helpers';
@@ -134,6 +135,8 @@ async function excelView(bytes: Buffer): Promise<ExcelView> {
   await workbook.xlsx.load(bytes as unknown as ArrayBuffer);
   const view: ExcelView = { sheets: [], cells: {} };
   workbook.eachSheet((sheet) => {
+    // Saving writes the drop-down lists too long to be inline (a phone's products) anew, hidden.
+    if (sheet.name === CHOICES_SHEET) return;
     view.sheets.push({ name: sheet.name, state: sheet.state });
     const cells: Record<string, unknown> = {};
     sheet.eachRow((row) =>
@@ -222,7 +225,7 @@ async function roundTrip(name: string, edits: CellEdit[]): Promise<void> {
   // LibreOffice: every sheet it converts shows the same text but in the edited cells.
   const names = before.sheets.map((sheet) => sheet.name);
   const csvBefore = await csvView(office, original, `${name}-original`);
-  const csvAfter = await csvView(office, bytes, `${name}-saved`);
+  const csvAfter = (await csvView(office, bytes, `${name}-saved`)).filter((sheet) => sheet.sheet !== CHOICES_SHEET);
   expect(csvAfter.map((sheet) => sheet.sheet)).toEqual(csvBefore.map((sheet) => sheet.sheet));
   expect(csvAfter.map(({ sheet, rows }) => ({ sheet, rows: tidy(rows) }))).toEqual(csvWithEdits(csvBefore, names, edits));
 }
