@@ -130,10 +130,10 @@ describe('across rows and against the store', () => {
       line({ pattern: '+33140001031', device: 'SEP00AA00001000' }),
     ]);
     expect(issue(body, 2, 'device-not-found').message).toBe(
-      'Row 2, Device (C2): Device SEP00AA00009999 was not found at sys.hcs.Telco.Acme.Paris, above or below it: add the phone first or correct the device name.',
+      "Row 2, Device (C2): Device 'SEP00AA00009999' was not found at sys.hcs.Telco.Acme.Paris, above or below it: add the phone first or correct the device name.",
     );
     expect(issue(body, 3, 'device-not-found').message).toMatch(
-      /^Row 3, Device \(C3\): Device SEP00AA00001000 was not found at sys\.hcs\.Telco\.Acme\.Paris/,
+      /^Row 3, Device \(C3\): Device 'SEP00AA00001000' was not found at sys\.hcs\.Telco\.Acme\.Paris/,
     );
   });
 
@@ -142,7 +142,7 @@ describe('across rows and against the store', () => {
     const body = await check.validateLines(rows);
     expect(issuesOf(body).map((entry) => [entry.row, entry.code])).toEqual([[24, 'device-full']]);
     expect(issue(body, 24, 'device-full').message).toBe(
-      'Row 24, Device (C24): Device SEP00AA00000005 already has 24 lines, the most a phone takes: put this line on another phone.',
+      "Row 24, Device (C24): Device 'SEP00AA00000005' already has 24 lines, the most a phone takes: put this line on another phone.",
     );
   });
 

@@ -32,7 +32,8 @@ async function sheetOf(response: ApiResponse): Promise<ExcelJS.Worksheet> {
   expect(response.headers['content-type']).toBe(XLSX);
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.load(arrayBufferOf(response.body as Uint8Array));
-  expect(workbook.worksheets).toHaveLength(1);
+  // A drop-down list too long to write inline (a phone's products) lives in the hidden #choices sheet.
+  expect(workbook.worksheets.filter((sheet) => sheet.state !== 'hidden')).toHaveLength(1);
   return workbook.worksheets[0];
 }
 
@@ -64,11 +65,16 @@ beforeAll(async () => {
       hrInterval: 5,
       hrDuration: '007',
       callForwardAll: { destination: '0033140001051', callingSearchSpaceName: '-2+3', forwardToVoiceMail: false },
-      callForwardBusy: { callingSearchSpaceName: '\tTab', destination: '+1 (555) 0100' },
+      callForwardBusy: { callingSearchSpaceName: 'Tab', destination: '+1 (555) 0100' },
     },
   });
   if (made.status !== 200) throw new Error(`setup: ${made.text}`);
   tricky = made.body.pkid;
+  // A name starting with a tab is refused by the API now (a control character), yet an export
+  // still meets one stored before that check or pulled from a remote: it is put in the store.
+  t.service.store.db
+    .prepare(`UPDATE instances SET data = json_set(data, '$.callForwardBusy.callingSearchSpaceName', ?) WHERE pkid = ?`)
+    .run('\tTab', tricky);
   const paris = await t.get(`${LINES}/${q(PARIS, '&summary=false&order_by=pattern&limit=1')}`);
   parisLine = { pkid: paris.body.resources[0].meta.pkid, data: paris.body.resources[0].data };
   const london = await t.get(`${LINES}/${q(LONDON, '&limit=1')}`);

@@ -103,7 +103,7 @@ describe('a bulk load in batches', () => {
       expect(messages.some((message) => message.startsWith('Step 1 - Start Add device line'))).toBe(true);
       if (index === 1) {
         expect(detail.rolled_back).toBe('Yes');
-        expect(messages.some((message) => /Device SEPNOSUCHPHONE was not found/.test(message))).toBe(true);
+        expect(messages.some((message) => /Device 'SEPNOSUCHPHONE' was not found/.test(message))).toBe(true);
       } else {
         expect(messages).toContain('Transaction completed successfully.');
       }
@@ -150,7 +150,7 @@ describe('a bulk load in batches', () => {
     const late = (await t.get(`/api/tool/Transaction/${children[1050].transaction_id}/`)).body.data;
     expect(late.rolled_back).toBe('Yes');
     expect(
-      late.log.map((entry: { message: string }) => entry.message).some((message: string) => /SEPNOSUCHPHONE was not found/.test(message)),
+      late.log.map((entry: { message: string }) => entry.message).some((message: string) => /'SEPNOSUCHPHONE' was not found/.test(message)),
     ).toBe(true);
   });
 

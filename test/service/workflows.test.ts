@@ -115,7 +115,7 @@ describe('LineRelation workflow', () => {
       data: { pattern: '+33140001060', summary_device: 'SEPDEADBEEF0000' },
     });
     expect(reply.status).toBe(404);
-    expect(reply.body.message).toMatch(/Device SEPDEADBEEF0000 was not found/);
+    expect(reply.body.message).toMatch(/Device 'SEPDEADBEEF0000' was not found/);
     expect(t.snapshot()).toBe(before);
     expect(await inventoryStatus('+33140001060')).toBe('Available');
   });
@@ -126,7 +126,7 @@ describe('LineRelation workflow', () => {
       data: { pattern: '+33140001061', summary_device: 'SEP00AA00001000' },
     });
     expect(reply.status).toBe(404);
-    expect(reply.body.message).toMatch(/Device SEP00AA00001000 was not found at sys.hcs.Telco.Acme.Paris, above or below it/);
+    expect(reply.body.message).toMatch(/Device 'SEP00AA00001000' was not found at sys.hcs.Telco.Acme.Paris, above or below it/);
     expect(t.snapshot()).toBe(before);
   });
 
@@ -140,7 +140,9 @@ describe('LineRelation workflow', () => {
     });
     expect(reply.status).toBe(409);
     expect(reply.body.code).toBe('conflict');
-    expect(reply.body.message).toBe('Device SEPFULL00000001 already has 24 lines, the most a phone takes: put this line on another phone.');
+    expect(reply.body.message).toBe(
+      "Device 'SEPFULL00000001' already has 24 lines, the most a phone takes: put this line on another phone.",
+    );
     expect(t.snapshot()).toBe(before);
     expect(await inventoryStatus('+33140001062')).toBe('Available');
   });

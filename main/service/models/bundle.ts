@@ -10,11 +10,12 @@ export const bundle: ModelDef = {
   description: 'One step to set up a person: creates the subscriber, the phone and the line together.',
   schemaVersion: '0.2.2',
   fields: {
-    userid: text('User ID', { required: true, maxLength: 128 }),
+    userid: text('User ID', { required: true, names: true, maxLength: 128 }),
     firstname: text('First Name', { maxLength: 64 }),
     lastname: text('Last Name', { maxLength: 64 }),
     device_name: text('Device Name', {
       required: true,
+      names: true,
       pattern: PHONE_NAME_PATTERN,
       maxLength: 15,
       description: 'Name of the phone to create, e.g. SEP001122334455.',

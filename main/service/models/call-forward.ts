@@ -6,5 +6,5 @@ export const callForward = (title: string): FieldDef =>
   object(title, {
     destination: nullableText('Destination', { format: 'directory-number' }),
     forwardToVoiceMail: flag('Forward to Voice Mail', { default: false }),
-    callingSearchSpaceName: nullableText('Calling Search Space'),
+    callingSearchSpaceName: nullableText('Calling Search Space', { names: true }),
   });

@@ -11,8 +11,8 @@ export const cucmLine: ModelDef = {
   schemaVersion: '11.5',
   fields: {
     pattern: directoryNumber('Directory Number', { required: true }),
-    routePartitionName: text('Route Partition', { default: '' }),
-    description: nullableText('Description', { maxLength: 200 }),
+    routePartitionName: text('Route Partition', { default: '', names: true }),
+    description: nullableText('Description', { maxLength: 200, multiline: true }),
     alertingName: text('Alerting Name', { maxLength: 50 }),
     usage: oneOf('Usage', LINE_USAGES, { default: 'Device' }),
     callForwardAll: callForward('Call Forward All'),

@@ -14,18 +14,19 @@ export const cucmPhone: ModelDef = {
   fields: {
     name: text('Device Name', {
       required: true,
+      names: true,
       pattern: PHONE_NAME_PATTERN,
       maxLength: 15,
       description: 'Up to 15 letters and digits, e.g. SEP001122334455 (SEP followed by the MAC address).',
     }),
     product: oneOf('Product', PHONE_PRODUCTS, { maxLength: 100, description: 'Phone model, e.g. Cisco 8845.' }),
     protocol: oneOf('Protocol', PHONE_PROTOCOLS, { default: 'SIP' }),
-    description: text('Description', { maxLength: 200 }),
+    description: text('Description', { maxLength: 200, multiline: true }),
     lines: list(
       'Lines',
       object('Line', {
         pattern: directoryNumber('Directory Number', { required: true }),
-        routePartitionName: text('Route Partition', { default: '' }),
+        routePartitionName: text('Route Partition', { default: '', names: true }),
       }),
       { default: [], description: 'Lines on the phone, first line first.' },
     ),

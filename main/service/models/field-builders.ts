@@ -53,8 +53,8 @@ export const directoryNumber = (title: string, extra: Extra = {}): FieldDef =>
 
 /** The first fields of a model that shapes another model (templates, display policies). */
 export const targetedModelFields = (targetDescription: string): Record<string, FieldDef> => ({
-  name: text('Name', { required: true, maxLength: 100 }),
-  description: text('Description', { maxLength: 200 }),
+  name: text('Name', { required: true, names: true, maxLength: 100 }),
+  description: text('Description', { maxLength: 200, multiline: true }),
   target_model_type: text('Target Model Type', {
     required: true,
     pattern: '^[a-z]+(/[A-Za-z0-9]+)+$',

@@ -24,7 +24,7 @@ export const fieldDisplayPolicy: ModelDef = {
       object('Field Override', {
         field: text('Field', { required: true, maxLength: 200, description: 'Field name, dot notation for nested fields.' }),
         title: text('Title', { maxLength: 200 }),
-        help_text: text('Help Text'),
+        help_text: text('Help Text', { multiline: true }),
         hidden: flag('Hidden', { default: false }),
         readonly: flag('Read Only', { default: false }),
         input_type: text('Input Type', { maxLength: 50, description: 'Form widget, e.g. text, textarea, select.' }),

@@ -13,6 +13,7 @@ export const hierarchyNode: ModelDef = {
   fields: {
     name: text('Name', {
       required: true,
+      names: true,
       pattern: NODE_NAME_PATTERN,
       maxLength: 64,
       description: 'Unique among the children of the parent node; letters, digits, _, - and inner spaces, no dots.',
@@ -20,7 +21,7 @@ export const hierarchyNode: ModelDef = {
     node_type: oneOf('Node Type', ['Root', 'Provider', 'Reseller', 'Customer', 'Site', 'Intermediate'], {
       required: true,
     }),
-    description: text('Description', { maxLength: 200 }),
+    description: text('Description', { maxLength: 200, multiline: true }),
   },
   summaryAttrs: ['name', 'node_type', 'description'],
   businessKey: { hierarchy: true, fields: ['name'] },

@@ -14,7 +14,7 @@ export const internalNumberInventory: ModelDef = {
       description: 'Only an Available number can be given to a new line.',
     }),
     usage: text('Usage', { maxLength: 100, description: 'What the number is used for, e.g. Device or the line it is on.' }),
-    description: text('Description', { maxLength: 200 }),
+    description: text('Description', { maxLength: 200, multiline: true }),
     release_date: nullableText('Release Date', {
       format: 'date',
       description: 'When a Cooling number becomes Available again (YYYY-MM-DD).',

@@ -11,16 +11,18 @@ export const macro: ModelDef = {
     // Referenced as `macro.<name>` inside `{{ }}`, so the name must read as one path segment.
     name: text('Name', {
       required: true,
+      names: true,
       pattern: '^[A-Za-z_][A-Za-z0-9_-]*$',
       maxLength: 100,
       description: 'Letters, digits, _ or -, starting with a letter or _; used as {{ macro.<name> }}.',
     }),
     value: text('Value', {
       default: '',
+      multiline: true,
       maxLength: 2000,
       description: 'The text the macro expands to; it may hold macros itself, e.g. {{ input.pattern }}.',
     }),
-    description: text('Description', { maxLength: 200 }),
+    description: text('Description', { maxLength: 200, multiline: true }),
   },
   summaryAttrs: ['name', 'value'],
   businessKey: { hierarchy: true, fields: ['name'] },

@@ -26,6 +26,13 @@ export interface FieldDef {
   choices?: Choice[];
   /** Semantic hint: 'password', 'date', 'directory-number', 'hierarchy', 'uri'... */
   format?: string;
+  /**
+   * The value names something looked up by its exact name (a device, a partition, a calling
+   * search space, a template, a node, a user): spaces around it are an error, never trimmed.
+   */
+  names?: boolean;
+  /** Text that may run over several lines (descriptions); any other text field refuses control characters. */
+  multiline?: boolean;
   /** Computed by the service: shown, never taken from a payload (ignored on input). */
   readonly?: boolean;
   /** Taken from a payload, never returned (passwords). */

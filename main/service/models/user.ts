@@ -10,6 +10,7 @@ export const user: ModelDef = {
   fields: {
     username: text('Username', {
       required: true,
+      names: true,
       pattern: '^[A-Za-z0-9_][A-Za-z0-9_.@-]*$',
       maxLength: 64,
       description: 'Login name: letters, digits, _, ., @ and -; it cannot start with ., @ or -.',

@@ -2,13 +2,15 @@ import { isJsonObject, type Json, type JsonObject } from '../api-types';
 import { quoted } from '../domain/rules/text';
 import type { Choice, FieldDef, FieldType, ModelDef } from '../models/types';
 import { nearestChoice } from './nearest-choice';
+import { controlCharactersMessage, hasControlCharacters, hasSpacesAround, namedThing, spacesAroundMessage } from './text-hygiene';
 
 /**
  * A model's field checks, written once: every problem of a payload's values with its field path
  * and a code (unknown-field, wrong-type, not-a-choice, too-long, too-short, bad-pattern,
  * too-few-items, too-many-items, required). The API maps them to its fault (validate.ts:
  * 400 `unknown-field` or `validation-failed`, with `details: [{field, message}]`), workbook
- * validation to an issue at each field (sheets/validate-row.ts). A message is the rest of a
+ * validation to an issue at each field (sheets/validate-row.ts). Text is first checked for what it
+ * hides (text-hygiene.ts: control characters, spaces around a name). A message is the rest of a
  * sentence that starts with the field, with no full stop.
  *
  * These run for every row of a validation or a load: no allocation unless there is a problem
@@ -76,6 +78,15 @@ function notAChoice(choices: Choice[], value: string): string {
 /** An empty text is "not given": no choice, length or pattern applies to it. */
 function checkText(field: FieldDef, value: string, path: string, out: FieldProblem[]): void {
   if (value === '') return;
+  // What the value hides comes first: every other check would judge a value the user cannot see.
+  if (!field.multiline && hasControlCharacters(value)) {
+    out.push({ field: path, code: 'control-characters', message: controlCharactersMessage(value) });
+    return;
+  }
+  if (field.names && hasSpacesAround(value)) {
+    out.push({ field: path, code: 'spaces-around', message: spacesAroundMessage(namedThing(field), value) });
+    return;
+  }
   if (field.choices && !field.choices.some((choice) => choice.value === value)) {
     out.push({ field: path, code: 'not-a-choice', message: notAChoice(field.choices, value) });
     return;

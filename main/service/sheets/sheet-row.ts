@@ -1,4 +1,11 @@
 import type { Json, JsonObject } from '../api-types';
+import {
+  controlCharactersMessage,
+  hasControlCharacters,
+  hasSpacesAround,
+  spacesAroundMessage,
+  withoutControlCharacters,
+} from '../schema/text-hygiene';
 import type { RawCell } from './cell-value';
 import type { PathSegment } from './field-paths';
 import { fieldCell, metaText } from './field-value';
@@ -59,10 +66,26 @@ function closeGaps(value: Json, path: string, report: (path: string) => void): J
   return value;
 }
 
+/** What the meta columns that name something name, as their messages read it. */
+const NAMED_META: Partial<Record<MetaColumn, string>> = { hierarchy: 'hierarchy node', template: 'CFT template', pkid: 'pkid' };
+
+/**
+ * A name a meta column gives with what it hides (control characters, spaces around it) is an
+ * error, never trimmed silently: the row is still read with the name cleaned, so its other
+ * problems show too, but it cannot load until the cell is corrected.
+ */
+function hiddenInName(meta: MetaColumn, raw: RawCell, place: IssuePlace, issues: SheetIssue[]): void {
+  const what = NAMED_META[meta];
+  if (what === undefined || raw.kind !== 'text' || raw.text.trim() === '') return;
+  if (hasControlCharacters(raw.text)) issues.push(issueAt(place, 'error', 'control-characters', controlCharactersMessage(raw.text)));
+  else if (hasSpacesAround(raw.text)) issues.push(issueAt(place, 'error', 'spaces-around', spacesAroundMessage(what, raw.text)));
+}
+
 function applyMeta(row: ParsedRow, binding: ColumnBinding & { kind: 'meta' }, raw: RawCell, place: IssuePlace, issues: SheetIssue[]): void {
   const { text, problem } = metaText(raw);
   if (problem) issues.push(issueAt(place, problem.severity, problem.code, problem.what));
   if (text === undefined) return;
+  hiddenInName(binding.meta, raw, place, issues);
   if (binding.meta === 'action') {
     const action = text.toLowerCase();
     if (action === '') return;
@@ -74,7 +97,7 @@ function applyMeta(row: ParsedRow, binding: ColumnBinding & { kind: 'meta' }, ra
       );
     }
   } else if (text !== '') {
-    row[binding.meta as Exclude<MetaColumn, 'action'>] = text;
+    row[binding.meta as Exclude<MetaColumn, 'action'>] = NAMED_META[binding.meta] ? withoutControlCharacters(text).trim() : text;
   }
 }
 

@@ -1,7 +1,9 @@
 import type { WorkbookCell, WorkbookSuggestion } from '../contract/workbook-api';
 import { isWithin } from '../domain/hierarchy';
 import type { Store } from '../domain/store';
+import { quoted } from '../domain/rules/text';
 import { nearestChoice } from '../schema/nearest-choice';
+import { withoutControlCharacters } from '../schema/text-hygiene';
 import type { SheetIssue } from '../sheets/sheet-types';
 import { fieldAt } from '../sheets/validate-context';
 import type { SheetContext } from './staged-sheet';
@@ -10,9 +12,9 @@ import { cellText } from './workbook-cells';
 /**
  * The fix of an issue, where it is obvious: the text form of a number (or date, or TRUE/FALSE)
  * Excel stored in a text column, the valid choice nearest to what was typed, the text without
- * the spaces around it, an Available number of the inventory for one already taken. A
- * suggestion depends only on the cell, the issue and the store, so validating again (in part or
- * whole) suggests the same.
+ * the spaces around it or its control characters, an Available number of the inventory for one
+ * already taken. A suggestion depends only on the cell, the issue and the store, so validating
+ * again (in part or whole) suggests the same.
  */
 const TEXT_FORM_CODES = new Set(['numeric-in-text-column', 'boolean-in-text-column', 'date-in-text-column']);
 const ACTIONS = ['add', 'modify', 'delete'];
@@ -32,6 +34,17 @@ function rowNodePath(context: SheetContext, store: Store): string | undefined {
   return (store.nodes.get(text) ?? store.nodes.getByPath(text))?.path;
 }
 
+/**
+ * The text without its tabs, line breaks and other control characters. In a field with choices
+ * only when that leaves a choice: a block pasted into one cell has no one value to keep.
+ */
+function withoutControl(context: SheetContext, issue: SheetIssue, cell: string): WorkbookSuggestion | null {
+  const cleaned = withoutControlCharacters(cell).trim();
+  const choices = fieldAt(context.model, issue.field)?.choices;
+  if (cleaned === '' || (choices && !choices.some((choice) => choice.value === cleaned))) return null;
+  return { label: `Remove the control characters: ${quoted(cleaned)}`, value: cleaned };
+}
+
 export function suggestionFor(store: Store, context: SheetContext, issue: SheetIssue, cell: WorkbookCell): WorkbookSuggestion | null {
   if (cell === null) return null;
   const text = cellText(cell);
@@ -47,6 +60,7 @@ export function suggestionFor(store: Store, context: SheetContext, issue: SheetI
     const free = path ? freeNumber(store, path, cell) : undefined;
     if (free) return { label: `Use ${free}, the next Available number`, value: free };
   }
+  if (issue.code === 'control-characters' && typeof cell === 'string') return withoutControl(context, issue, cell);
   if (issue.severity === 'error' && typeof cell === 'string' && cell.trim() !== cell && cell.trim() !== '') {
     return { label: 'Remove the spaces around it', value: cell.trim() };
   }

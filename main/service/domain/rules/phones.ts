@@ -1,5 +1,6 @@
 import type { NodeRow } from '../../store/nodes-repo';
 import { conflictProblem, type RuleProblem } from './problem';
+import { quoted } from './text';
 import type { PhoneEntry } from './rules-view';
 
 /** The most lines a phone takes. */
@@ -20,7 +21,7 @@ export function phoneProblem(
     return {
       field,
       code: 'device-not-found',
-      message: `Device ${name} was not found at ${node.path}, above or below it: add the phone first or correct the device name.`,
+      message: `Device ${quoted(name)} was not found at ${node.path}, above or below it: add the phone first or correct the device name.`,
       httpCode: 404,
       apiCode: 'not-found',
     };
@@ -29,7 +30,7 @@ export function phoneProblem(
     return conflictProblem(
       field,
       'device-full',
-      `Device ${name} already has ${MAX_LINES} lines, the most a phone takes: put this line on another phone.`,
+      `Device ${quoted(name)} already has ${MAX_LINES} lines, the most a phone takes: put this line on another phone.`,
     );
   }
   return undefined;
