@@ -66,14 +66,15 @@ export function FindReplaceBar({
       <label>
         <input type="checkbox" checked={regex} onChange={(event) => setRegex(event.target.checked)} /> Regular expression
       </label>
-      <button type="button" disabled={find === ''} onClick={() => void step('previous')} title="Shift+Enter">
-        Find previous
-      </button>
       <button type="submit" disabled={find === ''} title="Enter">
         Find next
       </button>
+      {/* After Replace all: the keys of the bar (Tab past Find next to Replace all) stay as they were. */}
       <button type="button" disabled={find === ''} onClick={() => void replaceAll()}>
         Replace all
+      </button>
+      <button type="button" disabled={find === ''} onClick={() => void step('previous')} title="Shift+Enter">
+        Find previous
       </button>
       <button type="button" onClick={onClose} aria-label="Close find and replace">
         ×
