@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import type { WorkbookIssueList, WorkbookList, WorkbookPlan, WorkbookRowPage } from '../../main/service/contract/workbook-api';
 import { LINE_RELATION_HEADER } from '../fixtures/fixture-specs';
 import { openSignedIn } from './app-page';
 import { screenshot } from './browser';
@@ -13,7 +14,7 @@ import { useBrowser, useFlows } from './suite';
 /**
  * The workbook grid's rows as a user meets them (issue 29, points 4-6): a sheet whose file has
  * empty rows between its lines, so the grid's row numbers, the messages and the file's rows would
- * disagree if the grid counted 1..n; Next error with no cell chosen.
+ * disagree if the grid counted 1..n; Next error and Find with no cell chosen.
  */
 const shared = useBrowser('workbook-rows');
 
@@ -46,8 +47,69 @@ async function openInGrid(page: Page, path: string, name: string): Promise<void>
   await page.locator('[role="grid"] [role="gridcell"]').first().waitFor({ state: 'attached' });
 }
 
+/** The grid's row numbers as its accessible table reads them out, top to bottom (the visible rows). */
+async function gutterNumbers(page: Page): Promise<string[]> {
+  const cells = page.locator('[role="grid"] [role="gridcell"][aria-colindex="1"]');
+  return (await cells.allTextContents()).map((text) => text.trim());
+}
+
 describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the workbook grid rows', { timeout: 90_000 }, (transport) => {
   const flows = useFlows(transport, shared);
+
+  it('numbers each row as Excel does, the number its messages, the issue list and the plan use, filtered or not', async () => {
+    const env = flows.env();
+    const page = await openSignedIn(env, flows.context());
+    const name = `gutter-${transport}.xlsx`;
+    // The header in row 1, a blank row 4, rows 7-8 empty: the grid's 3rd row is Excel's row 6.
+    const file = await sheetWithGaps(name, {
+      2: [PARIS, 'SEP00AA00000001', '', '+33140001050', 'Alice Martin'],
+      3: [PARIS, 'SEP00AA00000002', '', '+33140001051', 'Bruno Smith'],
+      6: [PARIS, 'SEP00AA00000002', '', 'not a number', 'Chloé Dubois'],
+      9: [PARIS, 'SEP00AA00000004', '', 'nor this', 'Denis Roy'],
+    });
+    await openInGrid(page, file, name);
+    await page.locator('[role="grid"] [role="gridcell"]').filter({ hasText: /^9$/ }).waitFor({ state: 'attached' });
+    expect(await gutterNumbers(page)).toEqual(['2', '3', '6', '9']);
+
+    // The service's rows and issues say the same numbers.
+    const list = await env.api.get<WorkbookList>('/workstation/workbooks/');
+    const workbook = list.body.workbooks.find((candidate) => candidate.name === name);
+    if (!workbook) throw new Error(`${name} is not listed`);
+    const served = await env.api.get<WorkbookRowPage>(`/workstation/workbooks/${workbook.id}/sheets/0/rows/?limit=100`);
+    expect(served.body.rows.map((row) => String(row.row))).toEqual(['2', '3', '6', '9']);
+    const listed = await env.api.get<WorkbookIssueList>(`/workstation/workbooks/${workbook.id}/issues/`);
+    const errors = listed.body.issues.filter((issue) => issue.severity === 'error');
+    expect(errors.map((issue) => issue.row)).toEqual([6, 9]);
+
+    // Next error: the message names the row the gutter shows beside the chosen cell.
+    const cellIssues = page.getByTestId('cell-issues');
+    await page.getByTestId('issue-panel').getByRole('button', { name: 'Next error ›' }).click();
+    const first = cellIssues.locator('.cell-issue.error').filter({ hasText: /^D6 error:/ });
+    await first.waitFor();
+    expect(await first.textContent()).toContain(errors[0].message);
+    expect(errors[0].message).toMatch(/^Row 6\b/);
+    await screenshot(page, transport, 'workbook-gutter-excel-rows');
+
+    // Only rows with errors: the gutter still says each row's Excel number.
+    await page.getByTestId('issue-panel').getByRole('checkbox', { name: 'Only rows with errors' }).check();
+    await page
+      .getByTestId('filter-status')
+      .filter({ hasText: /^2 rows listed/ })
+      .waitFor();
+    await expect.poll(() => gutterNumbers(page)).toEqual(['6', '9']);
+    await screenshot(page, transport, 'workbook-gutter-only-errors');
+
+    // The plan lists its rows by the same numbers.
+    await page.getByRole('button', { name: 'Plan', exact: true }).click();
+    await page.getByTestId('plan-totals').waitFor();
+    const plan = await env.api.get<WorkbookPlan>(`/workstation/workbooks/${workbook.id}/plan/`);
+    expect(plan.body.rows.map((row) => [row.row, row.action])).toEqual([
+      [2, 'add'],
+      [3, 'add'],
+      [6, 'error'],
+      [9, 'error'],
+    ]);
+  });
 
   it('goes to the first error on Next error with no cell chosen, and to the last on Previous error, with no refusal', async () => {
     const page = await openSignedIn(flows.env(), flows.context());

@@ -8,6 +8,7 @@ import { IssuePanel } from '../../renderer/src/views/workbooks/IssuePanel';
 import { CellFix } from '../../renderer/src/views/workbooks/CellFix';
 import { keepSamples, loadFigures } from '../../renderer/src/views/workbooks/load-rate';
 import { infoCell, infoColumns, infoKindsOf } from '../../renderer/src/views/workbooks/row-info-columns';
+import { gutterCell, gutterSelection } from '../../renderer/src/views/workbooks/row-gutter';
 import { badRowIndex, FakeTransport } from './fake-transport';
 import { workbookInfo } from './workbook-fixtures';
 
@@ -238,13 +239,13 @@ describe('suggested fixes', () => {
 describe('plan badges and load figures', () => {
   it('shows each row planned action in a Plan column after the sheet columns, uncoloured and marked when the plan is stale', () => {
     const planned = info({ plan: { revision: 7, totals: { add: 1, modify: 1, delete: 0, unchanged: 0, conflict: 0, error: 0 } } });
-    expect(infoKindsOf(planned, false)).toEqual(['plan']);
+    expect(infoKindsOf(planned)).toEqual(['plan']);
     expect(
-      infoKindsOf(
-        { ...planned, load: { transaction_id: 't', running: false, total: 1, loaded: 1, failed: 0, conflicts: 0, not_run: 0 } },
-        true,
-      ),
-    ).toEqual(['plan', 'outcome', 'row']);
+      infoKindsOf({
+        ...planned,
+        load: { transaction_id: 't', running: false, total: 1, loaded: 1, failed: 0, conflicts: 0, not_run: 0 },
+      }),
+    ).toEqual(['plan', 'outcome']);
     const modify = row(0, [], {
       plan: { action: 'modify', target_pkid: 'p', changes: [{ field: 'alertingName', old: 'A', new: 'B' }], message: null },
     });
@@ -256,7 +257,12 @@ describe('plan badges and load figures', () => {
     expect(infoCell('plan', modify, stale)).toMatchObject({ data: 'modify?', themeOverride: undefined });
     const failed = row(0, [], { outcome: { status: 'failed', transaction_id: 'tx', message: 'already exists', pkid: null } });
     expect(infoCell('outcome', failed, planned)).toMatchObject({ data: 'failed' });
-    expect(infoCell('row', row(7), planned)).toMatchObject({ data: '9' });
+    // Each row's Excel number is the gutter's, before the sheet's columns, filtered or not.
+    expect(gutterCell(row(7), false)).toMatchObject({ data: '9', readonly: true });
+    expect(gutterCell(undefined, false).kind).toBe('loading');
+    // A click on a row's number chooses that row; with Shift, the rows from the one chosen before.
+    expect(gutterSelection(3, false, undefined).rows.toArray()).toEqual([3]);
+    expect(gutterSelection(3, true, gutterSelection(1, false, undefined)).rows.toArray()).toEqual([1, 2, 3]);
   });
 
   it('works out rows per second and time left from the progress events of the last seconds', () => {

@@ -1,7 +1,7 @@
 import { DataEditor, GridCellKind, type GridCell, type GridColumn, type GridSelection, type Item } from '@glideapps/glide-data-grid';
 import '@glideapps/glide-data-grid/dist/index.css';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { WorkbookIssue, WorkbookSheet } from '../../../main/service/contract/workbook-api';
+import type { WorkbookIssue, WorkbookRow, WorkbookSheet } from '../../../main/service/contract/workbook-api';
 import { saveFile } from '../api/downloads';
 import { FaultNotice } from '../components/FaultNotice';
 import { SheetTabs } from '../components/SheetTabs';
@@ -25,6 +25,7 @@ import { useDarkScheme } from './workbooks/use-dark-scheme';
 import { DARK_GRID_THEME } from './viewer/grid-theme';
 import { throttled } from './workbooks/throttle';
 import { useGridEditing } from './workbooks/use-grid-editing';
+import { GUTTER, gutterCell, gutterColumn, gutterSelection } from './workbooks/row-gutter';
 import './workbooks/workbooks.css';
 
 /**
@@ -42,6 +43,13 @@ const PROGRESS_REFRESH_MS = 1000;
 const plural = (count: number, word: string): string => `${count.toLocaleString()} ${word}${count === 1 ? '' : 's'}`;
 
 export { cellText };
+
+/** The largest Excel row number among the rows read: the gutter widens for it. */
+function largestRowRead(pages: Map<number, WorkbookRow[]>): number {
+  let largest = 0;
+  for (const rows of pages.values()) largest = Math.max(largest, rows[rows.length - 1]?.row ?? 0);
+  return largest;
+}
 
 function columnsOf(sheet: WorkbookSheet | undefined): GridColumn[] {
   return (sheet?.columns ?? []).map((column) => ({
@@ -83,18 +91,23 @@ export function WorkbookView() {
   }, [id, workbook, client]);
 
   const sheet = info?.sheets.find((candidate) => candidate.index === sheetIndex);
-  const editing = useGridEditing(sheet, selection, setSelection);
-  // Issue tools (issue 13 points 4-6): a filtered row list, the plan / outcome / sheet-row columns after the sheet's, F8.
+  // Grid column 0 is the rows' Excel numbers (row-gutter.ts); the sheet's columns follow it.
+  const editing = useGridEditing(sheet, selection, setSelection, GUTTER);
+  // Issue tools (issue 13 points 4-6): a filtered row list, the plan and outcome columns after the sheet's, F8.
   const filtered = isFiltered(useSlice('workbook', (s) => s.filter));
   const filteredRows = useSlice('workbook', (s) => s.filteredRows);
-  const infoKinds = useMemo(() => infoKindsOf(info, filtered), [info, filtered]);
-  const columns = useMemo(() => [...columnsOf(sheet), ...infoColumns(infoKinds, info)], [sheet, infoKinds, info]);
-  const navigation = useIssueNavigation(editing.gridRef, selection, setSelection);
+  const infoKinds = useMemo(() => infoKindsOf(info), [info]);
+  const largestRead = useMemo(() => largestRowRead(workbook.getState().pages), [workbook, version]);
+  const columns = useMemo(
+    () => [gutterColumn(sheet, largestRead), ...columnsOf(sheet), ...infoColumns(infoKinds, info)],
+    [sheet, largestRead, infoKinds, info],
+  );
+  const navigation = useIssueNavigation(editing.gridRef, selection, setSelection, GUTTER);
 
   const issuesAt = useCallback(
     ([col, row]: Item): WorkbookIssue[] => {
       const found = workbook.getState().rowAt(row);
-      const columnId = sheet?.columns[col]?.id;
+      const columnId = sheet?.columns[col - GUTTER]?.id;
       return found?.issues.filter((issue) => issue.column_id === columnId) ?? [];
     },
     [workbook, sheet],
@@ -103,8 +116,9 @@ export function WorkbookView() {
   const getCellContent = useCallback(
     ([col, row]: Item): GridCell => {
       const found = workbook.getState().rowAt(row);
-      const column = sheet?.columns[col];
-      if (sheet && col >= sheet.columns.length) return infoCell(infoKinds[col - sheet.columns.length], found, info);
+      if (col < GUTTER) return gutterCell(found, dark);
+      const column = sheet?.columns[col - GUTTER];
+      if (sheet && col - GUTTER >= sheet.columns.length) return infoCell(infoKinds[col - GUTTER - sheet.columns.length], found, info);
       if (!found || !column) return { kind: GridCellKind.Loading, allowOverlay: false };
       const text = cellText(found.cells[String(column.id)]);
       const issues = found.issues.filter((issue) => issue.column_id === column.id);
@@ -112,15 +126,15 @@ export function WorkbookView() {
       return gridCellFor(column, text, { readonly: sheet?.skipped === true, themeOverride: tint ? { bgCell: tint } : undefined });
     },
     // `version` is a dependency so that a new page or an edit hands the grid a new function: it repaints.
-    [workbook, sheet, version, infoKinds, info],
+    [workbook, sheet, version, infoKinds, info, dark],
   );
 
   if (!id) return null;
   if (!info) return fault ? <FaultNotice fault={fault} /> : <Loading what="the workbook" />;
   const chosenIssues = chosen ? issuesAt(chosen) : [];
   const chosenRow = chosen ? workbook.getState().rowAt(chosen[1]) : undefined;
-  // A sheet column by its letters (D4); a plan, outcome or sheet-row column past them by its title (Outcome 4).
-  const chosenColumn = chosen && sheet?.columns[chosen[0]];
+  // A sheet column by its letters (D4); the row numbers, a plan or an outcome column by its title (Outcome 4).
+  const chosenColumn = chosen && sheet?.columns[chosen[0] - GUTTER];
   const chosenName =
     !chosen || !sheet
       ? ''
@@ -188,8 +202,11 @@ export function WorkbookView() {
             columns={columns}
             rows={filtered ? (filteredRows ?? 0) : (sheet?.rows ?? 0)}
             getCellContent={getCellContent}
-            // Filtered, the grid's row numbers would not be the sheet's: the "Sheet row" column says them.
-            rowMarkers={filtered ? 'none' : 'number'}
+            // The grid's own markers count 1..n: the gutter column says each row's Excel number instead, filtered or not.
+            rowMarkers="none"
+            onCellClicked={([col, row], event) => {
+              if (col < GUTTER) setSelection(gutterSelection(row, event.shiftKey, selection));
+            }}
             theme={dark ? DARK_GRID_THEME : undefined}
             width="100%"
             height="100%"
@@ -199,7 +216,7 @@ export function WorkbookView() {
         </div>
         <IssuePanel sheet={sheet} onNavigate={(direction) => void navigation.go(direction)} />
       </div>
-      <CellTooltip hovered={editing.hovered} sheet={sheet} />
+      <CellTooltip hovered={editing.hovered} sheet={sheet} lead={GUTTER} />
       <div className="cell-issues" role="status" aria-live="polite" data-testid="cell-issues">
         {chosen && chosenIssues.length === 0 && <span className="muted">{chosenName}: no issue</span>}
         {chosenRow?.plan && (
@@ -215,7 +232,7 @@ export function WorkbookView() {
             <strong>{chosenName}</strong> {issue.severity}: {issue.message}
           </p>
         ))}
-        <CellFix issues={chosenIssues} rowId={chosenRow?.id} columnId={chosen ? sheet?.columns[chosen[0]]?.id : undefined} />
+        <CellFix issues={chosenIssues} rowId={chosenRow?.id} columnId={chosenColumn ? chosenColumn.id : undefined} />
       </div>
     </section>
   );

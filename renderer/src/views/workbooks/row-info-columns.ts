@@ -3,18 +3,16 @@ import type { PlanAction, WorkbookInfo, WorkbookRow, WorkbookRowOutcome } from '
 
 /**
  * Narrow read-only columns the grid shows after the sheet's own: `plan` (each row's planned
- * action, once a plan exists), `outcome` (what loading the row did, once a load ran) and `row`
- * (the sheet row number, when a filter leaves gaps the row markers cannot show). After, not
- * before: grid column c stays the sheet's column c for every editing path (paste, fill,
- * tooltips), and a grid column past the sheet's is one of these.
+ * action, once a plan exists) and `outcome` (what loading the row did, once a load ran). After,
+ * not before: a grid column past the sheet's is one of these. (Each row's Excel number, filtered
+ * or not, is the gutter column's: row-gutter.ts.)
  */
-export type InfoKind = 'row' | 'plan' | 'outcome';
+export type InfoKind = 'plan' | 'outcome';
 
-export function infoKindsOf(info: WorkbookInfo | undefined, filtered: boolean): InfoKind[] {
+export function infoKindsOf(info: WorkbookInfo | undefined): InfoKind[] {
   const kinds: InfoKind[] = [];
   if (info?.plan) kinds.push('plan');
   if (info?.load) kinds.push('outcome');
-  if (filtered) kinds.push('row');
   return kinds;
 }
 
@@ -24,7 +22,6 @@ export const planIsStale = (info: WorkbookInfo | undefined): boolean =>
 
 export function infoColumns(kinds: InfoKind[], info: WorkbookInfo | undefined): GridColumn[] {
   return kinds.map((kind) => {
-    if (kind === 'row') return { id: 'info-row', title: 'Sheet row', width: 60 };
     if (kind === 'plan')
       return { id: 'info-plan', title: planIsStale(info) ? 'Plan (stale)' : 'Plan', width: planIsStale(info) ? 110 : 90 };
     return { id: 'info-outcome', title: 'Outcome', width: 90 };
@@ -62,7 +59,6 @@ function badge(text: string, background: string | undefined): GridCell {
 /** A row's cell of an info column; a row not read yet shows as loading. */
 export function infoCell(kind: InfoKind, row: WorkbookRow | undefined, info: WorkbookInfo | undefined): GridCell {
   if (!row) return { kind: GridCellKind.Loading, allowOverlay: false };
-  if (kind === 'row') return { ...badge(String(row.row), undefined), contentAlign: 'right' };
   if (kind === 'plan') {
     // A row added since the plan has none; a stale plan's badges are shown without colour, marked "?".
     if (!row.plan) return badge('', undefined);

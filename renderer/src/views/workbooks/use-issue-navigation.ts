@@ -14,18 +14,21 @@ export const cellSelection = (col: number, row: number): GridSelection => ({
 /**
  * F8 / Shift+F8 move the selection to the next or previous error and scroll it into view;
  * Ctrl+. (or Alt+Enter) applies the chosen cell's suggested fix. Grid column c is the sheet's
- * column c (the info columns come after the sheet's: row-info-columns.ts).
+ * column c - lead (the row numbers come before the sheet's: row-gutter.ts; the info columns
+ * after: row-info-columns.ts).
  */
 export function useIssueNavigation(
   grid: RefObject<DataEditorRef | null>,
   selection: GridSelection | undefined,
   select: (selection: GridSelection) => void,
+  lead = 0,
 ) {
   const { workbook, client } = useStores();
   const go = useCallback(
     async (direction: Direction): Promise<void> => {
       const cell = selection?.current?.cell;
-      const from = cell ? { row: cell[1], column: cell[0] } : undefined;
+      // On a row's number (before its first cell): the row's first error is next.
+      const from = cell ? { row: cell[1], column: cell[0] - lead } : undefined;
       let found;
       try {
         found = await findError({ client, workbook }, from, direction);
@@ -35,14 +38,14 @@ export function useIssueNavigation(
         return;
       }
       if (!found) return;
-      const col = found.column;
+      const col = found.column + lead;
       // Focus first: a grid focused with no cell chosen (a click on Next error) chooses its first
       // cell itself, which, after ours, put the selection back on A2.
       grid.current?.focus();
       select(cellSelection(col, found.row));
       grid.current?.scrollTo(col, found.row, 'both', 0, 0, { vAlign: 'center' });
     },
-    [client, workbook, selection, select, grid],
+    [client, workbook, selection, select, grid, lead],
   );
   const applyChosenFix = useCallback(async (): Promise<boolean> => {
     const cell = selection?.current?.cell;
@@ -50,12 +53,12 @@ export function useIssueNavigation(
     const state = workbook.getState();
     const sheet = state.info?.sheets.find((candidate) => candidate.index === state.sheet);
     const row = state.rowAt(cell[1]);
-    const column = sheet?.columns[cell[0]];
+    const column = sheet?.columns[cell[0] - lead];
     const fix = cellIssues(row, column?.id).find((issue) => issue.suggestion !== null);
     if (!row || !column || !fix?.suggestion) return false;
     await state.setCell(row.id, column.id, fix.suggestion.value);
     return true;
-  }, [selection, workbook]);
+  }, [selection, workbook, lead]);
   /** Handles the keys it owns; true when it did (the caller then stops). */
   const onKeyDown = (event: KeyboardEvent<HTMLElement>): boolean => {
     if (event.key === 'F8') {
