@@ -10,6 +10,7 @@ import { openSignedIn } from './app-page';
 import { screenshot } from './browser';
 import { TRANSPORTS } from './environment';
 import { useBrowser, useFlows } from './suite';
+import { clickFirstCell, editChosenCell, press } from './workbook-grid';
 
 /**
  * The workbook grid's rows as a user meets them (issue 29, points 4-6): a sheet whose file has
@@ -109,6 +110,100 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the workbook grid rows',
       [6, 'error'],
       [9, 'error'],
     ]);
+  });
+
+  it('marks a loaded row loaded, says an edit will modify its instance, never calls it its own duplicate, and loads the edit as that modify', async () => {
+    const env = flows.env();
+    const page = await openSignedIn(env, flows.context());
+    const name = `loaded-${transport}.xlsx`;
+    const file = await sheetWithGaps(name, {
+      2: [PARIS, 'SEP00AA00000001', '', '+33140001050', 'Alice Martin'],
+      4: [PARIS, 'SEP00AA00000002', '', '+33140001051', 'Bruno Smith'],
+    });
+    await openInGrid(page, file, name);
+    const state = page.getByTestId('workbook-state');
+    const counts = page.getByTestId('workbook-counts');
+    await state.filter({ hasText: /^ready/ }).waitFor();
+    await page.getByRole('button', { name: 'Load', exact: true }).click();
+    await state.filter({ hasText: /^loaded 2\/2/ }).waitFor();
+    await expect.poll(() => page.getByTestId('load-counts').textContent()).toBe('2 of 2 loaded');
+
+    // Row 4's Alerting Name (E4): chosen, it says it is loaded before anything is typed.
+    await clickFirstCell(page, 'A2');
+    await press(page, 'ArrowRight', 4);
+    await press(page, 'ArrowDown');
+    const cellIssues = page.getByTestId('cell-issues');
+    await cellIssues.filter({ hasText: /^E4\b/ }).waitFor();
+    const note = page.getByTestId('loaded-note');
+    await note.filter({ hasText: /^Row 4 is loaded: it is instance \S+/ }).waitFor();
+    expect(await note.textContent()).toContain('A change to this row is loaded as a modify of that instance by the next Load.');
+    await screenshot(page, transport, 'workbook-loaded-row-chosen');
+
+    // Edited: a warning that Load will modify that instance, no error; Load is offered again.
+    await editChosenCell(page, 'Bruno Renamed');
+    await counts.filter({ hasText: /0 errors, 1 warning$/ }).waitFor();
+    const warning = cellIssues.locator('.cell-issue.warning');
+    await warning.filter({ hasText: /^E4 warning: Row 4, .*this row is loaded .*Load will modify that instance/ }).waitFor();
+    expect(await warning.textContent()).toContain("alertingName: 'Bruno Smith' -> 'Bruno Renamed'");
+    await expect.poll(() => page.getByTestId('load-counts').textContent()).toMatch(/1 changed since: Load modifies its instance/);
+    await screenshot(page, transport, 'workbook-loaded-row-edited');
+
+    // Undone: the row is the line it made again, not its duplicate.
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await counts.filter({ hasText: /0 errors, 0 warnings$/ }).waitFor();
+    expect(
+      await page
+        .getByTestId('issue-panel')
+        .getByRole('heading', { name: /Issues/ })
+        .textContent(),
+    ).toBe('Issues 0');
+
+    // Redone, planned (a modify, the other row unchanged) and loaded: the same line renamed, no second one.
+    await page.getByRole('button', { name: 'Redo' }).click();
+    await counts.filter({ hasText: /0 errors, 1 warning$/ }).waitFor();
+    await page.getByRole('button', { name: 'Plan', exact: true }).click();
+    await page
+      .getByTestId('plan-totals')
+      .filter({ hasText: /0 add, 1 modify, 0 delete, 1 unchanged, 0 conflict, 0 error/ })
+      .waitFor();
+    await page.getByRole('button', { name: 'Load', exact: true }).click();
+    await state.filter({ hasText: /^loaded 2\/2/ }).waitFor();
+    await counts.filter({ hasText: /0 errors, 0 warnings$/ }).waitFor();
+    const lines = await env.api.get<{ resources: { data: { alertingName?: string } }[] }>(
+      `/api/relation/LineRelation/?hierarchy=${encodeURIComponent(PARIS)}&summary=false&filter_field=pattern&filter_condition=equals&filter_text=${encodeURIComponent('+33140001051')}`,
+    );
+    expect(lines.body.resources.map((line) => line.data.alertingName)).toEqual(['Bruno Renamed']);
+    expect(await page.getByRole('button', { name: 'Load', exact: true }).isDisabled()).toBe(true);
+
+    // Its duplicate: no row in error; each says it is loaded, as which instance and by which workbook.
+    await page.getByRole('button', { name: '‹ Workbooks' }).click();
+    const listed = page.getByRole('table', { name: 'Workbooks' }).locator('tbody tr');
+    await listed
+      .filter({ hasText: name })
+      .first()
+      .getByRole('button', { name: `Duplicate ${name}` })
+      .click();
+    const copyName = `${name} (copy)`;
+    const copy = listed.filter({ hasText: copyName }).first();
+    await copy
+      .locator('.pill')
+      .filter({ hasText: /^ready/ })
+      .waitFor();
+    await copy.getByRole('button', { name: copyName, exact: true }).click();
+    await counts.filter({ hasText: /^2 rows, 0 errors, 0 warnings$/ }).waitFor();
+    await expect.poll(() => page.getByTestId('load-counts').textContent()).toBe('2 of 2 loaded');
+    await page
+      .locator('[role="grid"] [role="gridcell"]')
+      .filter({ hasText: /^loaded$/ })
+      .nth(1)
+      .waitFor({ state: 'attached' });
+    await clickFirstCell(page, 'A2');
+    await press(page, 'ArrowRight', 4);
+    await press(page, 'ArrowDown');
+    await note.filter({ hasText: /^Row 4 is loaded: it is instance \S+/ }).waitFor();
+    expect(await cellIssues.getByTestId('row-outcome').textContent()).toContain(`Loaded by workbook '${name}'`);
+    expect(await page.getByRole('button', { name: 'Load', exact: true }).isDisabled()).toBe(true);
+    await screenshot(page, transport, 'workbook-duplicate-of-loaded');
   });
 
   it('goes to the first error on Next error with no cell chosen, and to the last on Previous error, with no refusal', async () => {

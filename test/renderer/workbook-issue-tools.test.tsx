@@ -6,6 +6,7 @@ import { createStores, StoresContext, type Stores } from '../../renderer/src/sto
 import { findError } from '../../renderer/src/views/workbooks/error-navigation';
 import { IssuePanel } from '../../renderer/src/views/workbooks/IssuePanel';
 import { CellFix } from '../../renderer/src/views/workbooks/CellFix';
+import { LoadedRowNote } from '../../renderer/src/views/workbooks/LoadedRowNote';
 import { keepSamples, loadFigures } from '../../renderer/src/views/workbooks/load-rate';
 import { infoCell, infoColumns, infoKindsOf } from '../../renderer/src/views/workbooks/row-info-columns';
 import { gutterCell, gutterSelection } from '../../renderer/src/views/workbooks/row-gutter';
@@ -215,6 +216,30 @@ describe('next and previous error (F8, Shift+F8)', () => {
   });
 });
 
+describe('a loaded row', () => {
+  it('says, when chosen, that it is the instance it made and that a change to it is loaded as a modify of that instance', async () => {
+    const { stores } = await opened();
+    const loaded = row(4, [], { outcome: { status: 'loaded', transaction_id: 'tx4', message: '', pkid: 'p-4' } });
+    const failed = row(5, [], { outcome: { status: 'failed', transaction_id: 'tx5', message: 'already exists', pkid: null } });
+    const { rerender } = render(
+      <StoresContext.Provider value={stores}>
+        <LoadedRowNote row={loaded} modelType="relation/LineRelation" />
+      </StoresContext.Provider>,
+    );
+    expect(screen.getByTestId('loaded-note').textContent).toBe(
+      'Row 6 is loaded: it is instance p-4 (open it). A change to this row is loaded as a modify of that instance by the next Load.',
+    );
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'open it' })));
+    expect(stores.nav.getState().place).toMatchObject({ view: 'instance', href: '/api/relation/LineRelation/p-4/' });
+    rerender(
+      <StoresContext.Provider value={stores}>
+        <LoadedRowNote row={failed} modelType="relation/LineRelation" />
+      </StoresContext.Provider>,
+    );
+    expect(screen.queryByTestId('loaded-note')).toBeNull();
+  });
+});
+
 describe('suggested fixes', () => {
   it('applies one with a click, and all like it as one service op', async () => {
     const fake = transport().on('POST', `${BASE}edits/`, {
@@ -243,7 +268,7 @@ describe('plan badges and load figures', () => {
     expect(
       infoKindsOf({
         ...planned,
-        load: { transaction_id: 't', running: false, total: 1, loaded: 1, failed: 0, conflicts: 0, not_run: 0 },
+        load: { transaction_id: 't', running: false, total: 1, loaded: 1, failed: 0, conflicts: 0, not_run: 0, changed: 0 },
       }),
     ).toEqual(['plan', 'outcome']);
     const modify = row(0, [], {

@@ -66,7 +66,7 @@ describe('workbooks store', () => {
   it('says each state as a person reads it', () => {
     expect(stateText(workbook('a'))).toBe('2 errors');
     expect(stateText(workbook('b', { state: 'validated' }))).toBe('ready, 1 warning');
-    const load = { transaction_id: 't', running: false, total: 10, loaded: 7, failed: 2, conflicts: 1, not_run: 0 };
+    const load = { transaction_id: 't', running: false, total: 10, loaded: 7, failed: 2, conflicts: 1, not_run: 0, changed: 0 };
     expect(stateText(workbook('c', { state: 'failed', load }))).toBe('loaded 7/10, 3 failed');
     expect(stateText(workbook('d', { state: 'loaded', load: { ...load, loaded: 10, failed: 0, conflicts: 0 } }))).toBe('loaded 10/10');
     expect(stateText(workbook('e', { state: 'failed' }))).toBe('could not be opened');

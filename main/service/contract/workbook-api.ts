@@ -355,6 +355,11 @@ export interface WorkbookLoadInfo {
   conflicts: number;
   /** Rows that have never run. */
   not_run: number;
+  /**
+   * Loaded rows edited since: each is loaded as a modify of the instance it made by the next
+   * Load (a warning `loaded-row-changed` on the row says so).
+   */
+  changed: number;
 }
 
 /** The answer to POST .../load/ (202): the parent transaction, and the workbook (state `loading`). */

@@ -24,6 +24,12 @@ export interface OutcomeRecord {
   pkid: string | null;
 }
 
+/** What a loaded row loaded as: the instance it made or changed, in its sub-transaction. */
+export interface LoadedTarget {
+  pkid: string;
+  transaction_id: string;
+}
+
 export class WorkbookPlanRepo {
   private readonly s;
 
@@ -96,7 +102,35 @@ export class WorkbookOutcomesRepo {
         `SELECT o.status, COUNT(*) AS n FROM workbook_outcomes o JOIN workbook_rows r ON r.wb = o.wb AND r.row_id = o.row_id
          WHERE o.wb = ? GROUP BY o.status`,
       ),
+      loaded: p<[number], { row_id: number; pkid: string; transaction_id: string }>(
+        `SELECT row_id, pkid, transaction_id FROM workbook_outcomes WHERE wb = ? AND status = 'loaded' AND pkid IS NOT NULL`,
+      ),
+      // A duplicate's rows keep their ids (WorkbooksRepo.copyRows): each loaded row's outcome goes with it, saying by which workbook.
+      copyLoaded: p<[number, string, number, number, number]>(
+        `INSERT OR REPLACE INTO workbook_outcomes (wb, row_id, status, transaction_id, message, pkid)
+         SELECT ?, row_id, 'loaded', transaction_id, ?, pkid FROM workbook_outcomes
+         WHERE wb = ? AND status = 'loaded' AND row_id >= ? AND row_id < ?`,
+      ),
+      changedSinceLoad: p<[number, string], { n: number }>(
+        `SELECT COUNT(DISTINCT i.row_id) AS n FROM workbook_issues i JOIN workbook_rows r ON r.wb = i.wb AND r.row_id = i.row_id
+         WHERE i.wb = ? AND i.code = ?`,
+      ),
     };
+  }
+
+  /** The rows that loaded, each with the instance it made or changed and its transaction: a full validation's, in one query. */
+  loadedTargets(wb: number): Map<number, LoadedTarget> {
+    return new Map(this.s.loaded.all(wb).map((row) => [row.row_id, { pkid: row.pkid, transaction_id: row.transaction_id }]));
+  }
+
+  /** The loaded outcomes of rows `from` to `to` (exclusive) of workbook `source`, as `wb`'s, with `message`. */
+  copyLoaded(source: number, wb: number, from: number, to: number, message: string): void {
+    this.s.copyLoaded.run(wb, message, source, from, to);
+  }
+
+  /** Rows that carry an issue of `code`: the loaded rows changed since their load (workbook-loaded-rows.ts). */
+  rowsWithCode(wb: number, code: string): number {
+    return this.s.changedSinceLoad.get(wb, code)?.n ?? 0;
   }
 
   put(wb: number, outcome: OutcomeRecord): void {

@@ -11,6 +11,7 @@ import { StagedValidator, storedIssue, type FullOutcome, type RowOutcome, type S
 import { effectKey, keyHash, type OverlayEffect } from './tracked-overlay';
 import { KeyDiffGatherer, KeyGatherer, type KeyIndexDiff, type SortedKeys } from './workbook-key-index';
 import { sameAsRead, type StoredOutcome } from './workbook-results';
+import { loadedLookup } from './workbook-loaded-rows';
 
 /**
  * Full and incremental validation of a staged workbook, as plain functions of a store (a job
@@ -99,7 +100,7 @@ export async function validateFull(
   /** `checkFile`: a remote profile's mirror the rows are checked against (mirror-checks.ts), for the reader thread's prechecks. */
   options: { planning?: boolean; slimSame?: boolean; keysByRow?: boolean; checkFile?: string } = {},
 ): Promise<{ sheets: SheetIssues[]; keys: FullKeys }> {
-  const validator = new StagedValidator(store, caller, node, options.planning === true);
+  const validator = new StagedValidator(store, caller, node, options.planning === true, loadedLookup(store, workbook, true));
   // Only a workbook validated before has outcomes to compare with.
   const slim = options.slimSame === true && workbook.validated_revision !== null;
   // Row by row only from stored outcomes, and only when the stored index is theirs (keys_current).
@@ -227,7 +228,7 @@ function runPass(
   const order = [...candidates, ...replayed]
     .map((rowId) => cache.get(rowId) as Known)
     .sort((a, b) => a.record.sheet_no - b.record.sheet_no || a.record.idx - b.record.idx);
-  const validator = new StagedValidator(store, caller, node);
+  const validator = new StagedValidator(store, caller, node, false, loadedLookup(store, workbook, false));
   const outcomes: RowOutcome[] = [];
   for (const known of order) {
     const context = contexts.get(known.record.sheet_no);

@@ -11,6 +11,7 @@ import { TrackedOverlay, type OverlayEffect } from './tracked-overlay';
 import { parseCells, type RowCells } from './workbook-cells';
 import { suggestionFor } from './issue-suggestions';
 import { planEntry, type PlanEntry } from './workbook-plan';
+import { asLoadedRow, deletedAlready, reportLoadedChange, type LoadedOf } from './workbook-loaded-rows';
 
 /**
  * Validates staged rows with the file validator's own row checks (sheets/validate-row.ts), in
@@ -85,6 +86,8 @@ export class StagedValidator {
     private readonly defaultNode: NodeRow,
     /** A plan's validation: each row's outcome also says what the load will do with it. */
     private readonly planning = false,
+    /** The rows that loaded, and as what (workbook-loaded-rows.ts); none for a workbook never loaded. */
+    private readonly loadedOf?: LoadedOf,
   ) {}
 
   validate(context: SheetContext, input: StagedRowInput): RowOutcome {
@@ -97,6 +100,16 @@ export class StagedValidator {
     this.overlay.startRow();
     const rowNumber = rowNumberOf(context.record, input.idx);
     const { row, issues } = parseStagedRow(context, rowNumber, cells);
+    const loaded = this.loadedOf?.(input.row_id);
+    if (deletedAlready(this.store, row, loaded)) {
+      const { reads, effects } = this.overlay.rowRecord();
+      const done: RowOutcome = { ...empty, reads, effects };
+      if (this.planning)
+        done.plan = { action: 'unchanged', target_pkid: loaded?.pkid ?? null, version: null, changes: '[]', message: null };
+      return done;
+    }
+    // A loaded add row is a modify of its own instance: that instance is never its duplicate.
+    const asLoaded = asLoadedRow(this.store, context.model.modelType, row, loaded);
     const check: RowCheck = {
       store: this.store,
       caller: this.caller,
@@ -108,9 +121,11 @@ export class StagedValidator {
       defaultNode: this.defaultNode,
       cache: this.cache,
       issues,
-      pre,
+      // The reader thread prechecked it as the add it reads as.
+      pre: asLoaded ? undefined : pre,
     };
     const action = validateRow(check);
+    if (asLoaded && loaded) reportLoadedChange(check, loaded);
     const { reads, effects } = this.overlay.rowRecord();
     const stored = check.issues.map((issue) => storedIssue(this.store, context, issue, cells));
     const errors = stored.filter((issue) => issue.severity === 'error').length;

@@ -24,7 +24,7 @@ const CONFLICT_CODES = new Set(['duplicate-in-store', 'number-not-available']);
 const WRITE_ONLY_SHOWN = '(a new value, not shown)';
 
 /** Each top-level field whose value the row changes, old -> new; write-only fields (passwords) never show a value. */
-function changesOf(model: ModelDef, before: JsonObject, after: JsonObject): PlanChange[] {
+export function changesOf(model: ModelDef, before: JsonObject, after: JsonObject): PlanChange[] {
   const changes: PlanChange[] = [];
   for (const field of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (model.fields[field]?.writeOnly) {

@@ -12,6 +12,7 @@ import type { Store } from '../domain/store';
 import type { OutcomeRecord, PlanRecord } from '../store/workbook-runs-repo';
 import type { WorkbookRecord } from '../store/workbooks-repo';
 import { rowNumberOf } from './staged-sheet';
+import { LOADED_CHANGED } from './workbook-loaded-rows';
 
 /** The answers about a staged workbook's plan and loads: on the workbook, on each row, and the plan's pages. */
 export function planInfo(record: WorkbookRecord): WorkbookInfo['plan'] {
@@ -30,6 +31,7 @@ export function loadInfo(store: Store, record: WorkbookRecord): WorkbookLoadInfo
     failed: counts.failed,
     conflicts: counts.conflict,
     not_run: Math.max(0, record.load_total - counts.loaded - counts.failed - counts.conflict),
+    changed: store.workbookOutcomes.rowsWithCode(record.wb, LOADED_CHANGED),
   };
 }
 

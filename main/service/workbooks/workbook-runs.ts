@@ -172,7 +172,7 @@ export class WorkbookRuns {
       })();
       this.books.emit(record.id);
       const submitted = this.deps.loads.start(caller, spooled.load, node, this.outcomeWriter(record.wb));
-      void submitted.done.then(() => this.finishLoad(record.wb));
+      void submitted.done.then(() => this.afterLoad(record.wb, spooled.reruns));
       return { transactionId: spooled.load.load_id, rows: spooled.rows, record: store.workbooks.getByWb(record.wb) as WorkbookRecord };
     });
   }
@@ -209,6 +209,22 @@ export class WorkbookRuns {
         pkid: outcome.resourcePkid,
       });
     };
+  }
+
+  /**
+   * A load ended. Loaded rows it ran again (edited since their load) are validated again first:
+   * their "Load will modify" warning has come true (or their modify failed, and it stands).
+   */
+  private async afterLoad(wb: number, reruns: number[]): Promise<void> {
+    if (reruns.length > 0) {
+      await this.books
+        .serial(wb, () => this.books.revalidateRows(wb, reruns))
+        .catch((error: unknown) => {
+          const record = this.deps.store.workbooks.getByWb(wb);
+          this.deps.onInternalError(error, record?.id ?? String(wb));
+        });
+    }
+    this.finishLoad(wb);
   }
 
   /** A load ended (or was cut by a crash and settled at start): `loaded` when every row has, else `failed`. */

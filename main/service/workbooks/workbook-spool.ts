@@ -8,13 +8,15 @@ import type { WorkbookRecord } from '../store/workbooks-repo';
 import { dataContexts, parseStagedRow, rowNumberOf } from './staged-sheet';
 import { hasPlacedCell } from './staged-validator';
 import { parseCells } from './workbook-cells';
+import { LOADED_CHANGED } from './workbook-loaded-rows';
 
 /**
  * A staged workbook's rows into a bulk load's spool, as the file reader would have read them,
  * each carrying its workbook row id (its outcome goes back there) and, when the plan is of the
  * current revision, the version of the target the plan saw. Rows that loaded already are never
- * spooled again: that, and outcomes written in the commit of each row's own batch, is what
- * keeps a row from loading twice across retries and kills.
+ * spooled again (unless edited since: then once more, as the modify of their instance): that,
+ * and outcomes written in the commit of each row's own batch, is what keeps a row from loading
+ * twice across retries and kills.
  *
  * Spooled in chunks, each its own commit, with the event loop free between them; the load stays
  * `reading` until `ready`, and a `reading` load is dropped at the next start if the process dies.
@@ -29,6 +31,8 @@ export interface SpooledWorkbook {
   rows: number;
   /** Rows of the workbook that have an action (what a complete load loads). */
   total: number;
+  /** Loaded rows spooled again, as the modify of their instance their change is: validated again once loaded. */
+  reruns: number[];
 }
 
 /** What the plan saw of a row it found clean: its target's version, or (an add) that its key was free. */
@@ -36,6 +40,11 @@ function expectationOf(plan: PlanRecord): ParsedRow['expect'] {
   if (plan.action === 'add') return { pkid: '', version: '' };
   if (plan.action === 'error' || plan.action === 'conflict' || !plan.target_pkid || !plan.version) return undefined;
   return { pkid: plan.target_pkid, version: plan.version };
+}
+
+/** Validation found the loaded row changed since its load (workbook-loaded-rows.ts): it says so in a warning. */
+function changedSinceLoad(store: Store, wb: number, row: { row_id: number; warnings: number }): boolean {
+  return row.warnings > 0 && store.workbooks.rowIssues(wb, row.row_id).some((issue) => issue.code === LOADED_CHANGED);
 }
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -54,6 +63,7 @@ export async function spoolWorkbook(
   const sheets: ParsedSheet[] = [];
   let seq = 0;
   let total = 0;
+  const reruns: number[] = [];
   try {
     for (const context of dataContexts(store, record.wb)) {
       const sheetIndex = sheets.length;
@@ -66,8 +76,15 @@ export async function spoolWorkbook(
           if (!hasPlacedCell(context, cells)) continue;
           total += 1;
           const outcome = store.workbookOutcomes.get(record.wb, stagedRow.row_id);
-          if (outcome?.status === 'loaded' || (mode === 'failed' && !outcome)) continue;
+          // A loaded row runs again only as the modify of its instance that its change now is.
+          const rerun = outcome?.status === 'loaded' && changedSinceLoad(store, record.wb, stagedRow);
+          if ((outcome?.status === 'loaded' && !rerun) || (mode === 'failed' && !outcome)) continue;
           const { row } = parseStagedRow(context, rowNumberOf(context.record, stagedRow.idx), cells);
+          if (rerun) reruns.push(stagedRow.row_id);
+          if (rerun && outcome.pkid !== null && row.action === 'add') {
+            row.action = 'modify';
+            row.pkid = outcome.pkid;
+          }
           row.stagedRow = stagedRow.row_id;
           const plan = planned ? store.workbookPlan.get(record.wb, stagedRow.row_id) : undefined;
           const expect = plan && expectationOf(plan);
@@ -87,5 +104,5 @@ export async function spoolWorkbook(
   }
   const load = store.bulkLoads.get(loadId);
   if (!load) throw new Error('a spooled workbook load is gone');
-  return { load, rows: seq, total };
+  return { load, rows: seq, total, reruns };
 }

@@ -16,6 +16,7 @@ import { LoadProgress } from './workbooks/LoadProgress';
 import { PushFromSync, WorkbookProfileNote } from './workbooks/ProfileNote';
 import { infoCell, infoColumns, infoKindsOf } from './workbooks/row-info-columns';
 import { RowOutcomeLink } from './workbooks/RowOutcomeLink';
+import { LoadedRowNote } from './workbooks/LoadedRowNote';
 import { useIssueNavigation } from './workbooks/use-issue-navigation';
 import { isFiltered } from '../store/workbook-filter';
 import { gridCellFor } from './workbooks/choice-cell';
@@ -227,6 +228,7 @@ export function WorkbookView() {
           </span>
         )}
         <RowOutcomeLink row={chosenRow} />
+        <LoadedRowNote row={chosenRow} modelType={sheet?.model_type} />
         {chosenIssues.map((issue, at) => (
           <p key={at} className={`cell-issue ${issue.severity}`}>
             <strong>{chosenName}</strong> {issue.severity}: {issue.message}
@@ -245,7 +247,8 @@ function WorkbookActions() {
   if (!info) return null;
   const busy = info.state === 'staging' || info.state === 'validating' || info.state === 'planning' || info.state === 'loading';
   const failedRows = (info.load?.failed ?? 0) + (info.load?.conflicts ?? 0);
-  const allLoaded = info.load !== null && info.load.loaded >= info.load.total;
+  // Loaded rows edited since are loaded again, as modifies of their instances.
+  const allLoaded = info.load !== null && info.load.loaded >= info.load.total && info.load.changed === 0;
   const save = async (withIssues: boolean): Promise<void> => {
     const file = await workbook.getState().save(withIssues);
     if (file) saveFile(file.bytes, file.fileName, file.type);

@@ -48,6 +48,14 @@ export function LoadProgress() {
   return (
     <span className="load-progress" data-testid="load-progress">
       <progress aria-label="Load progress" max={load.total} value={barValue} />
+      {!load.running && (
+        // What is in the store already (a duplicate of a loaded workbook starts so), and the loaded rows edited since.
+        <span className="muted" data-testid="load-counts">
+          {load.loaded.toLocaleString()} of {load.total.toLocaleString()} loaded
+          {load.changed > 0 &&
+            `, ${load.changed.toLocaleString()} changed since: Load modifies ${load.changed === 1 ? 'its instance' : 'their instances'}`}
+        </span>
+      )}
       {load.running && (
         <>
           <span className="muted" data-testid="load-figures" aria-live="polite">
