@@ -1,35 +1,27 @@
-import { randomUUID } from "node:crypto";
-import type { EventEmitter } from "node:events";
-import { principalOfUser } from "../auth/principal";
-import type { WorkbookEvent } from "../contract/service-events";
-import type {
-  WorkbookEditResult,
-  WorkbookSource,
-} from "../contract/workbook-api";
-import { isWithin } from "../domain/hierarchy";
-import type { Store } from "../domain/store";
-import { ApiError, notFound } from "../errors";
-import type { WorkbookOutcomesChunk } from "../jobs/job-handlers";
-import type { JobPool } from "../jobs/job-pool";
-import type { ValidationCaller } from "../sheets/validate-context";
-import type { NodeRow } from "../store/nodes-repo";
-import type { WalCheckpointer } from "../store/wal-checkpointer";
-import type { CheckTargets, MirrorTarget } from "./check-targets";
-import type { WorkbookRecord } from "../store/workbooks-repo";
-import type { StageChunk } from "./stage-file";
-import type { FullOutcome, RowOutcome } from "./staged-validator";
-import { EditPlanner } from "./workbook-edits";
-import { applyOps, type AppliedOps, type PrimitiveOp } from "./workbook-ops";
-import { releaseMappedPages } from "../store/db";
-import { applyKeyDiff } from "./workbook-key-index";
-import { writeOutcomes, writeSheetIssues } from "./workbook-results";
-import { countsOf, rowIssues } from "./workbook-views";
-import {
-  checkNewWorkbook,
-  checkRows,
-  DEFAULT_WORKBOOK_QUOTA,
-  type WorkbookQuota,
-} from "./workbook-quota";
+import { randomUUID } from 'node:crypto';
+import type { EventEmitter } from 'node:events';
+import { principalOfUser } from '../auth/principal';
+import type { WorkbookEvent } from '../contract/service-events';
+import type { WorkbookEditResult, WorkbookSource } from '../contract/workbook-api';
+import { isWithin } from '../domain/hierarchy';
+import type { Store } from '../domain/store';
+import { ApiError, notFound } from '../errors';
+import type { WorkbookOutcomesChunk } from '../jobs/job-handlers';
+import type { JobPool } from '../jobs/job-pool';
+import type { ValidationCaller } from '../sheets/validate-context';
+import type { NodeRow } from '../store/nodes-repo';
+import type { WalCheckpointer } from '../store/wal-checkpointer';
+import type { CheckTargets, MirrorTarget } from './check-targets';
+import type { WorkbookRecord } from '../store/workbooks-repo';
+import type { StageChunk } from './stage-file';
+import type { FullOutcome, RowOutcome } from './staged-validator';
+import { EditPlanner } from './workbook-edits';
+import { applyOps, type AppliedOps, type PrimitiveOp } from './workbook-ops';
+import { releaseMappedPages } from '../store/db';
+import { applyKeyDiff } from './workbook-key-index';
+import { writeOutcomes, writeSheetIssues } from './workbook-results';
+import { countsOf, rowIssues } from './workbook-views';
+import { checkNewWorkbook, checkRows, DEFAULT_WORKBOOK_QUOTA, type WorkbookQuota } from './workbook-quota';
 
 /**
  * Staged workbooks from end to end (architecture.md, Staged workbooks): staging a file (read on
@@ -60,12 +52,7 @@ export interface WorkbookPlace {
 }
 
 export interface Who {
-  principal: {
-    pkid: string;
-    username: string;
-    role: "admin" | "operator" | "readonly";
-    hierarchyPkid: string;
-  };
+  principal: { pkid: string; username: string; role: 'admin' | 'operator' | 'readonly'; hierarchyPkid: string };
   callerPath: string;
 }
 
@@ -104,9 +91,7 @@ export class StagedWorkbooks {
   }
 
   list(who: Who): WorkbookRecord[] {
-    return this.deps.store.workbooks
-      .list()
-      .filter((record) => maySee(who, record));
+    return this.deps.store.workbooks.list().filter((record) => maySee(who, record));
   }
 
   /** Resolves when the workbook's staging (and first validation), or its plan, has ended, well or not. */
@@ -150,7 +135,7 @@ export class StagedWorkbooks {
       hierarchy_pkid: node.pkid,
       profile_pkid: profilePkid,
       source,
-      state: "staging",
+      state: 'staging',
       revision: store.workbooks.nextRevision(),
       created_at: now,
       updated_at: now,
@@ -173,15 +158,9 @@ export class StagedWorkbooks {
   duplicate(who: Who, id: string): WorkbookRecord {
     const { store } = this.deps;
     const found = this.find(who, id);
-    if (found.state === "staging" || found.state === "failed")
-      throw new ApiError(
-        409,
-        "workbook-busy",
-        "Only a staged workbook can be duplicated: wait until it is staged.",
-      );
-    const rows = store.workbooks
-      .sheets(found.wb)
-      .reduce((sum, sheet) => sum + sheet.rows, 0);
+    if (found.state === 'staging' || found.state === 'failed')
+      throw new ApiError(409, 'workbook-busy', 'Only a staged workbook can be duplicated: wait until it is staged.');
+    const rows = store.workbooks.sheets(found.wb).reduce((sum, sheet) => sum + sheet.rows, 0);
     checkNewWorkbook(store, this.quota, who.principal.pkid, rows);
     const now = this.deps.now();
     const copyId = randomUUID();
@@ -194,14 +173,12 @@ export class StagedWorkbooks {
       hierarchy_pkid: found.hierarchy_pkid,
       profile_pkid: found.profile_pkid,
       source: found.source,
-      state: "staging",
+      state: 'staging',
       revision: store.workbooks.nextRevision(),
       created_at: now,
       updated_at: now,
     });
-    const copied = this.serial(found.wb, () =>
-      this.copyRows(found.wb, wb, found.name),
-    );
+    const copied = this.serial(found.wb, () => this.copyRows(found.wb, wb, found.name));
     const validated = this.serial(wb, async () => {
       await copied;
       await this.validateWhole(wb);
@@ -217,11 +194,7 @@ export class StagedWorkbooks {
    * error), its Outcome column says each one loaded and by which workbook, and Load runs only the
    * others (and, edited, a loaded row as the modify of its instance).
    */
-  private async copyRows(
-    from: number,
-    to: number,
-    fromName: string,
-  ): Promise<void> {
+  private async copyRows(from: number, to: number, fromName: string): Promise<void> {
     const { store } = this.deps;
     const source = store.workbooks.getByWb(from) as WorkbookRecord;
     store.workbooks.copySheets(from, to);
@@ -230,14 +203,7 @@ export class StagedWorkbooks {
     for (let start = 0; start < end; start += COPY_SLICE) {
       store.db.transaction(() => {
         store.workbooks.copyRows(from, to, start, start + COPY_SLICE);
-        if (source.load_id !== null)
-          store.workbookOutcomes.copyLoaded(
-            from,
-            to,
-            start,
-            start + COPY_SLICE,
-            message,
-          );
+        if (source.load_id !== null) store.workbookOutcomes.copyLoaded(from, to, start, start + COPY_SLICE, message);
       })();
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -245,38 +211,22 @@ export class StagedWorkbooks {
       store.workbooks.setLoad(to, source.load_id, source.load_total);
   }
 
-  private async stage(
-    wb: number,
-    who: Who,
-    path: string,
-    name: string,
-  ): Promise<void> {
+  private async stage(wb: number, who: Who, path: string, name: string): Promise<void> {
     const { store, pool } = this.deps;
     const take = store.db.transaction((chunk: StageChunk) => {
-      if (chunk.type === "sheet") {
+      if (chunk.type === 'sheet') {
         store.workbooks.addSheet({ ...chunk.sheet, wb });
         return;
       }
       // Past the owner's quota the staging fails (its rows dropped), its problem saying what to delete.
       checkRows(store, this.quota, who.principal.pkid, chunk.cells.length);
       const first = store.workbooks.takeRowIds(wb, chunk.cells.length);
-      chunk.cells.forEach((cells, offset) =>
-        store.workbooks.addRow(
-          wb,
-          first + offset,
-          chunk.sheet_no,
-          chunk.first_idx + offset,
-          cells,
-        ),
-      );
+      chunk.cells.forEach((cells, offset) => store.workbooks.addRow(wb, first + offset, chunk.sheet_no, chunk.first_idx + offset, cells));
     });
     await pool.run(
-      "stage-file",
+      'stage-file',
       { path, fileName: name },
-      {
-        owner: who.principal.username,
-        onChunk: (chunk) => take(chunk as StageChunk),
-      },
+      { owner: who.principal.username, onChunk: (chunk) => take(chunk as StageChunk) },
     );
     await this.validateWhole(wb);
   }
@@ -285,16 +235,12 @@ export class StagedWorkbooks {
     const { store } = this.deps;
     const record = store.workbooks.getByWb(wb);
     if (!record) return;
-    if (!(error instanceof ApiError))
-      this.deps.onInternalError(error, record.id);
-    const message =
-      error instanceof ApiError
-        ? error.message
-        : "The workbook could not be staged: an internal error (see the log).";
+    if (!(error instanceof ApiError)) this.deps.onInternalError(error, record.id);
+    const message = error instanceof ApiError ? error.message : 'The workbook could not be staged: an internal error (see the log).';
     // The record stays, empty and failed, so whoever waits on it learns why.
     store.db.transaction(() => {
       store.workbooks.clear(wb);
-      store.workbooks.setState(wb, "failed", message, this.deps.now());
+      store.workbooks.setState(wb, 'failed', message, this.deps.now());
     })();
     this.emit(record.id);
   }
@@ -309,7 +255,7 @@ export class StagedWorkbooks {
     if (!target)
       throw new ApiError(
         409,
-        "mirror-missing",
+        'mirror-missing',
         "This workbook is checked against its remote profile's mirror, which is gone or was never pulled: pull it (sync pull), or stage the workbook again.",
       );
     return target;
@@ -324,14 +270,10 @@ export class StagedWorkbooks {
   /** Where the workbook is checked, for its answers (never refused: a workbook whose mirror went is still read and saved). */
   placeOf(record: WorkbookRecord): WorkbookPlace {
     if (record.profile_pkid === null)
-      return {
-        hierarchy: this.deps.store.nodes.get(record.hierarchy_pkid)?.path ?? "",
-        profile: null,
-        checked_against: null,
-      };
+      return { hierarchy: this.deps.store.nodes.get(record.hierarchy_pkid)?.path ?? '', profile: null, checked_against: null };
     const mirror = this.deps.targets?.mirrorOf(record.profile_pkid);
     return {
-      hierarchy: mirror?.store.nodes.get(record.hierarchy_pkid)?.path ?? "",
+      hierarchy: mirror?.store.nodes.get(record.hierarchy_pkid)?.path ?? '',
       profile: mirror?.profileName ?? null,
       checked_against: mirror?.pulledAt ?? null,
     };
@@ -342,27 +284,19 @@ export class StagedWorkbooks {
     const mirror = this.mirrorOf(record);
     if (mirror) return mirror.caller;
     const principal = principalOfUser(this.deps.store, record.owner_pkid);
-    const node =
-      principal && this.deps.store.nodes.get(principal.hierarchyPkid);
+    const node = principal && this.deps.store.nodes.get(principal.hierarchyPkid);
     if (!principal || !node)
       throw new ApiError(
         409,
-        "owner-gone",
+        'owner-gone',
         `The owner of this workbook, ${record.owner}, no longer exists: it can be read and saved, not validated.`,
       );
     return { principal, callerPath: node.path };
   }
 
   nodeOf(record: WorkbookRecord): NodeRow {
-    const node = (this.mirrorOf(record)?.store ?? this.deps.store).nodes.get(
-      record.hierarchy_pkid,
-    );
-    if (!node)
-      throw new ApiError(
-        409,
-        "hierarchy-gone",
-        "The hierarchy node this workbook loads at no longer exists.",
-      );
+    const node = (this.mirrorOf(record)?.store ?? this.deps.store).nodes.get(record.hierarchy_pkid);
+    if (!node) throw new ApiError(409, 'hierarchy-gone', 'The hierarchy node this workbook loads at no longer exists.');
     return node;
   }
 
@@ -370,7 +304,7 @@ export class StagedWorkbooks {
   async validateWhole(wb: number): Promise<void> {
     const { store } = this.deps;
     const record = store.workbooks.getByWb(wb) as WorkbookRecord;
-    store.workbooks.setState(wb, "validating", null, this.deps.now());
+    store.workbooks.setState(wb, 'validating', null, this.deps.now());
     this.emit(record.id);
     // A full validation writes every row: what earlier work left mapped is let go first, and its own after.
     releaseMappedPages(store.db);
@@ -388,28 +322,14 @@ export class StagedWorkbooks {
    * checkpoints would run in the commits of these writes, on the service's thread (measured: pauses
    * of 100-300 ms of its event loop in a 100,000-row validation); the checkpointer's thread does them.
    */
-  private async writeWholeValidation(
-    wb: number,
-    record: WorkbookRecord,
-  ): Promise<void> {
+  private async writeWholeValidation(wb: number, record: WorkbookRecord): Promise<void> {
     const { store, pool } = this.deps;
-    const write = store.db.transaction((outcomes: FullOutcome[]) =>
-      writeOutcomes(store, wb, outcomes, "whole"),
-    );
+    const write = store.db.transaction((outcomes: FullOutcome[]) => writeOutcomes(store, wb, outcomes, 'whole'));
     const keysByRow = this.keysPending(record);
     const result = await pool.run(
-      "validate-workbook",
-      {
-        wb,
-        caller: this.callerOf(record),
-        nodePkid: this.nodeOf(record).pkid,
-        keysByRow,
-        ...this.checkFileOf(record),
-      },
-      {
-        owner: record.owner,
-        onChunk: (chunk) => write((chunk as WorkbookOutcomesChunk).outcomes),
-      },
+      'validate-workbook',
+      { wb, caller: this.callerOf(record), nodePkid: this.nodeOf(record).pkid, keysByRow, ...this.checkFileOf(record) },
+      { owner: record.owner, onChunk: (chunk) => write((chunk as WorkbookOutcomesChunk).outcomes) },
     );
     if (result.keys) await applyKeyDiff(store, wb, result.keys);
     store.db.transaction(() => {
@@ -435,25 +355,15 @@ export class StagedWorkbooks {
     const record = store.workbooks.getByWb(wb) as WorkbookRecord;
     store.workbooks.setValidated(wb, revision);
     const counts = countsOf(store, wb);
-    store.workbooks.setState(
-      wb,
-      counts.errors > 0 ? "draft" : "validated",
-      null,
-      this.deps.now(),
-    );
+    store.workbooks.setState(wb, counts.errors > 0 ? 'draft' : 'validated', null, this.deps.now());
     this.emit(record.id);
   }
 
   emit(id: string): void {
     const record = this.deps.store.workbooks.get(id);
     if (!record) return;
-    const event: WorkbookEvent = {
-      id,
-      state: record.state,
-      revision: record.revision,
-      validated_revision: record.validated_revision,
-    };
-    this.deps.events.emit("workbook", event);
+    const event: WorkbookEvent = { id, state: record.state, revision: record.revision, validated_revision: record.validated_revision };
+    this.deps.events.emit('workbook', event);
   }
 
   /** Runs `work` after the workbook's earlier work: its edits apply one at a time, in order. */
@@ -469,33 +379,18 @@ export class StagedWorkbooks {
   }
 
   editable(record: WorkbookRecord): void {
-    if (record.state === "staging")
-      throw new ApiError(
-        409,
-        "workbook-busy",
-        "The workbook is still being staged: edit it when its state is draft or validated.",
-      );
-    if (record.state === "loading")
-      throw new ApiError(
-        409,
-        "workbook-busy",
-        "The workbook is being loaded: edit it when the load has ended.",
-      );
-    if (record.state === "failed" && record.validated_revision === null)
-      throw new ApiError(
-        409,
-        "workbook-failed",
-        `The workbook could not be staged: ${record.problem ?? ""}`,
-      );
+    if (record.state === 'staging')
+      throw new ApiError(409, 'workbook-busy', 'The workbook is still being staged: edit it when its state is draft or validated.');
+    if (record.state === 'loading')
+      throw new ApiError(409, 'workbook-busy', 'The workbook is being loaded: edit it when the load has ended.');
+    if (record.state === 'failed' && record.validated_revision === null)
+      throw new ApiError(409, 'workbook-failed', `The workbook could not be staged: ${record.problem ?? ''}`);
     // An interrupted push carries these rows as they were: they change only once it has ended.
-    if (
-      record.profile_pkid !== null &&
-      this.deps.store.workbookPushes.unfinished(record.wb)
-    )
+    if (record.profile_pkid !== null && this.deps.store.workbookPushes.unfinished(record.wb))
       throw new ApiError(
         409,
-        "workbook-pushing",
-        "A push of this workbook was interrupted: run it again (sync push) to finish it before changing the workbook.",
+        'workbook-pushing',
+        'A push of this workbook was interrupted: run it again (sync push) to finish it before changing the workbook.',
       );
   }
 
@@ -503,18 +398,13 @@ export class StagedWorkbooks {
     if (revision !== record.revision) {
       throw new ApiError(
         409,
-        "revision-conflict",
+        'revision-conflict',
         `The workbook is at revision ${record.revision}, not ${String(revision)}: it changed since you read it. Read it again and redo your edit.`,
       );
     }
   }
 
-  async edit(
-    who: Who,
-    id: string,
-    revision: unknown,
-    edit: unknown,
-  ): Promise<WorkbookEditResult> {
+  async edit(who: Who, id: string, revision: unknown, edit: unknown): Promise<WorkbookEditResult> {
     const found = this.find(who, id);
     this.editable(found);
     return this.serial(found.wb, async () => {
@@ -530,8 +420,7 @@ export class StagedWorkbooks {
         const rowsBefore = storedRows(store, record.wb);
         const done = applyOps(store, record.wb, planned.ops);
         // Rows added (a paste past the end, inserted rows) count to the owner's quota: past it, nothing is applied.
-        if (storedRows(store, record.wb) > rowsBefore)
-          checkRows(store, this.quota, record.owner_pkid, 0);
+        if (storedRows(store, record.wb) > rowsBefore) checkRows(store, this.quota, record.owner_pkid, 0);
         const seq = record.head + 1;
         store.workbooks.dropRevisionsAfter(record.wb, record.head);
         store.workbooks.addRevision(record.wb, {
@@ -543,12 +432,7 @@ export class StagedWorkbooks {
           forward: JSON.stringify(planned.ops),
           backward: JSON.stringify(done.inverse),
         });
-        store.workbooks.setRevision(
-          record.wb,
-          store.workbooks.nextRevision(),
-          seq,
-          this.deps.now(),
-        );
+        store.workbooks.setRevision(record.wb, store.workbooks.nextRevision(), seq, this.deps.now());
         return done;
       })();
       return this.afterChange(record.wb, applied);
@@ -556,12 +440,7 @@ export class StagedWorkbooks {
   }
 
   /** Undo (`step` -1) or redo (+1): the history's previous or next revision, applied as a revision of its own. */
-  async step(
-    who: Who,
-    id: string,
-    revision: unknown,
-    step: -1 | 1,
-  ): Promise<WorkbookEditResult> {
+  async step(who: Who, id: string, revision: unknown, step: -1 | 1): Promise<WorkbookEditResult> {
     const found = this.find(who, id);
     this.editable(found);
     return this.serial(found.wb, async () => {
@@ -569,32 +448,16 @@ export class StagedWorkbooks {
       const record = store.workbooks.getByWb(found.wb) as WorkbookRecord;
       this.editable(record);
       this.checkRevision(record, revision);
-      const entry = store.workbooks.revision(
-        record.wb,
-        step < 0 ? record.head : record.head + 1,
-      );
+      const entry = store.workbooks.revision(record.wb, step < 0 ? record.head : record.head + 1);
       if (!entry)
         throw new ApiError(
           409,
-          step < 0 ? "nothing-to-undo" : "nothing-to-redo",
-          step < 0
-            ? "There is no edit to undo."
-            : "There is no undone edit to redo.",
+          step < 0 ? 'nothing-to-undo' : 'nothing-to-redo',
+          step < 0 ? 'There is no edit to undo.' : 'There is no undone edit to redo.',
         );
       const applied = store.db.transaction(() => {
-        const done = applyOps(
-          store,
-          record.wb,
-          JSON.parse(
-            step < 0 ? entry.backward : entry.forward,
-          ) as PrimitiveOp[],
-        );
-        store.workbooks.setRevision(
-          record.wb,
-          store.workbooks.nextRevision(),
-          record.head + step,
-          this.deps.now(),
-        );
+        const done = applyOps(store, record.wb, JSON.parse(step < 0 ? entry.backward : entry.forward) as PrimitiveOp[]);
+        store.workbooks.setRevision(record.wb, store.workbooks.nextRevision(), record.head + step, this.deps.now());
         return done;
       })();
       return this.afterChange(record.wb, applied);
@@ -602,24 +465,15 @@ export class StagedWorkbooks {
   }
 
   /** Validates what the change can affect (all of it when rows or columns moved) and answers the rows' issues now. */
-  private async afterChange(
-    wb: number,
-    applied: AppliedOps,
-  ): Promise<WorkbookEditResult> {
+  private async afterChange(wb: number, applied: AppliedOps): Promise<WorkbookEditResult> {
     const { store, pool } = this.deps;
     const record = store.workbooks.getByWb(wb) as WorkbookRecord;
     let outcomes: RowOutcome[] = [];
     if (applied.structural) await this.validateWhole(wb);
     else if (applied.rows.size > 0) {
       const result = await pool.run(
-        "validate-workbook",
-        {
-          wb,
-          caller: this.callerOf(record),
-          nodePkid: this.nodeOf(record).pkid,
-          changed: [...applied.rows],
-          ...this.checkFileOf(record),
-        },
+        'validate-workbook',
+        { wb, caller: this.callerOf(record), nodePkid: this.nodeOf(record).pkid, changed: [...applied.rows], ...this.checkFileOf(record) },
         { owner: record.owner },
       );
       outcomes = result.outcomes;
@@ -629,13 +483,8 @@ export class StagedWorkbooks {
       })();
     } else this.validated(wb, record.revision);
     const now = store.workbooks.getByWb(wb) as WorkbookRecord;
-    const sheets = new Map(
-      store.workbooks.sheets(wb).map((sheet) => [sheet.sheet_no, sheet]),
-    );
-    const shown = new Set([
-      ...applied.rows,
-      ...outcomes.map((outcome) => outcome.row_id),
-    ]);
+    const sheets = new Map(store.workbooks.sheets(wb).map((sheet) => [sheet.sheet_no, sheet]));
+    const shown = new Set([...applied.rows, ...outcomes.map((outcome) => outcome.row_id)]);
     const issues = [...shown].flatMap((rowId) => {
       const row = store.workbooks.row(wb, rowId);
       const sheet = row && sheets.get(row.sheet_no);
@@ -647,9 +496,7 @@ export class StagedWorkbooks {
       can_undo: now.head > 0,
       can_redo: store.workbooks.revision(wb, now.head + 1) !== undefined,
       changed: applied.changedCells,
-      revalidated: applied.structural
-        ? countsOf(store, wb).rows
-        : outcomes.length,
+      revalidated: applied.structural ? countsOf(store, wb).rows : outcomes.length,
       issues,
       counts: countsOf(store, wb),
     };
@@ -665,14 +512,8 @@ export class StagedWorkbooks {
     const record = store.workbooks.getByWb(wb);
     if (!record || rowIds.length === 0) return;
     const result = await pool.run(
-      "validate-workbook",
-      {
-        wb,
-        caller: this.callerOf(record),
-        nodePkid: this.nodeOf(record).pkid,
-        changed: rowIds,
-        ...this.checkFileOf(record),
-      },
+      'validate-workbook',
+      { wb, caller: this.callerOf(record), nodePkid: this.nodeOf(record).pkid, changed: rowIds, ...this.checkFileOf(record) },
       { owner: record.owner },
     );
     store.db.transaction(() => writeOutcomes(store, wb, result.outcomes))();
@@ -688,15 +529,9 @@ export class StagedWorkbooks {
 
   async remove(who: Who, id: string): Promise<void> {
     const found = this.find(who, id);
-    if (found.state === "loading")
-      throw new ApiError(
-        409,
-        "workbook-busy",
-        "The workbook is being loaded: delete it when the load has ended.",
-      );
-    await this.serial(found.wb, async () =>
-      this.deps.store.workbooks.remove(found.wb),
-    );
+    if (found.state === 'loading')
+      throw new ApiError(409, 'workbook-busy', 'The workbook is being loaded: delete it when the load has ended.');
+    await this.serial(found.wb, async () => this.deps.store.workbooks.remove(found.wb));
   }
 }
 
@@ -706,9 +541,5 @@ function storedRows(store: Store, wb: number): number {
 
 /** Who may see a workbook: its owner, or an admin at or above the owner's node. */
 function maySee(who: Who, record: WorkbookRecord): boolean {
-  return (
-    record.owner_pkid === who.principal.pkid ||
-    (who.principal.role === "admin" &&
-      isWithin(record.owner_path, who.callerPath))
-  );
+  return record.owner_pkid === who.principal.pkid || (who.principal.role === 'admin' && isWithin(record.owner_path, who.callerPath));
 }
