@@ -7,6 +7,7 @@ import { seedDemo } from './service/seed/demo';
 import { join } from 'node:path';
 import { remoteCommand, REMOTE_USAGE, unlockProfile } from './cli-remote';
 import { syncCommand, SYNC_USAGE } from './cli-sync';
+import { mapCommand, MAP_USAGE } from './cli-map';
 import { workbookCommand, WORKBOOK_COMMANDS, WORKBOOK_USAGE, type WorkbookCommand } from './cli-workbook';
 import { MemoryVault } from './remote/credential-vault';
 
@@ -27,7 +28,9 @@ ${REMOTE_USAGE}
 
 ${SYNC_USAGE}
 
-${WORKBOOK_USAGE}`;
+${WORKBOOK_USAGE}
+
+${MAP_USAGE}`;
 
 async function adminOf(service: Service) {
   const admin = service.store.instances.findByKey('data/User', JSON.stringify(['admin']))[0];
@@ -94,6 +97,10 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'sync') {
     process.exitCode = await syncCommand(rest);
+    return;
+  }
+  if (command === 'map') {
+    process.exitCode = await mapCommand(rest);
     return;
   }
   if (WORKBOOK_COMMANDS.includes(command)) {

@@ -1,0 +1,189 @@
+import * as ExcelJS from 'exceljs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { proposeWorkbook } from '../../../main/service/mapping/propose-workbook';
+
+/**
+ * Customer sheets in the shapes field engineers get them (issue "Customer sheets in any shape"):
+ * an HR export, a French site survey, a German and a Spanish list, and our own template read as
+ * a customer's. The proposal must place at least 9 columns in 10 as an engineer would, with no
+ * change by the user, and say the model and why.
+ */
+const temp = mkdtempSync(join(tmpdir(), 'mapping-'));
+afterAll(() => rmSync(temp, { recursive: true, force: true }));
+
+let count = 0;
+async function sheetFile(name: string, header: string[], rows: (string | number)[][]): Promise<string> {
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet(name);
+  sheet.addRow(header);
+  for (const row of rows) sheet.addRow(row);
+  const path = join(temp, `customer-${(count += 1)}.xlsx`);
+  writeFileSync(path, Buffer.from(await book.xlsx.writeBuffer()));
+  return path;
+}
+
+const mac = (i: number): string => `00:1B:54:AA:${String(10 + i).padStart(2, '0')}:0${i % 10}`;
+
+/** Placed as an engineer would: the share of columns whose proposed target is the expected one. */
+function accuracy(columns: { header: string; target: string | null }[], expected: Record<string, string | null>): number {
+  const right = columns.filter((column) => column.target === expected[column.header]).length;
+  return right / columns.length;
+}
+
+describe('proposals for customer sheets', () => {
+  it('maps an HR export (first and last names, extension, DDI, MAC, site) to phones with lines and users', async () => {
+    const rows = Array.from({ length: 30 }, (_, i) => [
+      `First${i}`,
+      `Last${i}`,
+      String(1050 + i),
+      `+3314000${1050 + i}`,
+      mac(i),
+      'Paris',
+      `first${i}.last${i}@acme.example`,
+      `flast${i}`,
+      'Finance',
+      'Cisco 8845',
+    ]);
+    const file = await sheetFile(
+      'Employees',
+      ['First name', 'Last name', 'Extension', 'DDI', 'Phone MAC', 'Site', 'Email', 'User ID', 'Department', 'Phone model'],
+      rows,
+    );
+    const [sheet] = (await proposeWorkbook(file, 'hr.xlsx')).sheets;
+    expect(sheet.model).toBe('relation/Bundle');
+    const expected = {
+      'First name': 'firstname',
+      'Last name': 'lastname',
+      Extension: null,
+      DDI: 'pattern',
+      'Phone MAC': 'device_name',
+      Site: '#Hierarchy Node',
+      Email: null,
+      'User ID': 'userid',
+      Department: null,
+      'Phone model': 'product',
+    };
+    expect(accuracy(sheet.columns, expected), JSON.stringify(sheet.columns, null, 1)).toBeGreaterThanOrEqual(0.9);
+    expect(sheet.columns.find((column) => column.header === 'DDI')?.reason).toContain('E.164');
+    expect(sheet.unmappedRequired).toEqual([]);
+  });
+
+  it('maps a French site survey', async () => {
+    const rows = Array.from({ length: 20 }, (_, i) => [
+      `Prénom${i}`,
+      `Nom${i}`,
+      `01 40 00 10 ${String(50 + i)}`,
+      `SEP00AA000000${String(10 + i)}`,
+      'Paris',
+      `p${i}`,
+      'Accueil',
+    ]);
+    const file = await sheetFile('Relevé', ['Prénom', 'Nom', 'Numéro', 'Téléphone', 'Site', 'Identifiant', 'Remarques'], rows);
+    const [sheet] = (await proposeWorkbook(file, 'releve.xlsx')).sheets;
+    expect(sheet.model).toBe('relation/Bundle');
+    const expected = {
+      Prénom: 'firstname',
+      Nom: 'lastname',
+      Numéro: 'pattern',
+      Téléphone: 'device_name',
+      Site: '#Hierarchy Node',
+      Identifiant: 'userid',
+      Remarques: null,
+    };
+    expect(accuracy(sheet.columns, expected), JSON.stringify(sheet.columns, null, 1)).toBeGreaterThanOrEqual(0.9);
+    expect(sheet.columns.find((column) => column.header === 'Numéro')?.reason).toMatch(/French|local phone numbers/);
+  });
+
+  it('maps German and Spanish lists of lines by their words and their values', async () => {
+    const german = await sheetFile(
+      'Liste',
+      ['Durchwahl', 'Anzeigename', 'Gerät', 'Standort', 'Beschreibung'],
+      Array.from({ length: 10 }, (_, i) => [
+        `+4930123${4500 + i}`,
+        `Name ${i}`,
+        `SEP00CC000000${String(10 + i)}`,
+        'sys.hcs.Telco.Acme.Berlin',
+        'Empfang',
+      ]),
+    );
+    const [de] = (await proposeWorkbook(german, 'de.xlsx', 'relation/LineRelation')).sheets;
+    expect(de.modelReason).toBe('the model you chose');
+    expect(
+      accuracy(de.columns, {
+        Durchwahl: 'pattern',
+        Anzeigename: 'alertingName',
+        Gerät: 'summary_device',
+        Standort: '#Hierarchy Node',
+        Beschreibung: 'description',
+      }),
+    ).toBe(1);
+    const spanish = await sheetFile(
+      'Lista',
+      ['Extensión', 'Nombre mostrado', 'Dispositivo', 'Sede'],
+      Array.from({ length: 10 }, (_, i) => [`+3491555${1000 + i}`, `Nombre ${i}`, `SEP00DD000000${String(10 + i)}`, 'Madrid']),
+    );
+    const [es] = (await proposeWorkbook(spanish, 'es.xlsx', 'relation/LineRelation')).sheets;
+    expect(
+      accuracy(es.columns, {
+        Extensión: 'pattern',
+        'Nombre mostrado': 'alertingName',
+        Dispositivo: 'summary_device',
+        Sede: '#Hierarchy Node',
+      }),
+    ).toBe(1);
+  });
+
+  it('places a column whose header says nothing by its values, and takes typos', async () => {
+    const file = await sheetFile(
+      'Data',
+      ['Col A', 'Extention', 'Mail adress'],
+      Array.from({ length: 10 }, (_, i) => [`SEP00EE000000${String(10 + i)}`, `+3314000${2000 + i}`, `u${i}@acme.example`]),
+    );
+    const [sheet] = (await proposeWorkbook(file, 'data.xlsx', 'relation/Subscriber')).sheets;
+    const byHeader = Object.fromEntries(sheet.columns.map((column) => [column.header, column]));
+    expect(byHeader['Col A'].target).toBe('device');
+    expect(byHeader['Col A'].reason).toContain('phone names');
+    expect(byHeader['Mail adress'].target).toBe('mailid');
+    expect(byHeader['Mail adress'].reason).toContain('like');
+  });
+
+  it("takes the model from the sheet's name when it names one", async () => {
+    const file = await sheetFile('LineRelation', ['Directory Number', 'Alerting Name'], [['+33140001099', 'Someone']]);
+    const [sheet] = (await proposeWorkbook(file, 'lines.xlsx')).sheets;
+    expect(sheet.model).toBe('relation/LineRelation');
+    expect(sheet.modelReason).toContain("sheet's name");
+    expect(sheet.columns.map((column) => [column.target, column.reason])).toEqual([
+      ['pattern', "the field's title (Directory Number); its values look like E.164 numbers"],
+      ['alertingName', "the field's title (Alerting Name)"],
+    ]);
+  });
+});
+
+describe('workstation map', () => {
+  it('prints the proposal and exits 0 when every required field is mapped, 2 when one is not', async () => {
+    const cli = join(__dirname, '..', '..', '..', 'dist', 'main', 'cli.js');
+    const good = await sheetFile('People', ['User ID', 'DDI', 'Phone MAC'], [['flast', '+33140001098', '00:1B:54:AA:10:01']]);
+    const mapped = spawnSync(process.execPath, [cli, 'map', good, '--model', 'relation/Bundle'], { encoding: 'utf8' });
+    expect(mapped.status, mapped.stderr).toBe(0);
+    expect(mapped.stdout).toMatch(/^sheet 'People' \(headers in row 1\): relation\/Bundle, from the model you chose/);
+    expect(mapped.stdout).toMatch(/DDI\s+pattern\s+\d+%/);
+    expect(mapped.stdout).toContain('every required field is mapped');
+    const missing = await sheetFile('People', ['Name only'], [['Someone']]);
+    const refused = spawnSync(process.execPath, [cli, 'map', missing, '--model', 'relation/Bundle', '--json'], { encoding: 'utf8' });
+    expect(refused.status).toBe(2);
+    expect((JSON.parse(refused.stdout) as { sheets: { unmappedRequired: string[] }[] }).sheets[0].unmappedRequired).toEqual([
+      'userid',
+      'device_name',
+      'pattern',
+    ]);
+    const broken = join(temp, 'broken.xlsx');
+    writeFileSync(broken, 'not a workbook');
+    const notRead = spawnSync(process.execPath, [cli, 'map', broken], { encoding: 'utf8' });
+    expect(notRead.status).toBe(2);
+    expect(notRead.stderr).toContain('is not an .xlsx workbook');
+  });
+});
