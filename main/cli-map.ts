@@ -36,11 +36,26 @@ function proposalText(proposal: WorkbookProposal): string {
         column.target ? `${Math.round(column.confidence * 100)}%` : '',
         column.reason,
       ]);
+      const mapped = sheet.columns
+        .filter((column) => column.values?.some((value) => value.to !== value.value))
+        .map(
+          (column) =>
+            `values of '${column.header}' (${column.target ?? ''}):\n${table(
+              ['value', 'rows', 'becomes', 'why'],
+              (column.values ?? []).map((value) => [
+                value.value,
+                String(value.count),
+                value.to === null ? '?' : String(value.to),
+                value.reason,
+              ]),
+            )}`,
+        )
+        .join('');
       const missing =
         sheet.unmappedRequired.length > 0
           ? `required, not mapped: ${sheet.unmappedRequired.join(', ')}\n`
           : 'every required field is mapped\n';
-      return `sheet '${sheet.sheet}' (headers in row ${sheet.headerRow}): ${sheet.model}, from ${sheet.modelReason}\n${table(['col', 'header', 'field', 'sure', 'why'], rows)}${missing}`;
+      return `sheet '${sheet.sheet}' (headers in row ${sheet.headerRow}): ${sheet.model}, from ${sheet.modelReason}\n${table(['col', 'header', 'field', 'sure', 'why'], rows)}${mapped}${missing}`;
     })
     .join('\n');
 }

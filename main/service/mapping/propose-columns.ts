@@ -1,6 +1,7 @@
 import type { FieldDef, ModelDef } from '../models/types';
 import { compact, similarity } from './similarity';
 import { CONCEPTS, LANGUAGES, type Concept } from './synonyms';
+import { proposeValues, type ValueProposal } from './value-mapping';
 import { kindOfValues, type ValueKind } from './value-kinds';
 
 /**
@@ -29,6 +30,8 @@ export interface ColumnProposal {
   confidence: number;
   reason: string;
   kind: ValueKind | null;
+  /** For a field with choices or a yes/no field: the column's values mapped onto valid ones. */
+  values?: ValueProposal[];
 }
 
 export interface SheetProposal {
@@ -154,6 +157,8 @@ function assign(columns: SourceColumn[], targets: Map<string, FieldDef | null>):
   }
   return columns.map((source) => {
     const pick = chosen.get(source.column);
+    const field = pick ? targets.get(pick.target) : undefined;
+    const values = field ? proposeValues(source.values, field) : undefined;
     return {
       column: source.column,
       header: source.header,
@@ -161,6 +166,7 @@ function assign(columns: SourceColumn[], targets: Map<string, FieldDef | null>):
       confidence: pick ? Math.round(pick.confidence * 100) / 100 : 0,
       reason: pick?.reason ?? 'no field of the model is like it: kept as a # column',
       kind: kinds.get(source.column) ?? null,
+      ...(values ? { values } : {}),
     };
   });
 }

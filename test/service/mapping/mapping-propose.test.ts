@@ -163,6 +163,39 @@ describe('proposals for customer sheets', () => {
   });
 });
 
+describe('value mapping', () => {
+  it("maps the customer's words for choices and yes/no onto valid values, and says which it cannot", async () => {
+    const file = await sheetFile(
+      'Lines',
+      ['Directory Number', 'Auto Answer', 'Pattern Precedence', 'Reject Anonymous Calls'],
+      [
+        ['+33140001101', 'Off', 'Exec', 'Oui'],
+        ['+33140001102', 'Headset', 'Routine', 'Non'],
+        ['+33140001103', 'Speaker', 'Flsh', 'x'],
+        ['+33140001104', 'Off', 'Whatever', 'peut-être'],
+      ],
+    );
+    const [sheet] = (await proposeWorkbook(file, 'lines.xlsx', 'relation/LineRelation')).sheets;
+    const valuesOf = (header: string) =>
+      Object.fromEntries(
+        (sheet.columns.find((column) => column.header === header)?.values ?? []).map((value) => [value.value, [value.to, value.count]]),
+      );
+    expect(valuesOf('Auto Answer')).toEqual({
+      Off: ['Auto Answer Off', 2],
+      Headset: ['Auto Answer with Headset', 1],
+      Speaker: ['Auto Answer with Speakerphone', 1],
+    });
+    expect(valuesOf('Pattern Precedence')).toEqual({
+      Exec: ['Executive Override', 1],
+      Routine: ['Routine', 1],
+      Flsh: ['Flash', 1],
+      Whatever: [null, 1],
+    });
+    expect(valuesOf('Reject Anonymous Calls')).toEqual({ Oui: [true, 1], Non: [false, 1], x: [true, 1], 'peut-être': [null, 1] });
+    expect(sheet.columns.find((column) => column.header === 'Directory Number')?.values).toBeUndefined();
+  });
+});
+
 describe('workstation map', () => {
   it('prints the proposal and exits 0 when every required field is mapped, 2 when one is not', async () => {
     const cli = join(__dirname, '..', '..', '..', 'dist', 'main', 'cli.js');
