@@ -1,7 +1,10 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { table } from './cli-table';
 import { ApiError } from './service/errors';
+import { applyMapping } from './service/mapping/apply-mapping';
+import { mappingOf, readMapping, type MappingFile } from './service/mapping/mapping-file';
 import { proposeWorkbook, type WorkbookProposal } from './service/mapping/propose-workbook';
 
 /**
@@ -10,11 +13,17 @@ import { proposeWorkbook, type WorkbookProposal } from './service/mapping/propos
  * nothing is staged or stored. Exit codes: 0 every required field has a column, 2 some required
  * field stays unmapped, or the file could not be read (the message says why).
  */
-export const MAP_USAGE = `usage: workstation map <file.xlsx> [--model <type>] [--json]
+export const MAP_USAGE = `usage: workstation map <file.xlsx> [--model <type>] [--json] [--save <mapping.json>]
+       workstation map <file.xlsx> --write <out.xlsx> [--mapping <mapping.json>] [--model <type>]
 
-  --model   map to this model (e.g. relation/Bundle) instead of the one the columns fill best
-  --json    the proposal as one JSON document on stdout
-  exit      0 every required field is mapped, 2 a required field is not, or the file was refused`;
+  --model    map to this model (e.g. relation/Bundle) instead of the one the columns fill best
+  --json     the proposal as one JSON document on stdout
+  --save     write the first sheet's proposal as a mapping file to edit (targets, value mappings,
+             transforms, constants such as "#Hierarchy Node", joins)
+  --write    write the first sheet, mapped, as a bulk-load workbook of the model (the columns left
+             out on a #source sheet): validate, plan or load it as any workbook
+  --mapping  the mapping file to write with, instead of the proposal
+  exit       0 every required field is mapped, 2 a required field is not, or the file was refused`;
 
 interface Output {
   stdout: (text: string) => void;
@@ -60,8 +69,40 @@ function proposalText(proposal: WorkbookProposal): string {
     .join('\n');
 }
 
-const OPTIONS = { model: { type: 'string' }, json: { type: 'boolean', default: false } } as const;
+const OPTIONS = {
+  model: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  save: { type: 'string' },
+  write: { type: 'string' },
+  mapping: { type: 'string' },
+} as const;
 const parse = (args: string[]) => parseArgs({ args, allowPositionals: true, options: OPTIONS });
+
+/** The file written by a mapping (the given one, else the proposal's), as a bulk-load workbook. */
+async function writeMapped(
+  file: string,
+  target: string,
+  mappingPath: string | undefined,
+  modelType: string | undefined,
+  out: Output,
+): Promise<number> {
+  let mapping: MappingFile;
+  if (mappingPath !== undefined) {
+    let json: unknown;
+    try {
+      json = JSON.parse(await readFile(mappingPath, 'utf8'));
+    } catch (error) {
+      throw new Error(`${mappingPath} is not a mapping file: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    mapping = readMapping(json).mapping;
+  } else {
+    mapping = mappingOf((await proposeWorkbook(resolve(file), basename(file), modelType)).sheets[0]);
+  }
+  const { model } = readMapping(mapping);
+  await writeFile(target, await applyMapping(resolve(file), basename(file), mapping, model));
+  out.stdout(`${target}: ${basename(file)} mapped to ${model.modelType}; validate, plan or load it as any workbook\n`);
+  return 0;
+}
 
 export async function mapCommand(args: string[], out: Output = processOutput): Promise<number> {
   let parsed: ReturnType<typeof parse>;
@@ -77,9 +118,15 @@ export async function mapCommand(args: string[], out: Output = processOutput): P
     return 2;
   }
   try {
-    const proposal = await proposeWorkbook(resolve(file), basename(file), parsed.values.model);
+    const { values } = parsed;
+    if (values.write !== undefined) return await writeMapped(file, values.write, values.mapping, values.model, out);
+    const proposal = await proposeWorkbook(resolve(file), basename(file), values.model);
     const unmapped = proposal.sheets.some((sheet) => sheet.unmappedRequired.length > 0);
-    out.stdout(parsed.values.json ? `${JSON.stringify(proposal, null, 2)}\n` : proposalText(proposal));
+    if (values.save !== undefined) {
+      await writeFile(values.save, `${JSON.stringify(mappingOf(proposal.sheets[0]), null, 2)}\n`);
+      out.stderr(`mapping of sheet '${proposal.sheets[0].sheet}' saved to ${values.save}\n`);
+    }
+    out.stdout(values.json ? `${JSON.stringify(proposal, null, 2)}\n` : proposalText(proposal));
     return unmapped ? 2 : 0;
   } catch (error) {
     const message = error instanceof ApiError || error instanceof Error ? error.message : String(error);

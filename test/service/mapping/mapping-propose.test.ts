@@ -1,9 +1,10 @@
 import * as ExcelJS from 'exceljs';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { MappingFile } from '../../../main/service/mapping/mapping-file';
 import { proposeWorkbook } from '../../../main/service/mapping/propose-workbook';
 
 /**
@@ -218,5 +219,89 @@ describe('workstation map', () => {
     const notRead = spawnSync(process.execPath, [cli, 'map', broken], { encoding: 'utf8' });
     expect(notRead.status).toBe(2);
     expect(notRead.stderr).toContain('is not an .xlsx workbook');
+  });
+});
+
+describe('a mapped sheet, written as a bulk-load workbook', () => {
+  it('validates as the template would, and saved from a staged workbook loads again with the same issues', async () => {
+    const { openTestService, PARIS } = await import('../helpers');
+    const { uploadAndValidate, issuesOf } = await import('../bulk-validate-helpers');
+    const { stage, saved, validateFileIssues } = await import('../workbooks/workbook-helpers');
+    const cli = join(__dirname, '..', '..', '..', 'dist', 'main', 'cli.js');
+    const rows = Array.from({ length: 6 }, (_, i) => [
+      `First${i}`,
+      `Last${i}`,
+      `01 40 00 10 ${60 + i}`,
+      `00:1B:54:AB:10:0${i}`,
+      `map.user${i}`,
+      'Finance',
+      'Paris',
+    ]);
+    const source = await sheetFile('Employees', ['First name', 'Last name', 'DDI', 'Phone MAC', 'User ID', 'Department', 'Site'], rows);
+    const mappingPath = join(temp, 'employees.mapping.json');
+    const saving = spawnSync(process.execPath, [cli, 'map', source, '--model', 'relation/Bundle', '--save', mappingPath], {
+      encoding: 'utf8',
+    });
+    expect(saving.status, saving.stderr).toBe(0);
+    // The engineer's corrections: the site as the node for every row, local numbers made E.164, names joined.
+    const mapping = JSON.parse(readFileSync(mappingPath, 'utf8')) as MappingFile;
+    mapping.columns = mapping.columns.map((column) =>
+      column.header === 'Site'
+        ? { ...column, target: null }
+        : column.header === 'DDI'
+          ? { ...column, transforms: [{ kind: 'e164', country_code: '33' }] }
+          : column,
+    );
+    mapping.constants = { '#Hierarchy Node': PARIS };
+    mapping.joins = [{ target: 'alertingName', headers: ['First name', 'Last name'], separator: ' ' }];
+    writeFileSync(mappingPath, JSON.stringify(mapping));
+    const written = join(temp, 'employees.bundle.xlsx');
+    const writing = spawnSync(process.execPath, [cli, 'map', source, '--mapping', mappingPath, '--write', written], { encoding: 'utf8' });
+    expect(writing.status, writing.stderr).toBe(0);
+
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(readFileSync(written) as unknown as ArrayBuffer);
+    expect(book.worksheets.map((sheet) => sheet.name)).toEqual(['Bundle', '#source']);
+    const first = book.worksheets[0].getRow(2).values as unknown[];
+    expect(first).toContain('+33140001060');
+    expect(first).toContain('SEP001B54AB1000');
+    expect(first).toContain('First0 Last0');
+    expect(book.worksheets[1].getRow(2).getCell(2).value).toBe('Finance');
+
+    const t = await openTestService({ demo: true });
+    try {
+      const answer = await uploadAndValidate(t, 'employees.bundle.xlsx', readFileSync(written), PARIS);
+      expect(answer.status, answer.text).toBe(200);
+      const issues = issuesOf(answer.body);
+      // What validation says is about the data, never the layout: every issue is on a data row.
+      expect(issues.every((issue) => issue.row >= 2)).toBe(true);
+      // Round trip: staged, saved, and read again through the template layout, the same issues.
+      const { info } = await stage(t, readFileSync(written));
+      expect(info.state).not.toBe('failed');
+      const again = await saved(t, info.id);
+      expect(await validateFileIssues(t, again)).toEqual(await validateFileIssues(t, readFileSync(written)));
+    } finally {
+      t.close();
+    }
+  }, 60_000);
+});
+
+describe('a mapping file', () => {
+  it('is refused with what is wrong: an unknown field, an unknown model, two columns for one field', async () => {
+    const { readMapping } = await import('../../../main/service/mapping/mapping-file');
+    expect(() => readMapping({ model: 'relation/Bundle', columns: [{ header: 'X', target: 'colour' }] })).toThrow(
+      /names 'colour', which is no field of relation\/Bundle/,
+    );
+    expect(() => readMapping({ model: 'relation/Nope', columns: [] })).toThrow(/names the model 'relation\/Nope', which does not exist/);
+    expect(() =>
+      readMapping({
+        model: 'relation/Bundle',
+        columns: [
+          { header: 'A', target: 'userid' },
+          { header: 'B', target: 'userid' },
+        ],
+      }),
+    ).toThrow(/fills 'userid' from two columns/);
+    expect(() => readMapping([])).toThrow(/must be a JSON object/);
   });
 });

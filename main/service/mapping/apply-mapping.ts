@@ -1,0 +1,123 @@
+import { ApiError } from '../errors';
+import type { ModelDef } from '../models/types';
+import { metaText } from '../sheets/field-value';
+import { worksheetEntry } from '../sheets/read-workbook';
+import type { SheetRow } from '../sheets/sheet-reader';
+import { inspectWorkbookFile } from '../sheets/workbook-package';
+import type { SheetColumn } from '../sheets/write-columns';
+import type { CellValue } from '../sheets/write-cells';
+import { writeWorkbook } from '../sheets/write-workbook';
+import { readXlsxBook } from '../sheets/xlsx-book';
+import { sheetRowBatches } from '../sheets/xlsx-row-stream';
+import type { MappingColumn, MappingFile } from './mapping-file';
+import { applyTransform } from './transforms';
+
+/**
+ * A customer's sheet rewritten by a mapping as our own compact bulk-load sheet (the model's name
+ * as the sheet's, one header row of field names, the meta columns first), which validation,
+ * staging and the load then read as any template: values mapped, transforms applied, constants
+ * and joins filled in every row. Nothing the customer sent is lost: the columns the mapping
+ * leaves out go to a `#source` sheet, row for row with the customer's row numbers (the loader
+ * skips `#` sheets), and the rows keep their places under the header (empty rows stay empty), so
+ * with the header in row 1, as most sheets have it, a message's row is the customer's row.
+ */
+const META_NAMES: Record<string, string> = { '#Hierarchy Node': 'Hierarchy Node', '#Action': 'Action', '#CFT Template': 'CFT Template' };
+/** The longest a `#source` sheet gets: the rest of a huge sheet's unmapped columns are not kept. */
+const KEPT_ROWS = 100_000;
+
+const textOf = (row: SheetRow, column: number): string => {
+  const raw = row.cells.get(column);
+  return raw ? (metaText(raw).text ?? '') : '';
+};
+
+function valueOf(mapped: MappingColumn, text: string): CellValue {
+  let value = text;
+  for (const transform of mapped.transforms ?? []) value = applyTransform(value, transform);
+  const to = mapped.values?.[value] ?? mapped.values?.[text];
+  if (to !== undefined) return to;
+  return value === '' ? null : value;
+}
+
+interface Placed {
+  name: string;
+  /** The source column, for a mapped column. */
+  source?: { column: number; mapped: MappingColumn };
+  constant?: string;
+  join?: { columns: number[]; separator: string };
+}
+
+function placeColumns(mapping: MappingFile, headers: Map<string, number>, fileName: string): Placed[] {
+  const column = (header: string): number => {
+    const found = headers.get(header.trim());
+    if (found === undefined)
+      throw new ApiError(400, 'validation-failed', `The mapping names the column '${header}', which ${fileName} does not have.`);
+    return found;
+  };
+  const placed: Placed[] = [];
+  const nameOf = (target: string): string => META_NAMES[target] ?? target;
+  for (const mapped of mapping.columns)
+    if (mapped.target !== null) placed.push({ name: nameOf(mapped.target), source: { column: column(mapped.header), mapped } });
+  for (const [target, value] of Object.entries(mapping.constants ?? {})) placed.push({ name: nameOf(target), constant: value });
+  for (const join of mapping.joins ?? [])
+    placed.push({ name: nameOf(join.target), join: { columns: join.headers.map(column), separator: join.separator } });
+  // Meta columns first, as the template has them.
+  const isMeta = (entry: Placed): boolean => Object.values(META_NAMES).includes(entry.name);
+  return placed.sort((a, b) => Number(!isMeta(a)) - Number(!isMeta(b)));
+}
+
+/** The first sheet of `path` rewritten by `mapping` as a compact bulk-load workbook. */
+export async function applyMapping(path: string, fileName: string, mapping: MappingFile, model: ModelDef): Promise<Uint8Array> {
+  const pkg = await inspectWorkbookFile(path, fileName);
+  const book = await readXlsxBook(path, pkg, fileName);
+  const part = pkg.sheets.find((sheet) => !sheet.name.startsWith('#'));
+  if (!part) throw new ApiError(400, 'empty-workbook', `${fileName} has no sheet to map.`);
+  let header: SheetRow | undefined;
+  const rows: [number, CellValue[]][] = [];
+  const kept: [number, CellValue[]][] = [];
+  let placed: Placed[] = [];
+  let unmapped: number[] = [];
+  for await (const batch of sheetRowBatches(path, worksheetEntry(pkg, part, fileName), book, fileName)) {
+    for (const row of batch) {
+      if (row.cells.size === 0) continue;
+      if (!header) {
+        header = row;
+        const headers = new Map([...row.cells.keys()].map((column) => [textOf(row, column), column]));
+        placed = placeColumns(mapping, headers, fileName);
+        const used = new Set(placed.flatMap((entry) => [entry.source?.column ?? 0, ...(entry.join?.columns ?? [])]));
+        unmapped = [...row.cells.keys()].filter((column) => !used.has(column));
+        kept.push([1, ['Row', ...unmapped.map((column) => textOf(row, column))]]);
+        continue;
+      }
+      rows.push([
+        row.number,
+        placed.map((entry) => {
+          if (entry.constant !== undefined) return entry.constant;
+          if (entry.join)
+            return (
+              entry.join.columns
+                .map((column) => textOf(row, column))
+                .filter((text) => text !== '')
+                .join(entry.join.separator) || null
+            );
+          return entry.source ? valueOf(entry.source.mapped, textOf(row, entry.source.column)) : null;
+        }),
+      ]);
+      if (unmapped.length > 0 && kept.length <= KEPT_ROWS)
+        kept.push([kept.length + 1, [row.number, ...unmapped.map((column) => textOf(row, column) || null)]]);
+    }
+  }
+  if (!header) throw new ApiError(400, 'empty-workbook', `${fileName}'s sheet '${part.name}' has no header row to map.`);
+  const columns: SheetColumn[] = placed.map((entry) => ({ name: entry.name, group: '', title: '', text: true }));
+  // Each row at its Excel number: the gaps before it are empty rows, as in the customer's file.
+  const gapsBefore = new Map<number, number>();
+  let last = header.number;
+  rows.forEach(([number], index) => {
+    if (number > last + 1) gapsBefore.set(index, number - last - 1);
+    last = number;
+  });
+  const sheetName = model.modelType.split('/').pop() ?? model.modelType;
+  return writeWorkbook([
+    { name: sheetName, columns, rows: rows.map(([, values]) => values), gapsBefore },
+    ...(unmapped.length > 0 ? [{ name: '#source', columns: [], rows: [], raw: kept }] : []),
+  ]);
+}

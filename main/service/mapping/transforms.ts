@@ -1,0 +1,46 @@
+/**
+ * The changes a customer's values need before they are a model's (issue "Customer sheets in any
+ * shape", point 3), each a pure function of the value, so a preview is the same call on sample
+ * rows. A transform that cannot make sense of a value answers it unchanged: the check of the
+ * field then reports it, quoted, rather than the transform guessing.
+ */
+export type Transform =
+  | { kind: 'trim' }
+  | { kind: 'case'; to: 'upper' | 'lower' }
+  /** A local number made E.164 with a country code (`01 40 00 10 50`, `33` -> `+33140001050`). */
+  | { kind: 'e164'; country_code: string }
+  /** A MAC address made the phone's device name (`00:1B:54:AA:10:01` -> `SEP001B54AA1001`). */
+  | { kind: 'device-from-mac'; prefix?: string };
+
+const MAC = /^([0-9a-f]{2})[:.-]?([0-9a-f]{2})[:.-]?([0-9a-f]{2})[:.-]?([0-9a-f]{2})[:.-]?([0-9a-f]{2})[:.-]?([0-9a-f]{2})$/i;
+const CISCO_MAC = /^([0-9a-f]{4})\.([0-9a-f]{4})\.([0-9a-f]{4})$/i;
+
+export function e164(value: string, countryCode: string): string {
+  const digits = value.replace(/[\s().-]/g, '');
+  if (/^\+\d{7,15}$/.test(digits)) return digits;
+  // 00 is the international prefix in most of the world: 0033... is +33...
+  if (/^00[1-9]\d{6,14}$/.test(digits)) return `+${digits.slice(2)}`;
+  const code = countryCode.replace(/^\+/, '');
+  // A national number: its trunk prefix 0 dropped behind the country code.
+  if (/^0\d{6,13}$/.test(digits) && /^\d{1,3}$/.test(code)) return `+${code}${digits.slice(1)}`;
+  return value;
+}
+
+export function deviceFromMac(value: string, prefix = 'SEP'): string {
+  const text = value.trim();
+  const match = MAC.exec(text) ?? CISCO_MAC.exec(text);
+  return match ? `${prefix}${match.slice(1).join('').toUpperCase()}` : value;
+}
+
+export function applyTransform(value: string, transform: Transform): string {
+  switch (transform.kind) {
+    case 'trim':
+      return value.trim();
+    case 'case':
+      return transform.to === 'upper' ? value.toUpperCase() : value.toLowerCase();
+    case 'e164':
+      return e164(value, transform.country_code);
+    case 'device-from-mac':
+      return deviceFromMac(value, transform.prefix);
+  }
+}
