@@ -25,6 +25,7 @@ import { isoMicros, isoMicrosAt } from './store/ids';
 import { WalCheckpointer } from './store/wal-checkpointer';
 import { TransactionEngine, type TransactionEvent } from './transactions/engine';
 import type { WorkbookQuota } from './workbooks/workbook-quota';
+import { recoverPending } from './workbooks/sliced-apply';
 import { StagedWorkbooks } from './workbooks/staged-workbooks';
 import { WorkbookRuns } from './workbooks/workbook-runs';
 import { Viewers } from './viewer/viewers';
@@ -142,6 +143,8 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     quota: options.workbookQuota,
   };
   const workbooks = new StagedWorkbooks(workbookDeps);
+  // A big edit a killed process left halfway is undone before anything reads the workbook.
+  recoverPending(store);
   const workbookRuns = new WorkbookRuns({ ...workbookDeps, loads }, workbooks);
   workbookRuns.recover();
   const workstation: WorkstationDeps = {

@@ -237,6 +237,14 @@ export class WorkbooksRepo {
       ),
       setCells: p<[string, number, number]>('UPDATE workbook_rows SET cells = ? WHERE wb = ? AND row_id = ?'),
       shift: p<[number, number, number, number]>('UPDATE workbook_rows SET idx = idx + ? WHERE wb = ? AND sheet_no = ? AND idx >= ?'),
+      shiftBetween: p<[number, number, number, number, number]>(
+        'UPDATE workbook_rows SET idx = idx + ? WHERE wb = ? AND sheet_no = ? AND idx > ? AND idx < ?',
+      ),
+      addPending: p<[number, number, string]>('INSERT INTO workbook_pending (wb, part, undo) VALUES (?, ?, ?)'),
+      pendingOf: p<[number], { part: number; undo: string }>('SELECT part, undo FROM workbook_pending WHERE wb = ? ORDER BY part DESC'),
+      pendingWbs: p<[], { wb: number }>('SELECT DISTINCT wb FROM workbook_pending'),
+      clearPending: p<[number]>('DELETE FROM workbook_pending WHERE wb = ?'),
+      dropPending: p<[number, number]>('DELETE FROM workbook_pending WHERE wb = ? AND part = ?'),
       deleteRow: p<[number, number]>('DELETE FROM workbook_rows WHERE wb = ? AND row_id = ?'),
       setRowResult: p<[number, number, string, string, number, number]>(
         'UPDATE workbook_rows SET errors = ?, warnings = ?, reads = ?, effects = ? WHERE wb = ? AND row_id = ?',
@@ -296,6 +304,7 @@ export class WorkbooksRepo {
       ),
       dropRevisionsAfter: p<[number, number]>('DELETE FROM workbook_revisions WHERE wb = ? AND seq > ?'),
       remove: [
+        'workbook_pending',
         'workbook_plan',
         'workbook_outcomes',
         'workbook_revisions',
@@ -496,6 +505,33 @@ export class WorkbooksRepo {
   /** Moves the rows at `fromIdx` and after by `delta` places. */
   shiftRows(wb: number, sheetNo: number, fromIdx: number, delta: number): void {
     this.s.shift.run(delta, wb, sheetNo, fromIdx);
+  }
+
+  /** Moves the rows strictly between two places by `delta`: closing the gaps a delete left, a run at a time. */
+  shiftBetween(wb: number, sheetNo: number, afterIdx: number, beforeIdx: number, delta: number): void {
+    this.s.shiftBetween.run(delta, wb, sheetNo, afterIdx, beforeIdx);
+  }
+
+  /** What undoes one committed slice of a big edit that has not ended (migration 0021). */
+  addPending(wb: number, part: number, undo: string): void {
+    this.s.addPending.run(wb, part, undo);
+  }
+
+  /** The pending slices' undo ops, the last slice first. */
+  pendingOf(wb: number): { part: number; undo: string }[] {
+    return this.s.pendingOf.all(wb);
+  }
+
+  pendingWorkbooks(): number[] {
+    return this.s.pendingWbs.all().map((row) => row.wb);
+  }
+
+  clearPending(wb: number): void {
+    this.s.clearPending.run(wb);
+  }
+
+  dropPending(wb: number, part: number): void {
+    this.s.dropPending.run(wb, part);
   }
 
   deleteRow(wb: number, rowId: number): void {

@@ -116,22 +116,5 @@ class BoundedPattern implements CellPattern {
   }
 }
 
-/**
- * Gives the event loop a turn once `sliceMs` have passed since the last one, so that a long scan
- * on the service's thread delays other requests by at most about a slice (README: Security).
- */
-export class TimeSlice {
-  private since = performance.now();
-
-  constructor(private readonly sliceMs = 10) {}
-
-  /** True once the slice is spent: the caller then awaits `turn()` (checked without an await, which a row would pay). */
-  due(): boolean {
-    return performance.now() - this.since >= this.sliceMs;
-  }
-
-  async turn(): Promise<void> {
-    await new Promise((resolve) => setImmediate(resolve));
-    this.since = performance.now();
-  }
-}
+/** The slices of a scan or a replace (moved to ../turns.ts, shared by every long piece of work). */
+export { TimeSlice } from '../turns';

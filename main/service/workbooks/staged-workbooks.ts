@@ -21,6 +21,8 @@ import { releaseMappedPages } from '../store/db';
 import { applyKeyDiff } from './workbook-key-index';
 import { writeOutcomes, writeSheetIssues } from './workbook-results';
 import { countsOf, rowIssues } from './workbook-views';
+import { TimeSlice } from '../turns';
+import { addedRows, applySliced, BIG_EDIT, editSize } from './sliced-apply';
 import { checkNewWorkbook, checkRows, DEFAULT_WORKBOOK_QUOTA, type WorkbookQuota } from './workbook-quota';
 
 /**
@@ -415,24 +417,40 @@ export class StagedWorkbooks {
       const planner = new EditPlanner(store, record.wb);
       // A replace reads its range with turns for the event loop, outside the write transaction.
       const prepared = await planner.prepare(edit);
+      const planned = prepared ?? planner.plan(edit);
+      const revisionOf = (forward: string, backward: string) => ({
+        seq: record.head + 1,
+        op: planned.op,
+        summary: planned.summary,
+        username: who.principal.username,
+        at: this.deps.now(),
+        forward,
+        backward,
+      });
+      if (editSize(planned.ops) > BIG_EDIT) {
+        const added = addedRows(planned.ops);
+        if (added > 0) checkRows(store, this.quota, record.owner_pkid, added);
+        const sliced = await applySliced(
+          store,
+          record.wb,
+          planned.ops,
+          ({ forward, backward }) => {
+            store.workbooks.dropRevisionsAfter(record.wb, record.head);
+            store.workbooks.addRevision(record.wb, revisionOf(forward, backward));
+            store.workbooks.setRevision(record.wb, store.workbooks.nextRevision(), record.head + 1, this.deps.now());
+          },
+          this.deps.checkpoints,
+        );
+        return this.afterChange(record.wb, sliced.applied);
+      }
       const applied = store.db.transaction(() => {
-        const planned = prepared ?? planner.plan(edit);
         const rowsBefore = storedRows(store, record.wb);
         const done = applyOps(store, record.wb, planned.ops);
         // Rows added (a paste past the end, inserted rows) count to the owner's quota: past it, nothing is applied.
         if (storedRows(store, record.wb) > rowsBefore) checkRows(store, this.quota, record.owner_pkid, 0);
-        const seq = record.head + 1;
         store.workbooks.dropRevisionsAfter(record.wb, record.head);
-        store.workbooks.addRevision(record.wb, {
-          seq,
-          op: planned.op,
-          summary: planned.summary,
-          username: who.principal.username,
-          at: this.deps.now(),
-          forward: JSON.stringify(planned.ops),
-          backward: JSON.stringify(done.inverse),
-        });
-        store.workbooks.setRevision(record.wb, store.workbooks.nextRevision(), seq, this.deps.now());
+        store.workbooks.addRevision(record.wb, revisionOf(JSON.stringify(planned.ops), JSON.stringify(done.inverse)));
+        store.workbooks.setRevision(record.wb, store.workbooks.nextRevision(), record.head + 1, this.deps.now());
         return done;
       })();
       return this.afterChange(record.wb, applied);
@@ -455,9 +473,14 @@ export class StagedWorkbooks {
           step < 0 ? 'nothing-to-undo' : 'nothing-to-redo',
           step < 0 ? 'There is no edit to undo.' : 'There is no undone edit to redo.',
         );
-      const applied = store.db.transaction(() => {
-        const done = applyOps(store, record.wb, JSON.parse(step < 0 ? entry.backward : entry.forward) as PrimitiveOp[]);
+      const ops = JSON.parse(step < 0 ? entry.backward : entry.forward) as PrimitiveOp[];
+      const moveHead = (): void =>
         store.workbooks.setRevision(record.wb, store.workbooks.nextRevision(), record.head + step, this.deps.now());
+      if (editSize(ops) > BIG_EDIT)
+        return this.afterChange(record.wb, (await applySliced(store, record.wb, ops, moveHead, this.deps.checkpoints)).applied);
+      const applied = store.db.transaction(() => {
+        const done = applyOps(store, record.wb, ops);
+        moveHead();
         return done;
       })();
       return this.afterChange(record.wb, applied);
@@ -485,11 +508,15 @@ export class StagedWorkbooks {
     const now = store.workbooks.getByWb(wb) as WorkbookRecord;
     const sheets = new Map(store.workbooks.sheets(wb).map((sheet) => [sheet.sheet_no, sheet]));
     const shown = new Set([...applied.rows, ...outcomes.map((outcome) => outcome.row_id)]);
-    const issues = [...shown].flatMap((rowId) => {
+    // A big edit's rows are read in slices too: 100,000 rows' issues are a second of reads.
+    const issues: WorkbookEditResult['issues'] = [];
+    const slice = new TimeSlice();
+    for (const rowId of shown) {
+      if (slice.due()) await slice.turn();
       const row = store.workbooks.row(wb, rowId);
       const sheet = row && sheets.get(row.sheet_no);
-      return row && sheet ? rowIssues(store, wb, sheet, row) : [];
-    });
+      if (row && sheet) issues.push(...rowIssues(store, wb, sheet, row));
+    }
     return {
       success: true,
       revision: now.revision,

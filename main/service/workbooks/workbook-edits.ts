@@ -7,7 +7,7 @@ import { compileCellPattern, MAX_PATTERN, TimeSlice, type CellPattern } from './
 import { columnsOf, sheetContext, type StagedColumn } from './staged-sheet';
 import { cellFromRequest, cellText, MAX_CELL_TEXT, parseCells } from './workbook-cells';
 import type { PrimitiveOp } from './workbook-ops';
-import { parseTsv } from './workbook-tsv';
+import { parseTsvInTurns } from './workbook-tsv';
 
 /**
  * An edit as a client sends it, checked and turned into primitive ops (workbook-ops.ts). Every
@@ -59,7 +59,7 @@ export class EditPlanner {
       case 'set':
         return this.set(fields);
       case 'paste':
-        return this.paste(fields);
+        throw bad('A paste is planned with prepare().');
       case 'insert_rows':
         return this.insertRows(fields);
       case 'delete_rows':
@@ -71,7 +71,7 @@ export class EditPlanner {
       case 'fill_down':
         return this.fillDown(fields);
       case 'replace':
-        // Planned before the transaction, by prepare(): a replace walks the sheet with turns.
+        // Planned before the transaction, by prepare(): a replace walks the sheet, a paste parses its block, with turns.
         throw bad('A replace is planned with prepare().');
       case 'directive':
         return this.directive(fields);
@@ -117,12 +117,13 @@ export class EditPlanner {
     return { op: 'set', ops: [['cells', sheet.sheet_no, cells]], summary: `Set ${plural(cells.length, 'cell')} in '${sheet.name}'` };
   }
 
-  private paste(fields: Fields): PlannedEdit {
+  private async paste(fields: Fields): Promise<PlannedEdit> {
+    const slice = new TimeSlice();
     const sheet = this.sheet(fields);
     const tsv = text(fields, 'tsv', 50 * 1024 * 1024);
     const top = this.rowIdx(sheet, fields.row_id);
     const left = this.columnPlace(sheet, fields.column_id);
-    const block = parseTsv(tsv);
+    const block = await parseTsvInTurns(tsv, slice);
     const columns = columnsOf(sheet);
     const width = Math.max(0, ...block.map((line) => line.length));
     if (left + width > columns.length) {
@@ -137,14 +138,15 @@ export class EditPlanner {
     if (extra > 0) ops.push(this.newRows(sheet, sheet.rows, extra));
     const cells: [number, number, WorkbookCell][] = [];
     const insertedIds = extra > 0 ? (ops[0] as Extract<PrimitiveOp, { 0: 'insert' }>)[3].map(([id]) => id) : [];
-    block.forEach((line, offset) => {
+    for (const [offset, line] of block.entries()) {
+      if (slice.due()) await slice.turn();
       const idx = top + offset;
       const rowId = idx < sheet.rows ? this.store.workbooks.rowAt(this.wb, sheet.sheet_no, idx)?.row_id : insertedIds[idx - sheet.rows];
-      if (rowId === undefined) return;
+      if (rowId === undefined) continue;
       line.forEach((value, column) =>
         cells.push([rowId, columns[left + column].id, cellFromRequest(value, `line ${offset + 1}, cell ${column + 1}`)]),
       );
-    });
+    }
     ops.push(['cells', sheet.sheet_no, cells]);
     return { op: 'paste', ops, summary: `Pasted ${block.length} x ${width} cells in '${sheet.name}'` };
   }
@@ -265,7 +267,8 @@ export class EditPlanner {
   async prepare(raw: unknown): Promise<PlannedEdit | undefined> {
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
     const fields = raw as Fields;
-    return fields.op === 'replace' ? this.replace(fields) : undefined;
+    if (fields.op === 'replace') return this.replace(fields);
+    return fields.op === 'paste' ? this.paste(fields) : undefined;
   }
 
   private pattern(fields: Fields): CellPattern {

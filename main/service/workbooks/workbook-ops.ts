@@ -80,7 +80,12 @@ function applyDelete(store: Store, wb: number, op: Extract<PrimitiveOp, { 0: 'de
     .filter((row) => row !== undefined && row.sheet_no === sheetNo)
     .sort((a, b) => (a?.idx ?? 0) - (b?.idx ?? 0));
   for (const row of removed) if (row) forgetRow(store, wb, row.row_id);
-  store.workbooks.renumber(wb, sheetNo);
+  closeGaps(
+    store,
+    wb,
+    sheetNo,
+    removed.map((row) => row?.idx ?? 0),
+  );
   store.workbooks.addSheetRows(wb, sheetNo, -removed.length);
   out.structural = true;
   // Put back in ascending places, a run of neighbours at a time: each lands where it was.
@@ -92,6 +97,18 @@ function applyDelete(store: Store, wb: number, op: Extract<PrimitiveOp, { 0: 'de
     else inverse.push(['insert', sheetNo, row.idx, [[row.row_id, row.cells]]]);
   }
   return inverse;
+}
+
+/**
+ * The rows below deleted places move up, a run between two deleted places at a time (the run
+ * after the k-th deleted place by k): only the rows below the first deleted place are touched. A
+ * renumbering of the whole sheet read every row of it, for each slice of a big delete.
+ */
+function closeGaps(store: Store, wb: number, sheetNo: number, deleted: number[]): void {
+  deleted.forEach((idx, k) => {
+    const next = k + 1 < deleted.length ? deleted[k + 1] : Number.MAX_SAFE_INTEGER;
+    if (next > idx + 1) store.workbooks.shiftBetween(wb, sheetNo, idx, next, -(k + 1));
+  });
 }
 
 function applyColumns(store: Store, wb: number, op: Extract<PrimitiveOp, { 0: 'columns' }>, out: AppliedOps): PrimitiveOp {

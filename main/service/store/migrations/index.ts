@@ -18,6 +18,7 @@ import { sql as workbookPushes } from './0017-workbook-pushes';
 import { sql as workbookRowGaps } from './0018-workbook-row-gaps';
 import { sql as transactionChildStatus } from './0019-transaction-child-status';
 import { sql as workbookFiles } from './0020-workbook-files';
+import { sql as workbookPending } from './0021-workbook-pending';
 
 /**
  * Numbered migrations, applied in order at open. Append a new file `NNNN-name.ts` exporting
@@ -51,4 +52,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 18, name: 'workbook-row-gaps', sql: workbookRowGaps },
   { version: 19, name: 'transaction-child-status', sql: transactionChildStatus },
   { version: 20, name: 'workbook-files', sql: workbookFiles },
+  { version: 21, name: 'workbook-pending', sql: workbookPending },
 ];
