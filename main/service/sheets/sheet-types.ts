@@ -27,6 +27,17 @@ export interface SheetIssue {
   severity: 'error' | 'warning';
   code: string;
   message: string;
+  /**
+   * The fix, when the validator knows it from the store (the form the inventory holds a number
+   * in): a staged workbook offers it as the issue's suggestion. Never in the validation answer.
+   */
+  fix?: IssueFix;
+}
+
+/** A suggested new value for an issue's cell, and what applying it does in words. */
+export interface IssueFix {
+  label: string;
+  value: string;
 }
 
 export interface ParsedRow {

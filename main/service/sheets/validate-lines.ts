@@ -5,6 +5,7 @@ import { phoneProblem } from '../domain/rules/phones';
 import { requireModel } from '../models/registry';
 import type { InstanceRecord } from '../store/instances-repo';
 import { inventoryHolder } from './key-lookup';
+import { otherFormWarning } from './number-forms';
 import { reportProblem, type RowPlan } from './validate-context';
 import { keyTaken } from './validate-keys';
 import type { Target } from './validate-target';
@@ -32,7 +33,7 @@ export function takeNumber(plan: RowPlan, pattern: string, at: string): void {
   const { check, node } = plan;
   if (pattern === '' || plan.bad.has(at)) return;
   const entry = plan.rules.numberEntry(node, pattern);
-  if (!entry) return;
+  if (!entry) return otherFormWarning(check, plan.rules, node, pattern, at);
   const problem = numberProblem(entry, pattern, at);
   if (problem) reportProblem(check, problem);
   else plan.commits.push(() => check.overlay.setInventory(entry.pkid, 'Used', check.ref));

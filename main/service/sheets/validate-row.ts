@@ -6,6 +6,7 @@ import { ApiError } from '../errors';
 import { withDefaults } from '../schema/validate';
 import { META_NAMES } from './header-resolve';
 import { quoted } from './issue-text';
+import { restoreNumberForms } from './number-forms';
 import type { RowAction } from './sheet-types';
 import { rowValueProblems, templateName, withTemplate } from './row-precheck';
 import { valueProblems, type ValueProblem } from './validate-cells';
@@ -158,6 +159,7 @@ export function validateRow(check: RowCheck): RowAction | null {
   if (row.action === 'add') validateAdd(plan);
   else if (row.action === 'modify') validateModify(plan);
   else validateDelete(plan);
+  restoreNumberForms(check, plan.rules, plan.node);
   if (!hasErrors(check)) plan.commits.forEach((commit) => commit());
   return row.action;
 }

@@ -47,6 +47,8 @@ function withoutControl(context: SheetContext, issue: SheetIssue, cell: string):
 
 export function suggestionFor(store: Store, context: SheetContext, issue: SheetIssue, cell: WorkbookCell): WorkbookSuggestion | null {
   if (cell === null) return null;
+  // The validator's own fix (the form the inventory holds a number in) knows more than the cell.
+  if (issue.fix) return { label: issue.fix.label, value: issue.fix.value };
   const text = cellText(cell);
   if (TEXT_FORM_CODES.has(issue.code)) return { label: `Store it as the text '${text}'`, value: text };
   if (issue.code === 'not-a-choice' || issue.code === 'bad-action') {

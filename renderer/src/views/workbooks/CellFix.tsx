@@ -1,11 +1,13 @@
 import type { WorkbookIssue } from '../../../../main/service/contract/workbook-api';
 import { useSlice, useStores } from '../../store/stores';
 import { fixableCount } from '../../store/workbook-issues-store';
+import { FixPreview } from './FixPreview';
 
 /**
  * The suggested fixes of the chosen cell's issues: "Apply" sets the cell to the suggestion (one
  * edit, Ctrl+. from the grid does the same), "Apply to all n like it" has the service apply the
- * suggestion of every issue of that code in that column, in one revision (apply_suggestions).
+ * suggestion of every issue of that code in that column, in one revision (apply_suggestions);
+ * "Show the n changes" lists what each of those cells becomes first (FixPreview).
  */
 export function CellFix({ issues, rowId, columnId }: { issues: WorkbookIssue[]; rowId: number | undefined; columnId: number | undefined }) {
   const { workbook } = useStores();
@@ -31,6 +33,7 @@ export function CellFix({ issues, rowId, columnId }: { issues: WorkbookIssue[]; 
                 Apply to all {like.toLocaleString()} like it
               </button>
             )}
+            {like > 1 && <FixPreview key={`${issue.code}:${columnId}`} code={issue.code} columnId={columnId} count={like} />}
           </p>
         );
       })}
