@@ -15,11 +15,17 @@ import { routeTags } from './tags';
 import { routeUpload } from './uploads';
 import { routeTransactions } from './transactions';
 import { whoAmI } from './whoami';
+import { openApiDocument } from '../openapi/openapi-document';
+import { json } from '../responses';
 
 /** Dispatches `/api/<type>/<name>/...` to the handler of its endpoint family. */
 export async function dispatch(deps: RouteDeps, ctx: RequestContext): Promise<ApiResponse> {
   if (/^\/api\/uploadfiles\/?$/.test(ctx.path)) return routeUpload(deps, ctx);
   if (/^\/api\/whoami\/?$/.test(ctx.path)) return whoAmI(deps, ctx);
+  if (ctx.path === '/api/openapi.json') {
+    if (ctx.method !== 'GET') throw methodNotAllowed(ctx, 'GET');
+    return json(200, openApiDocument());
+  }
   if (ctx.path.startsWith('/api/export/')) return routeExportPath(deps, ctx);
   const route = parseRoutePath(ctx.path);
   if (!route) throw notFound(`No resource at ${ctx.path}: paths look like /api/<model_type>/<model_name>/.`);
