@@ -16,14 +16,31 @@ export interface Exchanged {
   ms: number;
 }
 
+/** A request: its body, and whether a successful answer may be streamed on as it arrives (a live request's, passed to its client). */
+export interface ExchangeRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: OutgoingBody;
+  streamOk?: boolean;
+}
+
 /** What a request carries: a body given whole, or a file the HTTP host spooled an upload to (sent from disk, so it can be sent again). */
 export interface OutgoingBody {
   bytes?: string | Uint8Array;
   file?: string;
 }
 
-/** JSON and HTML answers are small (a page is at most 2,000 summaries); past this something is wrong. */
-const MAX_TEXT_ANSWER = 64 * 1024 * 1024;
+/**
+ * Memory budgets for what a remote sends (issue 30, finding 6): answers held whole were up to
+ * 64 MB each, 16 at once per profile (8 live GETs of 60 MB grew the workstation by 360-760 MB).
+ * A live answer that succeeded now streams through to the client as files do; what must be read
+ * whole (a sync page, a fault, a sign-in) is at most MAX_TEXT_ANSWER, and all such answers being
+ * received at once, across profiles, at most MAX_TEXT_HELD: past either, 502 remote-too-large.
+ */
+export const MAX_TEXT_ANSWER = 32 * 1024 * 1024;
+export const MAX_TEXT_HELD = 64 * 1024 * 1024;
+let held = 0;
 const TEXT_TYPES = /^(application\/json|text\/|application\/problem\+json)/i;
 
 /** A keep-alive pool bound to the profile's origin: the only host this profile's requests can reach. */
@@ -45,11 +62,7 @@ const deadlineError = (): Error =>
  * and text, the whole body (a slow drip cannot hold it open); a streamed file has only the idle
  * timeout between its chunks, as a big export may rightly take minutes.
  */
-export async function exchange(
-  pool: Pool,
-  target: RemoteTarget,
-  request: { method: string; path: string; headers: Record<string, string>; body?: OutgoingBody },
-): Promise<Exchanged> {
+export async function exchange(pool: Pool, target: RemoteTarget, request: ExchangeRequest): Promise<Exchanged> {
   if (request.body === undefined) return bodiless(pool, target, request);
   const started = performance.now();
   const controller = new AbortController();
@@ -62,7 +75,7 @@ export async function exchange(
   }
   try {
     const answer = await pool.request({ method: request.method as 'GET', path: request.path, headers, body, signal: controller.signal });
-    if (isFile(answer, request.method)) {
+    if (passedOn(answer, request)) {
       clearTimeout(timer);
       return { status: answer.statusCode, headers: answer.headers, stream: answer.body, ms: performance.now() - started };
     }
@@ -82,14 +95,10 @@ export async function exchange(
  * remote bench's profile). The pool's headersTimeout (the profile's response timeout) bounds the
  * wait for the head; a JSON body gets what is left of the deadline, then is destroyed.
  */
-async function bodiless(
-  pool: Pool,
-  target: RemoteTarget,
-  request: { method: string; path: string; headers: Record<string, string> },
-): Promise<Exchanged> {
+async function bodiless(pool: Pool, target: RemoteTarget, request: ExchangeRequest): Promise<Exchanged> {
   const started = performance.now();
   const answer = await pool.request({ method: request.method as 'GET', path: request.path, headers: request.headers });
-  if (isFile(answer, request.method))
+  if (passedOn(answer, request))
     return { status: answer.statusCode, headers: answer.headers, stream: answer.body, ms: performance.now() - started };
   const left = Math.max(0, target.responseMs - (performance.now() - started));
   const timer = setTimeout(() => answer.body.destroy(deadlineError()), left);
@@ -101,31 +110,72 @@ async function bodiless(
   }
 }
 
+/** A file, or a live request's successful answer: passed on as it arrives, never held whole. */
+function passedOn(answer: { statusCode: number; headers: IncomingHttpHeaders }, request: ExchangeRequest): boolean {
+  if (isFile(answer, request.method)) return true;
+  return (
+    request.streamOk === true &&
+    answer.statusCode >= 200 &&
+    answer.statusCode < 300 &&
+    answer.statusCode !== 204 &&
+    request.method !== 'HEAD'
+  );
+}
+
 /** Everything but JSON and text (xlsx exports...) is passed on as it arrives. */
 function isFile(answer: { statusCode: number; headers: IncomingHttpHeaders }, method: string): boolean {
   return !TEXT_TYPES.test(String(answer.headers['content-type'] ?? '')) && method !== 'HEAD' && answer.statusCode !== 204;
 }
 
-/** Gathers a JSON or text answer from its events (no async iterator: one promise per answer, not per chunk). */
+/** Gathers a JSON or text answer from its events (no async iterator: one promise per answer, not per chunk), within the budgets. */
 function readWhole(stream: Readable, target: RemoteTarget): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let settled = false;
+    const settle = (): void => {
+      settled = true;
+      held -= size;
+    };
     stream.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_TEXT_ANSWER) return void chunks.push(chunk);
+      if (settled) return;
+      const alone = size + chunk.length > MAX_TEXT_ANSWER;
+      if (!alone && held + chunk.length <= MAX_TEXT_HELD) {
+        size += chunk.length;
+        held += chunk.length;
+        return void chunks.push(chunk);
+      }
+      settle();
+      chunks.length = 0;
       stream.destroy();
+      const mb = (bytes: number): number => bytes / 1024 / 1024;
       reject(
         new ApiError(
           502,
           'remote-too-large',
-          `${target.name} sent a JSON or text answer larger than ${MAX_TEXT_ANSWER / 1024 / 1024} MB; ask for a smaller page (limit).`,
+          alone
+            ? `${target.name} sent a JSON or text answer larger than ${mb(MAX_TEXT_ANSWER)} MB; ask for a smaller page (limit).`
+            : `The answers of remote deployments being received at once passed ${mb(MAX_TEXT_HELD)} MB (this one from ${target.name} was at ${mb(size).toFixed(1)} MB); try again, or ask for smaller pages (limit).`,
         ),
       );
     });
-    stream.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
-    stream.once('error', reject);
+    stream.once('end', () => {
+      if (settled) return;
+      settle();
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    });
+    const fail = (error: Error): void => {
+      if (settled) return;
+      settle();
+      reject(error);
+    };
+    stream.once('error', fail);
     // A body destroyed without an error (the client went away) must not leave the promise hanging.
-    stream.once('close', () => reject(Object.assign(new Error('the remote answer was closed before its end'), { code: 'ECONNRESET' })));
+    stream.once('close', () => fail(Object.assign(new Error('the remote answer was closed before its end'), { code: 'ECONNRESET' })));
   });
+}
+
+/** Bytes of remote answers being received whole now (for tests and the README's figures). */
+export function heldRemoteBytes(): number {
+  return held;
 }

@@ -3,7 +3,7 @@ import type { Pool } from 'undici';
 import type { ApiResponse } from '../service/api-types';
 import { secretFor, targetAddress } from './bound-secret';
 import type { CredentialVault } from './credential-vault';
-import { exchange, poolFor, type Exchanged, type OutgoingBody } from './remote-exchange';
+import { exchange, poolFor, type Exchanged, type ExchangeRequest, type OutgoingBody } from './remote-exchange';
 import { isRetriable, noPasswordFault, remoteAuthFault, remoteFaultOf, RemoteFault } from './remote-faults';
 import type { RemoteTarget } from './remote-target';
 import { remotePathOf } from './request-target';
@@ -67,7 +67,8 @@ export class RemoteHub {
     const headers = passedHeaders(request.headers, target);
     const body: OutgoingBody | undefined =
       request.bodyFile !== undefined ? { file: request.bodyFile } : request.body !== undefined ? { bytes: request.body } : undefined;
-    const answer = await this.authenticated(link, { method, path: remotePath, headers, body });
+    // A live answer that succeeded streams on to the client (remote-exchange.ts: memory budgets).
+    const answer = await this.authenticated(link, { method, path: remotePath, headers, body, streamOk: true });
     const response = toResponse(answer, target);
     if (dropped || (target.releaseLine === '21.1-or-later' && request.headers?.['x-version'] !== undefined))
       response.headers['x-workstation-note'] =
@@ -111,10 +112,7 @@ export class RemoteHub {
   }
 
   /** Sends with the profile's credentials; a session that expired is opened again and the request sent once more (the remote refused it, so it was not made). */
-  private async authenticated(
-    link: Link,
-    request: { method: string; path: string; headers: Record<string, string>; body?: OutgoingBody },
-  ): Promise<Exchanged> {
+  private async authenticated(link: Link, request: ExchangeRequest): Promise<Exchanged> {
     const { target } = link;
     // Only a password entered for this very address and user (bound-secret.ts).
     const password = secretFor(this.vault, targetAddress(target));
@@ -186,10 +184,7 @@ export class RemoteHub {
   }
 
   /** GETs are sent again after a broken or refused connection, a few times within their deadline; writes never. */
-  private async withRetries(
-    link: Link,
-    request: { method: string; path: string; headers: Record<string, string>; body?: OutgoingBody },
-  ): Promise<Exchanged> {
+  private async withRetries(link: Link, request: ExchangeRequest): Promise<Exchanged> {
     const retries = IDEMPOTENT.has(request.method) ? RETRY_DELAYS_MS : [];
     for (let attempt = 0; ; attempt += 1) {
       try {
