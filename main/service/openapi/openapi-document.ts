@@ -1,6 +1,9 @@
 import { ALL_MODELS } from '../models/registry';
 import { filterFieldsOf } from '../list/list-params';
-import { SCHEMAS, type JsonSchema } from './openapi-schemas';
+import type { JsonSchema, OpenApiDocument, Operation, Parameter, PathItem } from '../contract/openapi';
+import { SCHEMAS } from './openapi-schemas';
+
+export type { OpenApiDocument, Operation, Parameter, PathItem } from '../contract/openapi';
 
 /**
  * The published description of `/api/` and `/workstation/` (issue 30, build 7): an OpenAPI 3.1
@@ -9,31 +12,6 @@ import { SCHEMAS, type JsonSchema } from './openapi-schemas';
  * it describes. `test/service/openapi-routes.test.ts` checks it against the routes (each path and
  * method answers, no other method does) and `npm run fuzz` sends requests generated from it.
  */
-export interface Operation {
-  operationId: string;
-  summary: string;
-  parameters?: Parameter[];
-  requestBody?: { required: boolean; content: Record<string, { schema: JsonSchema }> };
-  responses: Record<string, { description: string; content?: Record<string, { schema: JsonSchema }> }>;
-}
-
-export interface Parameter {
-  name: string;
-  in: 'path' | 'query';
-  required?: boolean;
-  schema: JsonSchema;
-}
-
-export type PathItem = Partial<Record<'get' | 'post' | 'put' | 'delete', Operation>>;
-
-export interface OpenApiDocument {
-  openapi: '3.1.0';
-  info: { title: string; version: string; description: string };
-  paths: Record<string, PathItem>;
-  components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, unknown> };
-  security: Record<string, string[]>[];
-}
-
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 const json = (name: string) => ({ 'application/json': { schema: ref(name) } });
 const FAULTS: Record<string, string> = {

@@ -4,7 +4,7 @@
  * (contract/workbook-api.ts). They say what every answer holds at least (`required`), and leave
  * the rest open: a client reads the fields it knows.
  */
-export type JsonSchema = { [keyword: string]: unknown };
+import type { JsonSchema } from '../contract/openapi';
 
 const str: JsonSchema = { type: 'string' };
 const int: JsonSchema = { type: 'integer' };

@@ -12,7 +12,7 @@ export function TopBar() {
   // A detail view lights its list's tab: a transaction its list, a profile's Sync panel Settings.
   const within = (name: string): boolean =>
     view === name || (name === 'transactions' && view === 'transaction') || (name === 'settings' && view === 'sync');
-  const tab = (name: 'resources' | 'workbooks' | 'transactions' | 'search' | 'settings', label: string) => (
+  const tab = (name: 'resources' | 'workbooks' | 'transactions' | 'search' | 'settings' | 'help', label: string) => (
     <button
       type="button"
       className={`tab${within(name) ? ' current' : ''}`}
@@ -32,6 +32,7 @@ export function TopBar() {
         {tab('transactions', 'Transactions')}
         {tab('search', 'Search')}
         {user?.role === 'admin' && tab('settings', 'Settings')}
+        {tab('help', 'Help')}
       </nav>
       <form
         className="top-search"

@@ -1,7 +1,18 @@
 import { createStore } from 'zustand/vanilla';
 
 export type ViewName =
-  'resources' | 'instance' | 'form' | 'workbooks' | 'workbook' | 'viewer' | 'transactions' | 'transaction' | 'search' | 'settings' | 'sync';
+  | 'resources'
+  | 'instance'
+  | 'form'
+  | 'workbooks'
+  | 'workbook'
+  | 'viewer'
+  | 'transactions'
+  | 'transaction'
+  | 'search'
+  | 'settings'
+  | 'sync'
+  | 'help';
 
 /** Where the user is: one view and what it shows. Every view reads its target from here. */
 export interface Place {

@@ -1,5 +1,6 @@
 import { useSlice } from '../store/stores';
 import { FormView } from './FormView';
+import { HelpView } from './HelpView';
 import { InstanceView } from './InstanceView';
 import { ResourcesView } from './ResourcesView';
 import { SearchView } from './SearchView';
@@ -37,5 +38,7 @@ export function ViewSwitch() {
       return <SettingsView />;
     case 'sync':
       return <SyncView />;
+    case 'help':
+      return <HelpView />;
   }
 }
