@@ -3,7 +3,11 @@ import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { table } from './cli-table';
 import { ApiError } from './service/errors';
+import { storePlaces } from './cli-map-places';
+import { defaultDataDir } from './data-dir';
+import { createService } from './service';
 import { applyMapping } from './service/mapping/apply-mapping';
+import type { MappingPlaces } from './service/mapping/mapping-places';
 import { mappingOf, readMapping, type MappingFile } from './service/mapping/mapping-file';
 import { proposeWorkbook, type WorkbookProposal } from './service/mapping/propose-workbook';
 
@@ -15,6 +19,7 @@ import { proposeWorkbook, type WorkbookProposal } from './service/mapping/propos
  */
 export const MAP_USAGE = `usage: workstation map <file.xlsx> [--model <type>] [--json] [--save <mapping.json>]
        workstation map <file.xlsx> --write <out.xlsx> [--mapping <mapping.json>] [--model <type>]
+                       [--hierarchy <path>] [--data <dir>]
 
   --model    map to this model (e.g. relation/Bundle) instead of the one the columns fill best
   --json     the proposal as one JSON document on stdout
@@ -23,6 +28,9 @@ export const MAP_USAGE = `usage: workstation map <file.xlsx> [--model <type>] [-
   --write    write the first sheet, mapped, as a bulk-load workbook of the model (the columns left
              out on a #source sheet): validate, plan or load it as any workbook
   --mapping  the mapping file to write with, instead of the proposal
+  --hierarchy  the node the rows go to: a site column's names ('Paris') become the nodes of
+             that name below it, local numbers take the country of their row's node, and rows
+             naming no node go to it (the store of --data is read for these)
   exit       0 every required field is mapped, 2 a required field is not, or the file was refused`;
 
 interface Output {
@@ -75,17 +83,14 @@ const OPTIONS = {
   save: { type: 'string' },
   write: { type: 'string' },
   mapping: { type: 'string' },
+  hierarchy: { type: 'string' },
+  data: { type: 'string' },
 } as const;
 const parse = (args: string[]) => parseArgs({ args, allowPositionals: true, options: OPTIONS });
 
 /** The file written by a mapping (the given one, else the proposal's), as a bulk-load workbook. */
-async function writeMapped(
-  file: string,
-  target: string,
-  mappingPath: string | undefined,
-  modelType: string | undefined,
-  out: Output,
-): Promise<number> {
+async function writeMapped(file: string, target: string, values: ReturnType<typeof parse>['values'], out: Output): Promise<number> {
+  const mappingPath = values.mapping;
   let mapping: MappingFile;
   if (mappingPath !== undefined) {
     let json: unknown;
@@ -96,12 +101,24 @@ async function writeMapped(
     }
     mapping = readMapping(json).mapping;
   } else {
-    mapping = mappingOf((await proposeWorkbook(resolve(file), basename(file), modelType)).sheets[0]);
+    mapping = mappingOf((await proposeWorkbook(resolve(file), basename(file), values.model)).sheets[0], values.hierarchy);
   }
   const { model } = readMapping(mapping);
-  await writeFile(target, await applyMapping(resolve(file), basename(file), mapping, model));
+  const places = values.hierarchy === undefined ? undefined : await placesOf(values.hierarchy, values.data);
+  await writeFile(target, await applyMapping(resolve(file), basename(file), mapping, model, places));
   out.stdout(`${target}: ${basename(file)} mapped to ${model.modelType}; validate, plan or load it as any workbook\n`);
   return 0;
+}
+
+/** The store's places below `hierarchy`, read once; the store is closed again at once. */
+async function placesOf(hierarchy: string, dataDir: string | undefined): Promise<MappingPlaces> {
+  const service = await createService({ dataDir: dataDir ?? defaultDataDir() });
+  try {
+    if (!service.store.nodes.getByPath(hierarchy)) throw new Error(`there is no node ${hierarchy} in the store`);
+    return await storePlaces(service, hierarchy);
+  } finally {
+    service.close();
+  }
 }
 
 export async function mapCommand(args: string[], out: Output = processOutput): Promise<number> {
@@ -119,11 +136,11 @@ export async function mapCommand(args: string[], out: Output = processOutput): P
   }
   try {
     const { values } = parsed;
-    if (values.write !== undefined) return await writeMapped(file, values.write, values.mapping, values.model, out);
+    if (values.write !== undefined) return await writeMapped(file, values.write, values, out);
     const proposal = await proposeWorkbook(resolve(file), basename(file), values.model);
     const unmapped = proposal.sheets.some((sheet) => sheet.unmappedRequired.length > 0);
     if (values.save !== undefined) {
-      await writeFile(values.save, `${JSON.stringify(mappingOf(proposal.sheets[0]), null, 2)}\n`);
+      await writeFile(values.save, `${JSON.stringify(mappingOf(proposal.sheets[0], values.hierarchy), null, 2)}\n`);
       out.stderr(`mapping of sheet '${proposal.sheets[0].sheet}' saved to ${values.save}\n`);
     }
     out.stdout(values.json ? `${JSON.stringify(proposal, null, 2)}\n` : proposalText(proposal));

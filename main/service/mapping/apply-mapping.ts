@@ -10,7 +10,8 @@ import { writeWorkbook } from '../sheets/write-workbook';
 import { readXlsxBook } from '../sheets/xlsx-book';
 import { sheetRowBatches } from '../sheets/xlsx-row-stream';
 import type { MappingColumn, MappingFile } from './mapping-file';
-import { applyTransform } from './transforms';
+import type { MappingPlaces } from './mapping-places';
+import { applyTransform, type TransformContext } from './transforms';
 
 /**
  * A customer's sheet rewritten by a mapping as our own compact bulk-load sheet (the model's name
@@ -30,9 +31,9 @@ const textOf = (row: SheetRow, column: number): string => {
   return raw ? (metaText(raw).text ?? '') : '';
 };
 
-function valueOf(mapped: MappingColumn, text: string): CellValue {
+function valueOf(mapped: MappingColumn, text: string, context: TransformContext): CellValue {
   let value = text;
-  for (const transform of mapped.transforms ?? []) value = applyTransform(value, transform);
+  for (const transform of mapped.transforms ?? []) value = applyTransform(value, transform, context);
   const to = mapped.values?.[value] ?? mapped.values?.[text];
   if (to !== undefined) return to;
   return value === '' ? null : value;
@@ -66,7 +67,13 @@ function placeColumns(mapping: MappingFile, headers: Map<string, number>, fileNa
 }
 
 /** The first sheet of `path` rewritten by `mapping` as a compact bulk-load workbook. */
-export async function applyMapping(path: string, fileName: string, mapping: MappingFile, model: ModelDef): Promise<Uint8Array> {
+export async function applyMapping(
+  path: string,
+  fileName: string,
+  mapping: MappingFile,
+  model: ModelDef,
+  places?: MappingPlaces,
+): Promise<Uint8Array> {
   const pkg = await inspectWorkbookFile(path, fileName);
   const book = await readXlsxBook(path, pkg, fileName);
   const part = pkg.sheets.find((sheet) => !sheet.name.startsWith('#'));
@@ -88,20 +95,23 @@ export async function applyMapping(path: string, fileName: string, mapping: Mapp
         kept.push([1, ['Row', ...unmapped.map((column) => textOf(row, column))]]);
         continue;
       }
-      rows.push([
-        row.number,
-        placed.map((entry) => {
-          if (entry.constant !== undefined) return entry.constant;
-          if (entry.join)
-            return (
-              entry.join.columns
-                .map((column) => textOf(row, column))
-                .filter((text) => text !== '')
-                .join(entry.join.separator) || null
-            );
-          return entry.source ? valueOf(entry.source.mapped, textOf(row, entry.source.column)) : null;
-        }),
-      ]);
+      // The row's node first: a local number is made E.164 with its country.
+      const cellOf = (entry: Placed, context: TransformContext): CellValue => {
+        if (entry.constant !== undefined) return entry.constant;
+        if (entry.join) {
+          const parts = entry.join.columns.map((column) => textOf(row, column)).filter((text) => text !== '');
+          return parts.length > 0 ? parts.join(entry.join.separator) : null;
+        }
+        return entry.source ? valueOf(entry.source.mapped, textOf(row, entry.source.column), context) : null;
+      };
+      const base: TransformContext = { nodePath: places ? (name) => places.nodePath(name) : undefined };
+      const node = placed.find((entry) => entry.name === META_NAMES['#Hierarchy Node']);
+      const nodeValue = node ? cellOf(node, base) : null;
+      const context: TransformContext = {
+        ...base,
+        countryCode: () => (places && typeof nodeValue === 'string' ? places.countryCodeOf(nodeValue) : undefined),
+      };
+      rows.push([row.number, placed.map((entry) => (entry === node ? nodeValue : cellOf(entry, context)))]);
       if (unmapped.length > 0 && kept.length <= KEPT_ROWS)
         kept.push([kept.length + 1, [row.number, ...unmapped.map((column) => textOf(row, column) || null)]]);
     }

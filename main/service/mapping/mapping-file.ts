@@ -27,7 +27,7 @@ export interface MappingFile {
 }
 
 const META = new Set(['#Hierarchy Node', '#Action', '#CFT Template']);
-const TRANSFORMS = new Set(['trim', 'case', 'e164', 'device-from-mac']);
+const TRANSFORMS = new Set(['trim', 'case', 'e164', 'device-from-mac', 'node']);
 
 const bad = (message: string): ApiError => new ApiError(400, 'validation-failed', `The mapping ${message}.`);
 
@@ -70,21 +70,37 @@ export function readMapping(json: unknown): { mapping: MappingFile; model: Model
   return { mapping: json as unknown as MappingFile, model };
 }
 
-/** The proposal as a mapping file the user can edit and give back. */
-export function mappingOf(proposal: SheetProposal): MappingFile {
+/** The transforms a column's values call for: a MAC made a phone name, local numbers E.164, site names nodes. */
+function transformsFor(column: SheetProposal['columns'][number]): Transform[] | undefined {
+  if (column.kind === 'mac') return [{ kind: 'device-from-mac' }];
+  if (column.kind === 'local-number') return [{ kind: 'e164' }];
+  if (column.target === '#Hierarchy Node' && column.kind !== 'hierarchy') return [{ kind: 'node' }];
+  return undefined;
+}
+
+/**
+ * The proposal as a mapping file the user can edit and give back; with the chosen node, the rows
+ * whose sheet names no node go to it.
+ */
+export function mappingOf(proposal: SheetProposal, hierarchy?: string): MappingFile {
+  const hasNode = proposal.columns.some((column) => column.target === '#Hierarchy Node');
   return {
     model: proposal.model,
-    columns: proposal.columns.map((column) => ({
-      header: column.header,
-      target: column.target,
-      ...(column.kind === 'mac' ? { transforms: [{ kind: 'device-from-mac' as const }] } : {}),
-      ...(column.values
-        ? {
-            values: Object.fromEntries(
-              column.values.flatMap((value) => (value.to === null || value.to === value.value ? [] : [[value.value, value.to]])),
-            ),
-          }
-        : {}),
-    })),
+    columns: proposal.columns.map((column) => {
+      const transforms = transformsFor(column);
+      return {
+        header: column.header,
+        target: column.target,
+        ...(transforms ? { transforms } : {}),
+        ...(column.values
+          ? {
+              values: Object.fromEntries(
+                column.values.flatMap((value) => (value.to === null || value.to === value.value ? [] : [[value.value, value.to]])),
+              ),
+            }
+          : {}),
+      };
+    }),
+    ...(hierarchy !== undefined && !hasNode ? { constants: { '#Hierarchy Node': hierarchy } } : {}),
   };
 }

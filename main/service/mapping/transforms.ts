@@ -7,8 +7,13 @@
 export type Transform =
   | { kind: 'trim' }
   | { kind: 'case'; to: 'upper' | 'lower' }
-  /** A local number made E.164 with a country code (`01 40 00 10 50`, `33` -> `+33140001050`). */
-  | { kind: 'e164'; country_code: string }
+  /**
+   * A local number made E.164 with a country code (`01 40 00 10 50`, `33` -> `+33140001050`);
+   * without one, the country of the row's node (mapping-places.ts).
+   */
+  | { kind: 'e164'; country_code?: string }
+  /** A site's name made the path of the node of that name at or below the chosen node. */
+  | { kind: 'node' }
   /** A MAC address made the phone's device name (`00:1B:54:AA:10:01` -> `SEP001B54AA1001`). */
   | { kind: 'device-from-mac'; prefix?: string };
 
@@ -32,14 +37,24 @@ export function deviceFromMac(value: string, prefix = 'SEP'): string {
   return match ? `${prefix}${match.slice(1).join('').toUpperCase()}` : value;
 }
 
-export function applyTransform(value: string, transform: Transform): string {
+/** What a transform may need beyond the value: the places of mapping-places.ts, and the row's node. */
+export interface TransformContext {
+  nodePath?: (name: string) => string | undefined;
+  countryCode?: () => string | undefined;
+}
+
+export function applyTransform(value: string, transform: Transform, context: TransformContext = {}): string {
   switch (transform.kind) {
+    case 'node':
+      return context.nodePath?.(value) ?? value;
     case 'trim':
       return value.trim();
     case 'case':
       return transform.to === 'upper' ? value.toUpperCase() : value.toLowerCase();
-    case 'e164':
-      return e164(value, transform.country_code);
+    case 'e164': {
+      const code = transform.country_code ?? context.countryCode?.();
+      return code === undefined ? value : e164(value, code);
+    }
     case 'device-from-mac':
       return deviceFromMac(value, transform.prefix);
   }

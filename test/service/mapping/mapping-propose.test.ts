@@ -305,3 +305,45 @@ describe('a mapping file', () => {
     expect(() => readMapping([])).toThrow(/must be a JSON object/);
   });
 });
+
+describe('places from the store', () => {
+  it('makes site names the nodes below the chosen one, and local numbers E.164 with the country of their row', async () => {
+    const { openTestService } = await import('../helpers');
+    const dataDir = mkdtempSync(join(tmpdir(), 'mapping-store-'));
+    const t = await openTestService({ demo: true, dataDir });
+    t.close();
+    const cli = join(__dirname, '..', '..', '..', 'dist', 'main', 'cli.js');
+    const source = await sheetFile(
+      'Staff',
+      ['User ID', 'First name', 'Last name', 'DDI', 'Phone MAC', 'Site'],
+      [
+        ['p.one', 'Pat', 'One', '01 40 00 10 71', '00:1B:54:AC:10:01', 'Paris'],
+        ['l.two', 'Lee', 'Two', '020 7946 1072', '00:1B:54:AC:10:02', 'london'],
+        ['n.three', 'Noa', 'Three', '01 40 00 10 73', '00:1B:54:AC:10:03', 'Lyon'],
+      ],
+    );
+    const written = join(temp, 'staff.bundle.xlsx');
+    const run = spawnSync(
+      process.execPath,
+      [cli, 'map', source, '--model', 'relation/Bundle', '--write', written, '--hierarchy', 'sys.hcs.Telco.Acme', '--data', dataDir],
+      { encoding: 'utf8' },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(readFileSync(written) as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0];
+    const header = (sheet.getRow(1).values as unknown[]).map(String);
+    const column = (name: string): number => header.indexOf(name);
+    const cells = [2, 3, 4].map((row) => [
+      sheet.getRow(row).getCell(column('Hierarchy Node')).value,
+      sheet.getRow(row).getCell(column('pattern')).value,
+    ]);
+    expect(cells).toEqual([
+      ['sys.hcs.Telco.Acme.Paris', '+33140001071'],
+      ['sys.hcs.Telco.Acme.London', '+442079461072'],
+      // No node is called Lyon: the name stays, for validation to report, and its number with it.
+      ['Lyon', '01 40 00 10 73'],
+    ]);
+    rmSync(dataDir, { recursive: true, force: true });
+  }, 60_000);
+});
