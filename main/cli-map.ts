@@ -1,5 +1,6 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import { basename, resolve } from 'node:path';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { table } from './cli-table';
 import { ApiError } from './service/errors';
@@ -91,23 +92,45 @@ const parse = (args: string[]) => parseArgs({ args, allowPositionals: true, opti
 /** The file written by a mapping (the given one, else the proposal's), as a bulk-load workbook. */
 async function writeMapped(file: string, target: string, values: ReturnType<typeof parse>['values'], out: Output): Promise<number> {
   const mappingPath = values.mapping;
-  let mapping: MappingFile;
-  if (mappingPath !== undefined) {
-    let json: unknown;
-    try {
-      json = JSON.parse(await readFile(mappingPath, 'utf8'));
-    } catch (error) {
-      throw new Error(`${mappingPath} is not a mapping file: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    mapping = readMapping(json).mapping;
-  } else {
-    mapping = mappingOf((await proposeWorkbook(resolve(file), basename(file), values.model)).sheets[0], values.hierarchy);
-  }
+  const mapping =
+    mappingPath !== undefined
+      ? await mappingFileAt(mappingPath)
+      : mappingOf((await proposeWorkbook(resolve(file), basename(file), values.model)).sheets[0], values.hierarchy);
   const { model } = readMapping(mapping);
   const places = values.hierarchy === undefined ? undefined : await placesOf(values.hierarchy, values.data);
   await writeFile(target, await applyMapping(resolve(file), basename(file), mapping, model, places));
   out.stdout(`${target}: ${basename(file)} mapped to ${model.modelType}; validate, plan or load it as any workbook\n`);
   return 0;
+}
+
+/**
+ * The customer's file written through a mapping file into a folder of its own, under the same
+ * name (messages and the staged workbook name the customer's file): what `validate`, `plan` and
+ * `load` run on when given `--mapping`.
+ */
+export async function mappedCopy(
+  file: string,
+  mappingPath: string,
+  hierarchy: string | undefined,
+  dataDir: string | undefined,
+): Promise<string> {
+  const mapping = await mappingFileAt(mappingPath);
+  const { model } = readMapping(mapping);
+  const places = hierarchy === undefined ? undefined : await placesOf(hierarchy, dataDir);
+  const folder = await mkdtemp(join(tmpdir(), 'workstation-mapped-'));
+  const copy = join(folder, basename(file));
+  await writeFile(copy, await applyMapping(resolve(file), basename(file), mapping, model, places));
+  return copy;
+}
+
+async function mappingFileAt(mappingPath: string): Promise<MappingFile> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(mappingPath, 'utf8'));
+  } catch (error) {
+    throw new Error(`${mappingPath} is not a mapping file: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return readMapping(json).mapping;
 }
 
 /** The store's places below `hierarchy`, read once; the store is closed again at once. */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
+import { mappedCopy } from './cli-map';
 import { localAdmin, workstationCall } from './cli-remote';
 import { fileKeyOf, loadRerunOf, rememberFile, timeText, type FileKey, type LoadRerun } from './cli-rerun';
 import { issueTable, loadSummary, loadTable, planSummary, planTable, sheetName, validateSummary, type LoadRowView } from './cli-table';
@@ -28,14 +29,15 @@ import type {
  * (a table, or one JSON document with --json) to stdout. Exit codes: 0 clean, 1 some rows in
  * error (or failed), 2 the command was refused or could not run.
  */
-export const WORKBOOK_USAGE = `usage: workstation validate <file.xlsx> [--hierarchy <path>] [--profile <name>] [--json] [--data <dir>]
-       workstation plan <file.xlsx> [--hierarchy <path>] [--profile <name>] [--json] [--data <dir>]
-       workstation load <file.xlsx> [--hierarchy <path>] [--json] [--allow-errors] [--data <dir>]
+export const WORKBOOK_USAGE = `usage: workstation validate <file.xlsx> [--hierarchy <path>] [--profile <name>] [--mapping <file.json>] [--json] [--data <dir>]
+       workstation plan <file.xlsx> [--hierarchy <path>] [--profile <name>] [--mapping <file.json>] [--json] [--data <dir>]
+       workstation load <file.xlsx> [--hierarchy <path>] [--mapping <file.json>] [--json] [--allow-errors] [--data <dir>]
 
   --hierarchy     the node the workbook loads at where its rows name none (default sys; with
                   --profile, the node of the remote the profile's mirror was pulled from)
   --profile       check against that remote profile's mirror (sync pull), offline; load it there
                   with 'workstation sync push'
+  --mapping       a customer's own sheet, read through a mapping file ('workstation map --save')
   --json          the result as one JSON document on stdout (progress stays on stderr)
   --allow-errors  load: run the rows validation finds in error too (they fail as the loader says)
   exit codes      validate: 0 no error (warnings allowed), 1 errors
@@ -53,6 +55,7 @@ const OPTIONS = {
   profile: { type: 'string' },
   json: { type: 'boolean', default: false },
   'allow-errors': { type: 'boolean', default: false },
+  mapping: { type: 'string' },
 } as const;
 
 const PAGE = 5000;
@@ -374,6 +377,8 @@ export async function workbookCommand(command: WorkbookCommand, args: string[], 
   };
   let service: Service;
   try {
+    // A customer's own sheet: written through its mapping first (cli-map.ts), then run as any workbook.
+    if (values.mapping !== undefined) positionals[0] = await mappedCopy(positionals[0], values.mapping, values.hierarchy, values.data);
     service = await createService({ dataDir: values.data ?? defaultDataDir() });
   } catch (error) {
     return fail(error);

@@ -344,6 +344,23 @@ describe('places from the store', () => {
       // No node is called Lyon: the name stays, for validation to report, and its number with it.
       ['Lyon', '01 40 00 10 73'],
     ]);
+
+    // The same sheet validated through its mapping file, as 'validate --mapping' runs it.
+    const mappingPath = join(temp, 'staff.mapping.json');
+    const saving = spawnSync(process.execPath, [cli, 'map', source, '--model', 'relation/Bundle', '--save', mappingPath], {
+      encoding: 'utf8',
+    });
+    expect(saving.status, saving.stderr).toBe(0);
+    const validated = spawnSync(
+      process.execPath,
+      [cli, 'validate', source, '--mapping', mappingPath, '--hierarchy', 'sys.hcs.Telco.Acme', '--data', dataDir, '--json'],
+      { encoding: 'utf8' },
+    );
+    const answer = JSON.parse(validated.stdout) as { command: string; issues?: { row: number; message: string }[] };
+    expect(answer.command).toBe('validate');
+    // Lyon is no node: its row (the customer's row 4) is in error, saying so; exit 1 for a row in error.
+    expect(validated.status, validated.stderr).toBe(1);
+    expect(answer.issues?.some((issue) => issue.row === 4 && issue.message.includes('Lyon'))).toBe(true);
     rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
 });
