@@ -12,7 +12,7 @@ import { stateText } from './WorkbooksView';
 import { CellFix } from './workbooks/CellFix';
 import { CellTooltip } from './workbooks/CellTooltip';
 import { IssuePanel } from './workbooks/IssuePanel';
-import { LoadProgress } from './workbooks/LoadProgress';
+import { ChangedSinceLoad, LoadProgress } from './workbooks/LoadProgress';
 import { PushFromSync, WorkbookProfileNote } from './workbooks/ProfileNote';
 import { infoCell, infoColumns, infoKindsOf } from './workbooks/row-info-columns';
 import { RowOutcomeLink } from './workbooks/RowOutcomeLink';
@@ -218,6 +218,7 @@ export function WorkbookView() {
         <IssuePanel sheet={sheet} onNavigate={(direction) => void navigation.go(direction)} />
       </div>
       <CellTooltip hovered={editing.hovered} sheet={sheet} lead={GUTTER} />
+      <ChangedSinceLoad />
       <div className="cell-issues" role="status" aria-live="polite" data-testid="cell-issues">
         {chosen && chosenIssues.length === 0 && <span className="muted">{chosenName}: no issue</span>}
         {chosenRow?.plan && (

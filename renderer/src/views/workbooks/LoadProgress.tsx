@@ -2,6 +2,18 @@ import { useEffect, useState } from 'react';
 import { useSlice, useStores } from '../../store/stores';
 import { durationText, keepSamples, loadFigures, type ProgressSample } from './load-rate';
 
+/** Said below the grid when loaded rows were edited since (the head keeps its size: clicks land where they did). */
+export function ChangedSinceLoad() {
+  const changed = useSlice('workbook', (s) => s.info?.load?.changed ?? 0);
+  if (changed === 0) return null;
+  return (
+    <p className="muted load-changed" data-testid="load-changed">
+      {changed.toLocaleString()} loaded {changed === 1 ? 'row' : 'rows'} changed since: Load modifies{' '}
+      {changed === 1 ? 'its instance' : 'their instances'}.
+    </p>
+  );
+}
+
 /**
  * The workbook's load: a bar of its rows (loaded, failed and conflicting against all), and while
  * it runs the rows done, rows per second and time left, fed by the load's `progress` events
@@ -47,15 +59,14 @@ export function LoadProgress() {
   };
   return (
     <span className="load-progress" data-testid="load-progress">
-      <progress aria-label="Load progress" max={load.total} value={barValue} />
-      {!load.running && (
-        // What is in the store already (a duplicate of a loaded workbook starts so), and the loaded rows edited since.
-        <span className="muted" data-testid="load-counts">
-          {load.loaded.toLocaleString()} of {load.total.toLocaleString()} loaded
-          {load.changed > 0 &&
-            `, ${load.changed.toLocaleString()} changed since: Load modifies ${load.changed === 1 ? 'its instance' : 'their instances'}`}
-        </span>
-      )}
+      {/* What is in the store already (a duplicate of a loaded workbook starts so), said without widening the head. */}
+      <progress
+        aria-label="Load progress"
+        max={load.total}
+        value={barValue}
+        title={`${load.loaded.toLocaleString()} of ${load.total.toLocaleString()} loaded`}
+        aria-valuetext={`${load.loaded.toLocaleString()} of ${load.total.toLocaleString()} loaded`}
+      />
       {load.running && (
         <>
           <span className="muted" data-testid="load-figures" aria-live="polite">

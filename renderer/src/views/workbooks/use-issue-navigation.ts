@@ -29,6 +29,10 @@ export function useIssueNavigation(
       const cell = selection?.current?.cell;
       // On a row's number (before its first cell): the row's first error is next.
       const from = cell ? { row: cell[1], column: cell[0] - lead } : undefined;
+      // The grid takes the keys at once, while the error is looked for: a grid focused with no
+      // cell chosen (a click on Next error) chooses its first cell itself, which must come before
+      // ours (focused after it, the grid put the selection back on A2).
+      grid.current?.focus();
       let found;
       try {
         found = await findError({ client, workbook }, from, direction);
@@ -39,9 +43,6 @@ export function useIssueNavigation(
       }
       if (!found) return;
       const col = found.column + lead;
-      // Focus first: a grid focused with no cell chosen (a click on Next error) chooses its first
-      // cell itself, which, after ours, put the selection back on A2.
-      grid.current?.focus();
       select(cellSelection(col, found.row));
       grid.current?.scrollTo(col, found.row, 'both', 0, 0, { vAlign: 'center' });
     },
