@@ -8,6 +8,7 @@ import type {
   WorkbookPlan,
   WorkbookRow,
 } from '../../../main/service/contract/workbook-api';
+import { compactWorkbook } from '../bulk-validate-helpers';
 import { openTestService, PARIS, q, type TestService } from '../helpers';
 import { edit, issues, rows, settled, stage } from './workbook-helpers';
 
@@ -147,6 +148,32 @@ describe('a loaded row stays true to the store', () => {
     const again = await t.call('POST', `/workstation/workbooks/${info.id}/load/`, { revision: second.info.revision });
     expect(again.status, again.text).toBe(409);
     expect((again.body as { code: string }).code).toBe('nothing-to-load');
+  });
+
+  it('loaded modify and delete rows, checked again or copied, are done: no error, planned unchanged, nothing to load', async () => {
+    const book = await compactWorkbook(
+      'LineRelation',
+      ['Hierarchy Node', 'Action', 'Directory Number', 'routePartitionName', 'Alerting Name'],
+      [
+        [PARIS, 'modify', '+33140001000', 'Paris-PT', 'Alice Renamed'],
+        [PARIS, 'delete', '+33140001004', 'Paris-PT', null],
+      ],
+    );
+    const { info } = await stage(t, book);
+    expect(info.counts.errors).toBe(0);
+    const done = await loaded(info.id, info.revision);
+    expect(done.info.load?.loaded).toBe(2);
+    // Validated again against the store as it is now: the deleted line is gone, which is what the row did.
+    const again = await t.call('POST', `/workstation/workbooks/${info.id}/validate/`, {});
+    expect(again.status, again.text).toBe(200);
+    const checked = await settled(t, info.id);
+    expect(checked.counts.errors).toBe(0);
+    expect((await planned(info.id, checked.revision)).rows.map((row) => row.action)).toEqual(['unchanged', 'unchanged']);
+    const reply = await t.call('POST', `/workstation/workbooks/${info.id}/duplicate/`, {});
+    expect(reply.status, reply.text).toBe(202);
+    const copy = await settled(t, (reply.body as WorkbookAnswer).workbook.id);
+    expect(copy.counts.errors).toBe(0);
+    expect((await rows(t, copy.id)).rows.map((row) => row.outcome?.status)).toEqual(['loaded', 'loaded']);
   });
 
   it('a duplicate of a loaded workbook says which rows are loaded and by which workbook, none in error', async () => {
