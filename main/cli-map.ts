@@ -1,3 +1,4 @@
+import { processOutput, type Output } from './cli-output';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -33,16 +34,6 @@ export const MAP_USAGE = `usage: workstation map <file.xlsx> [--model <type>] [-
              that name below it, local numbers take the country of their row's node, and rows
              naming no node go to it (the store of --data is read for these)
   exit       0 every required field is mapped, 2 a required field is not, or the file was refused`;
-
-interface Output {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-}
-
-const processOutput: Output = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-};
 
 function proposalText(proposal: WorkbookProposal): string {
   return proposal.sheets

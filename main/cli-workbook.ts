@@ -1,3 +1,4 @@
+import { processOutput, type Output } from './cli-output';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
@@ -62,16 +63,6 @@ const PAGE = 5000;
 const ISSUE_PAGE = 100_000;
 const POLL_MS = 50;
 const PROGRESS_EVERY_MS = 250;
-
-interface Output {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-}
-
-const processOutput: Output = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-};
 
 const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
 

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkbookInfo } from '../../main/service/contract/workbook-api';
+import { CORPUS, corpusFiles } from '../fixtures/real-world/corpus-files';
 import { upload, validate } from './bulk-validate-helpers';
 import { openTestService, PARIS, type TestService } from './helpers';
 
@@ -10,26 +11,13 @@ import { openTestService, PARIS, type TestService } from './helpers';
  * workbook): whatever the file, the answer is the validation, a workbook, or a 4xx in the fault
  * shape with a message; never a 5xx, never a hang, and the service goes on answering.
  */
-const CORPUS = join(__dirname, '..', 'fixtures', 'real-world');
-const WORKBOOK = /\.(xlsx|xlsm)$/i;
-
-function corpusFiles(folder: string): string[] {
-  const found: string[] = [];
-  for (const entry of readdirSync(folder, { withFileTypes: true })) {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) found.push(...corpusFiles(path));
-    else if (WORKBOOK.test(entry.name)) found.push(relative(CORPUS, path).split(sep).join('/'));
-  }
-  return found.sort();
-}
-
 let t: TestService;
 beforeAll(async () => {
   t = await openTestService({ demo: true });
 });
 afterAll(() => t.close());
 
-const FILES = corpusFiles(CORPUS);
+const FILES = corpusFiles();
 let uploads = 0;
 
 describe('every real-world workbook through the routes', () => {

@@ -1,6 +1,7 @@
-import { appendFileSync, readdirSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CORPUS, corpusFiles } from '../fixtures/real-world/corpus-files';
 import { CORPUS_DIFFERENCES, type CorpusDifference } from '../fixtures/real-world/differences';
 import { compareBooks, ownBook, type CellDifference } from './sheets-differential';
 import { sheetjsBook } from './sheets-reference-sheetjs';
@@ -13,20 +14,7 @@ import { sheetjsBook } from './sheets-reference-sheetjs';
  * purpose is listed, with the reason, in differences.ts.
  */
 
-const CORPUS = join(__dirname, '..', 'fixtures', 'real-world');
-const WORKBOOK = /\.(xlsx|xlsm)$/i;
-
-function corpusFiles(folder: string): string[] {
-  const found: string[] = [];
-  for (const entry of readdirSync(folder, { withFileTypes: true })) {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) found.push(...corpusFiles(path));
-    else if (WORKBOOK.test(entry.name)) found.push(relative(CORPUS, path).split(sep).join('/'));
-  }
-  return found.sort();
-}
-
-const FILES = corpusFiles(CORPUS);
+const FILES = corpusFiles();
 
 /** A difference only in line ends: SheetJS keeps the CR of a literal CR LF that XML makes LF. */
 function crlfOnly(difference: CellDifference): boolean {
