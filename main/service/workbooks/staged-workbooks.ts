@@ -441,6 +441,7 @@ export class StagedWorkbooks {
           },
           this.deps.checkpoints,
         );
+        sliced.applied.changedCells += planned.insertedCells ?? 0;
         return this.afterChange(record.wb, sliced.applied);
       }
       const applied = store.db.transaction(() => {
@@ -453,6 +454,7 @@ export class StagedWorkbooks {
         store.workbooks.setRevision(record.wb, store.workbooks.nextRevision(), record.head + 1, this.deps.now());
         return done;
       })();
+      applied.changedCells += planned.insertedCells ?? 0;
       return this.afterChange(record.wb, applied);
     });
   }

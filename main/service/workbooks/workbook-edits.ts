@@ -18,6 +18,8 @@ export interface PlannedEdit {
   op: WorkbookEdit['op'];
   ops: PrimitiveOp[];
   summary: string;
+  /** Cells given a value in rows the edit inserts (a paste past the end): changed cells too, though no cell op sets them. */
+  insertedCells?: number;
 }
 
 /** Rows an edit may add or touch at once: a bound on one request's work. */
@@ -125,30 +127,45 @@ export class EditPlanner {
     const left = this.columnPlace(sheet, fields.column_id);
     const block = await parseTsvInTurns(tsv, slice);
     const columns = columnsOf(sheet);
-    const width = Math.max(0, ...block.map((line) => line.length));
+    // A loop, not Math.max(...lines): millions of empty lines would overflow the call's arguments.
+    let width = 0;
+    for (const line of block) width = Math.max(width, line.length);
     if (left + width > columns.length) {
       throw bad(
         `The block is ${plural(width, 'column')} wide and does not fit from column ${left + 1} of the ${columns.length}: add columns first.`,
       );
     }
-    const ops: PrimitiveOp[] = [];
     const extra = top + block.length - sheet.rows;
     if (extra > MAX_NEW_ROWS)
       throw bad(`The block would add ${plural(extra, 'row')}; paste at most ${MAX_NEW_ROWS.toLocaleString('en-US')} new rows at once.`);
-    if (extra > 0) ops.push(this.newRows(sheet, sheet.rows, extra));
+    // Rows past the end are inserted with their cells (their undo is a delete of them): set
+    // afterwards, a 100,000-row paste wrote each row twice and its undo emptied 400,000 cells first.
+    const firstNew = extra > 0 ? this.store.workbooks.takeRowIds(this.wb, extra) : 0;
+    const made: [number, string][] = [];
     const cells: [number, number, WorkbookCell][] = [];
-    const insertedIds = extra > 0 ? (ops[0] as Extract<PrimitiveOp, { 0: 'insert' }>)[3].map(([id]) => id) : [];
+    let insertedCells = 0;
     for (const [offset, line] of block.entries()) {
       if (slice.due()) await slice.turn();
       const idx = top + offset;
-      const rowId = idx < sheet.rows ? this.store.workbooks.rowAt(this.wb, sheet.sheet_no, idx)?.row_id : insertedIds[idx - sheet.rows];
+      const cellOf = (value: string, column: number): WorkbookCell => cellFromRequest(value, `line ${offset + 1}, cell ${column + 1}`);
+      if (idx >= sheet.rows) {
+        const given: Record<string, WorkbookCell> = {};
+        line.forEach((value, column) => {
+          const cell = cellOf(value, column);
+          if (cell === null) return;
+          given[columns[left + column].id] = cell;
+          insertedCells += 1;
+        });
+        made.push([firstNew + idx - sheet.rows, JSON.stringify(given)]);
+        continue;
+      }
+      const rowId = this.store.workbooks.rowAt(this.wb, sheet.sheet_no, idx)?.row_id;
       if (rowId === undefined) continue;
-      line.forEach((value, column) =>
-        cells.push([rowId, columns[left + column].id, cellFromRequest(value, `line ${offset + 1}, cell ${column + 1}`)]),
-      );
+      line.forEach((value, column) => cells.push([rowId, columns[left + column].id, cellOf(value, column)]));
     }
+    const ops: PrimitiveOp[] = extra > 0 ? [['insert', sheet.sheet_no, sheet.rows, made]] : [];
     ops.push(['cells', sheet.sheet_no, cells]);
-    return { op: 'paste', ops, summary: `Pasted ${block.length} x ${width} cells in '${sheet.name}'` };
+    return { op: 'paste', ops, summary: `Pasted ${block.length} x ${width} cells in '${sheet.name}'`, insertedCells };
   }
 
   private newRows(sheet: WorkbookSheetRecord, at: number, count: number, rows?: Record<string, WorkbookCell>[]): PrimitiveOp {

@@ -73,6 +73,33 @@ describe('big edits in slices', () => {
     expect(t.service.store.workbooks.pendingWorkbooks()).toEqual([]);
   }, 120_000);
 
+  it('pastes 3,000 rows past the end with their cells (each counted changed), undone in one step', async () => {
+    const before = await numbers(info.id);
+    const start = await settled(t, info.id);
+    const last = (await allRows(info.id)).at(-1)?.id as number;
+    const column = start.sheets[0].columns.find((entry) => entry.field === 'pattern')?.id as number;
+    const tsv = Array.from({ length: 3_001 }, (_, i) => `+3314200${String(i).padStart(4, '0')}\tPasted ${i}`).join('\n');
+    const pasted = await edit(t, info.id, start.revision, { op: 'paste', sheet: 0, row_id: last, column_id: column, tsv });
+    expect(pasted.changed).toBe(2 + 3_000 * 2);
+    const after = await numbers(info.id);
+    expect(after).toHaveLength(before.length + 3_000);
+    expect(after.at(-1)).toBe('+33142003000');
+    const undone = await t.call('POST', `/workstation/workbooks/${info.id}/undo/`, { revision: pasted.revision });
+    expect(undone.status, undone.text).toBe(200);
+    expect(await numbers(info.id)).toEqual(before);
+  }, 120_000);
+
+  it('refuses a paste of 3,000,000 empty lines with 400 (it overflowed a call into a 500)', async () => {
+    const start = await settled(t, info.id);
+    const first = (await rows(t, info.id)).rows[0].id;
+    const reply = await t.call('POST', `/workstation/workbooks/${info.id}/edits/`, {
+      revision: start.revision,
+      edit: { op: 'paste', sheet: 0, row_id: first, column_id: start.sheets[0].columns[0].id, tsv: '\n'.repeat(3_000_000) },
+    });
+    expect(reply.status, reply.text.slice(0, 300)).toBe(400);
+    expect(reply.body.message).toMatch(/paste at most 100,000 new rows/);
+  }, 60_000);
+
   it('undoes at the next start the slices of an edit a killed process left', async () => {
     const wb = (t.service.store.workbooks.get(info.id) as { wb: number }).wb;
     const before = await numbers(info.id);
