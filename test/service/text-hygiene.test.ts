@@ -126,3 +126,36 @@ describe('a workbook', () => {
     expect((await issues(t, info.id)).issues).toEqual([]);
   });
 });
+
+describe('names the store holds no record of', () => {
+  it("warns of a partition, CSS or presence group that differs from one the store's lines use only by a letter or case", async () => {
+    const body = await check.validateBook(
+      await compactWorkbook(
+        'LineRelation',
+        ['Hierarchy Node', 'Directory Number', 'Route Partition', 'callForwardAll.callingSearchSpaceName', 'Presence Group'],
+        [
+          [PARIS, '+33140001054', 'Paris-PTT', 'paris-css', 'Standard Presence Group'],
+          // New names, far from any in use, are not wrong: a first site brings its own.
+          [PARIS, '+33140001055', 'Lyon-PT', 'Lyon-CSS', 'Lyon Presence'],
+        ],
+      ),
+    );
+    expect(issuesOf(body).map((entry) => [entry.row, entry.field, entry.severity, entry.code])).toEqual([
+      [2, 'routePartitionName', 'warning', 'name-not-in-use'],
+      [2, 'callForwardAll.callingSearchSpaceName', 'warning', 'name-not-in-use'],
+      [2, 'presenceGroupName', 'warning', 'name-not-in-use'],
+    ]);
+    expect(at(body, 2, 'routePartitionName').message).toBe(
+      "Row 2, Route Partition (C2): no line here uses the route partition 'Paris-PTT', but lines use 'Paris-PT': the call manager would take 'Paris-PTT' as another route partition; write 'Paris-PT' if that is the one.",
+    );
+    const { info } = await stage(
+      t,
+      await compactWorkbook(
+        'LineRelation',
+        ['Hierarchy Node', 'Directory Number', 'Route Partition'],
+        [[PARIS, '+33140001056', 'paris-pt']],
+      ),
+    );
+    expect((await issues(t, info.id)).issues.map((entry) => entry.suggestion?.value)).toEqual(['Paris-PT']);
+  });
+});

@@ -7,6 +7,7 @@ import { withDefaults } from '../schema/validate';
 import { META_NAMES } from './header-resolve';
 import { quoted } from './issue-text';
 import { restoreNumberForms } from './number-forms';
+import { checkReferenceNames } from './reference-names';
 import type { RowAction } from './sheet-types';
 import { rowValueProblems, templateName, withTemplate } from './row-precheck';
 import { valueProblems, type ValueProblem } from './validate-cells';
@@ -160,6 +161,7 @@ export function validateRow(check: RowCheck): RowAction | null {
   else if (row.action === 'modify') validateModify(plan);
   else validateDelete(plan);
   restoreNumberForms(check, plan.rules, plan.node);
+  if (row.action !== 'delete') checkReferenceNames(check);
   if (!hasErrors(check)) plan.commits.forEach((commit) => commit());
   return row.action;
 }
