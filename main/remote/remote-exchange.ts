@@ -77,7 +77,7 @@ export async function exchange(pool: Pool, target: RemoteTarget, request: Exchan
     const answer = await pool.request({ method: request.method as 'GET', path: request.path, headers, body, signal: controller.signal });
     if (passedOn(answer, request)) {
       clearTimeout(timer);
-      return { status: answer.statusCode, headers: answer.headers, stream: answer.body, ms: performance.now() - started };
+      return { status: answer.statusCode, headers: answer.headers, stream: quiet(answer.body), ms: performance.now() - started };
     }
     const text = await readWhole(answer.body, target);
     clearTimeout(timer);
@@ -99,7 +99,7 @@ async function bodiless(pool: Pool, target: RemoteTarget, request: ExchangeReque
   const started = performance.now();
   const answer = await pool.request({ method: request.method as 'GET', path: request.path, headers: request.headers });
   if (passedOn(answer, request))
-    return { status: answer.statusCode, headers: answer.headers, stream: answer.body, ms: performance.now() - started };
+    return { status: answer.statusCode, headers: answer.headers, stream: quiet(answer.body), ms: performance.now() - started };
   const left = Math.max(0, target.responseMs - (performance.now() - started));
   const timer = setTimeout(() => answer.body.destroy(deadlineError()), left);
   try {
@@ -108,6 +108,17 @@ async function bodiless(pool: Pool, target: RemoteTarget, request: ExchangeReque
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * A body passed on with a listener for its errors: undici's body emits one (RequestAbortedError)
+ * when it is destroyed before its end, which every caller that drops an answer does
+ * (`stream.destroy()`), and an error nobody listens to ends the process. A reader that iterates
+ * the body still sees its errors: iteration does not depend on this listener.
+ */
+function quiet<T extends Readable>(body: T): T {
+  body.on('error', () => undefined);
+  return body;
 }
 
 /** A file, or a live request's successful answer: passed on as it arrives, never held whole. */
