@@ -76,6 +76,17 @@ describe('flags are true or false on every route', () => {
   });
 });
 
+describe('list filters are what the published description says', () => {
+  it('refuses a filter_condition outside equals, contains, startswith, endswith even without a filter_field (found by npm run fuzz)', async () => {
+    for (const query of ['filter_condition=x-y', 'filter_field=pattern&filter_text=1&filter_condition=contains&filter_condition=near']) {
+      const reply = await t.call('GET', `/api/device/cucm/Line/?hierarchy=sys&${query}`);
+      expect(reply.status, `${query}: ${reply.text}`).toBe(400);
+      expect(reply.body).toMatchObject({ code: 'bad-parameter', message: expect.stringContaining('filter_condition must be one of') });
+    }
+    expect((await t.call('GET', '/api/device/cucm/Line/?hierarchy=sys&filter_condition=contains')).status).toBe(200);
+  });
+});
+
 describe('/workstation/ bodies check the types of their optional fields', () => {
   it('refuses name: 123 or {} on a new workbook and a viewer, naming the field', async () => {
     for (const name of [123, {}]) {

@@ -108,6 +108,11 @@ export function parseFilters(model: ModelDef, query: URLSearchParams): Filter[] 
   const conditions = query.getAll('filter_condition');
   const texts = query.getAll('filter_text');
   const cases = query.getAll('ignore_case');
+  // Every condition given is one of the four, with a field or not: one without was ignored, so
+  // `filter_condition=anything` was taken (the published description's fuzz run found it).
+  const unknown = conditions.find((condition) => condition !== '' && !(CONDITIONS as readonly string[]).includes(condition));
+  if (unknown !== undefined)
+    throw badParameter(`filter_condition must be one of ${CONDITIONS.join(', ')}, not '${unknown}'.`, 'filter_condition');
   if (fields.length === 0) {
     if (texts.length > 0) throw badParameter('filter_text was given without filter_field.', 'filter_field');
     return [];
