@@ -20,15 +20,37 @@ let local: ServeProcess;
 let server: Server;
 let origin = '';
 
+/**
+ * Answers held at their first 20 MB until this many are being sent (`?barrier=n`): so answers
+ * that must be received at once are, on a loaded machine too (one answer sent whole before the
+ * next began made the budget test pass through no refusal).
+ */
+const HELD_BYTES = 20 * MB;
+let atBarrier: (() => void)[] = [];
+
 /** A JSON answer of about `bytes` bytes, written 64 KB at a time as the socket takes it. */
-function sendJson(res: ServerResponse, bytes: number): void {
+function sendJson(res: ServerResponse, bytes: number, barrier = 0): void {
   res.writeHead(200, { 'content-type': 'application/json' });
   const item = JSON.stringify({ data: { pattern: '+33140001234', alertingName: 'x'.repeat(200) }, meta: {} });
   const chunk = Buffer.from(`${`${item},`.repeat(Math.floor((64 * 1024) / (item.length + 1)))}`);
   let sent = 0;
+  let waited = barrier === 0;
+  /** This answer is at the barrier (or gone: one refused early closes its connection): the last to come releases all. */
+  const arrive = (resume: () => void): void => {
+    waited = true;
+    atBarrier.push(resume);
+    if (atBarrier.length < barrier) return;
+    const released = atBarrier;
+    atBarrier = [];
+    for (const each of released) setImmediate(each);
+  };
+  res.once('close', () => {
+    if (!waited) arrive(() => undefined);
+  });
   res.write('{"resources":[');
   const pump = (): void => {
     while (sent < bytes) {
+      if (!waited && sent >= HELD_BYTES) return void arrive(pump);
       sent += chunk.length;
       if (!res.write(chunk)) return void res.once('drain', pump);
     }
@@ -46,7 +68,8 @@ beforeAll(async () => {
         .end('{"success":true}');
     }
     const size = /size=(\d+)/.exec(req.url ?? '')?.[1];
-    sendJson(res, Number(size ?? 60) * MB);
+    const barrier = /barrier=(\d+)/.exec(req.url ?? '')?.[1];
+    sendJson(res, Number(size ?? 60) * MB, Number(barrier ?? 0));
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
   origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -107,14 +130,15 @@ describe('memory budgets for what comes from a remote', () => {
 
   it('refuses an answer read whole past 32 MB, and answers past 64 MB at once, with 502 remote-too-large', async () => {
     const pool = poolFor(target());
-    const ask = (size: number) =>
-      exchange(pool, target(), { method: 'GET', path: `/api/relation/LineRelation/?size=${size}`, headers: {} });
+    const ask = (size: number, barrier = 0) =>
+      exchange(pool, target(), { method: 'GET', path: `/api/relation/LineRelation/?size=${size}&barrier=${barrier}`, headers: {} });
     await expect(ask(40)).rejects.toMatchObject({
       httpCode: 502,
       code: 'remote-too-large',
       message: expect.stringContaining('larger than 32 MB'),
     });
-    const settled = await Promise.allSettled(Array.from({ length: 4 }, () => ask(25)));
+    // The four are sent 20 MB each before any goes on: 80 MB would be held at once.
+    const settled = await Promise.allSettled(Array.from({ length: 4 }, () => ask(25, 4)));
     const refused = settled.filter((result) => result.status === 'rejected');
     const read = settled.filter((result) => result.status === 'fulfilled');
     console.log(`4 answers of 25 MB read whole at once: ${read.length} read, ${refused.length} refused`);
