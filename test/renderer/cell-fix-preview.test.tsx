@@ -12,7 +12,7 @@ afterEach(cleanup);
 /**
  * "Apply to all n like it" shows what each cell becomes before anything is applied (issue 29,
  * point 3): the number whose + the inventory holds gets it back, the one whose + cannot be known
- * keeps its digits, each shown as old -> new, and no edit is sent until Apply.
+ * keeps its digits, each shown as old -> new, and no edit is sent until "Apply these n changes".
  */
 const BASE = '/workstation/workbooks/w1/';
 const DN = 4;
@@ -100,12 +100,19 @@ describe('apply to all like it', () => {
       </StoresContext.Provider>,
     );
     expect(screen.getByTestId('cell-fixes').textContent).toContain('(33140001030 -> +33140001030)');
-    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Show the 2 changes' })));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Apply to all 2 like it' })));
     const items = screen.getAllByRole('listitem').map((item) => item.textContent);
     expect(items).toEqual(['Row 2: 33140001030 -> +33140001030', 'Row 3: 33149999902 -> 33149999902']);
     const query = fake.lastQuery(`${BASE}sheets/0/rows/`);
     expect([query.get('code'), query.get('column')]).toEqual([CODE, String(DN)]);
+    // Shown, not applied: no edit until the engineer confirms what they saw.
     expect(fake.calls.filter((call) => call.method === 'POST')).toEqual([]);
-    expect(screen.getByRole('button', { name: 'Apply to all 2 like it' })).toBeTruthy();
+    fake.on('POST', `${BASE}edits/`, {
+      body: { success: true, revision: 8, can_undo: true, can_redo: false, changed: 2, revalidated: 2, issues: [], counts: COUNTS },
+    });
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Apply these 2 changes' })));
+    expect(fake.calls.filter((call) => call.method === 'POST').map((call) => call.body)).toMatchObject([
+      { edit: { op: 'apply_suggestions', sheet: 0, code: CODE, column_id: DN } },
+    ]);
   });
 });

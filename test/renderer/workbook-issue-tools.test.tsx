@@ -256,7 +256,10 @@ describe('suggested fixes', () => {
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Apply' })));
     const edits = (): unknown[] => fake.calls.filter((call) => call.url === `${BASE}edits/`).map((call) => call.body);
     expect(edits()[0]).toEqual({ revision: 7, edit: { op: 'set', sheet: 0, cells: [{ row_id: 101, column_id: DN, value: '33140001' }] } });
+    // Apply to all first shows what it would change; its confirmation applies them, as one service op.
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Apply to all 3 like it' })));
+    expect(edits()).toHaveLength(1);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: /^Apply these \d+ changes$/ })));
     expect(edits()[1]).toMatchObject({ edit: { op: 'apply_suggestions', sheet: 0, code: 'numeric-in-text-column', column_id: DN } });
   });
 });

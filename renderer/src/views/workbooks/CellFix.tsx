@@ -5,9 +5,9 @@ import { FixPreview } from './FixPreview';
 
 /**
  * The suggested fixes of the chosen cell's issues: "Apply" sets the cell to the suggestion (one
- * edit, Ctrl+. from the grid does the same), "Apply to all n like it" has the service apply the
- * suggestion of every issue of that code in that column, in one revision (apply_suggestions);
- * "Show the n changes" lists what each of those cells becomes first (FixPreview).
+ * edit, Ctrl+. from the grid does the same); "Apply to all n like it" first lists what each of
+ * those cells becomes (FixPreview), and only its "Apply these n changes" has the service apply
+ * the suggestion of every issue of that code in that column, in one revision (apply_suggestions).
  */
 export function CellFix({ issues, rowId, columnId }: { issues: WorkbookIssue[]; rowId: number | undefined; columnId: number | undefined }) {
   const { workbook } = useStores();
@@ -29,11 +29,14 @@ export function CellFix({ issues, rowId, columnId }: { issues: WorkbookIssue[]; 
               Apply
             </button>
             {like > 1 && (
-              <button type="button" onClick={() => void workbook.getState().applySuggestions(issue.code, columnId)}>
-                Apply to all {like.toLocaleString()} like it
-              </button>
+              <FixPreview
+                key={`${issue.code}:${columnId}`}
+                code={issue.code}
+                columnId={columnId}
+                count={like}
+                onApply={() => void workbook.getState().applySuggestions(issue.code, columnId)}
+              />
             )}
-            {like > 1 && <FixPreview key={`${issue.code}:${columnId}`} code={issue.code} columnId={columnId} count={like} />}
           </p>
         );
       })}

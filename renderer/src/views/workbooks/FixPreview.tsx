@@ -14,12 +14,12 @@ interface Change {
 const shown = (value: WorkbookCell | undefined): string => (value === undefined || value === null ? '(empty)' : String(value));
 
 /**
- * What "Apply to all n like it" would do, cell by cell, before it is done: each row's value now
- * and the value its suggested fix gives (the service's suggestion of that very cell), read with
- * the rows filter of the code and column. A fix may add a + the inventory holds, or keep digits
- * whose + cannot be known: the engineer sees which before applying.
+ * "Apply to all n like it", shown before it is done: its button lists each row's value now and
+ * the value its suggested fix gives (the service's suggestion of that very cell, read with the
+ * rows filter of the code and column); only "Apply these n changes" then applies them. A fix may
+ * add a + the inventory holds, or keep digits whose + cannot be known: the engineer sees which.
  */
-export function FixPreview({ code, columnId, count }: { code: string; columnId: number; count: number }) {
+export function FixPreview({ code, columnId, count, onApply }: { code: string; columnId: number; count: number; onApply: () => void }) {
   const { client } = useStores();
   const id = useSlice('workbook', (s) => s.id);
   const sheet = useSlice('workbook', (s) => s.sheet);
@@ -52,7 +52,7 @@ export function FixPreview({ code, columnId, count }: { code: string; columnId: 
   if (changes === null) {
     return (
       <button type="button" onClick={() => void show()}>
-        Show the {count.toLocaleString()} changes
+        Apply to all {count.toLocaleString()} like it
       </button>
     );
   }
@@ -67,6 +67,9 @@ export function FixPreview({ code, columnId, count }: { code: string; columnId: 
         ))}
       </ul>
       {changes.total > changes.list.length && <p>and {(changes.total - changes.list.length).toLocaleString()} more rows.</p>}
+      <button type="button" className="primary" onClick={onApply}>
+        Apply these {changes.total.toLocaleString()} changes
+      </button>
     </div>
   );
 }
