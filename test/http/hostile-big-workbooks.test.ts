@@ -16,7 +16,13 @@ import { cleanupServers, startServe, tempDataDir, TEST_PASSWORD, type ServeProce
  * (asserted with WORKSTATION_STRICT_TIMING=1 on a quiet machine; printed always).
  */
 const PARIS = 'sys.hcs.Telco.Acme.Paris';
-const MILLION = 1_000_000;
+/**
+ * The big workbook's rows: a million on a quiet machine with WORKSTATION_STRICT_TIMING=1 (the
+ * finding's size); 200,000 in the suite, where a scan in turns shows the same property in a
+ * fifth of the time (a million made this file 7 of the suite's 20 minutes).
+ */
+const MILLION = STRICT ? 1_000_000 : 200_000;
+const ROWS_TEXT = MILLION.toLocaleString('en-US');
 const OTHER: Credentials = { username: 'other.admin', password: 'other-admin-pw-1' };
 const OTHER_PATHS = [`/api/data/InternalNumberInventory/?hierarchy=sys.hcs.Telco.Acme&limit=5`, '/workstation/workbooks/'];
 
@@ -95,10 +101,10 @@ describe('big workbooks hold nobody else', () => {
   }, 60_000);
 
   for (const [label, query, parallel] of [
-    ['find a text in 1,000,000 rows', `find=${encodeURIComponent('no such text')}`, 1],
-    ['find a text in 1,000,000 rows, four at once', `find=${encodeURIComponent('no such text')}`, 4],
-    ['a code filter over 1,000,000 rows', 'code=no-such-code', 1],
-    ['a code filter over 1,000,000 rows, four at once', 'code=no-such-code', 4],
+    [`find a text in ${ROWS_TEXT} rows`, `find=${encodeURIComponent('no such text')}`, 1],
+    [`find a text in ${ROWS_TEXT} rows, four at once`, `find=${encodeURIComponent('no such text')}`, 4],
+    [`a code filter over ${ROWS_TEXT} rows`, 'code=no-such-code', 1],
+    [`a code filter over ${ROWS_TEXT} rows, four at once`, 'code=no-such-code', 4],
   ] as const) {
     it(`${label}: the right answer, and others keep p99 < 50 ms`, async () => {
       const figures = await hostile(
