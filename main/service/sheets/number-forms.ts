@@ -1,4 +1,4 @@
-import type { JsonObject } from '../api-types';
+import { valueAt } from './write-cells';
 import { clause } from '../domain/rules/problem';
 import { quoted } from '../domain/rules/text';
 import type { NodeRow } from '../store/nodes-repo';
@@ -30,14 +30,6 @@ export function heldForms(rules: OverlayRulesView, node: NodeRow, digits: string
   }
   return held;
 }
-
-const valueAt = (data: JsonObject, path: string): unknown =>
-  path
-    .split('.')
-    .reduce<unknown>(
-      (value, segment) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[segment] : undefined),
-      data,
-    );
 
 /** The issue's message with a new text after its place ("Row 7, Directory Number (D7): "). */
 function restated(issue: SheetIssue, what: string): string {

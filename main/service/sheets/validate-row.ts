@@ -1,3 +1,4 @@
+import { valueAt } from './write-cells';
 import type { JsonObject } from '../api-types';
 import { businessKeyOf } from '../domain/business-key';
 import { accessPathOf } from '../domain/guards';
@@ -53,14 +54,6 @@ function templated(plan: RowPlan, payload: JsonObject, existing?: JsonObject): J
     return payload;
   }
 }
-
-const valueAt = (data: JsonObject, path: string): unknown =>
-  path
-    .split('.')
-    .reduce<unknown>(
-      (value, segment) => (value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[segment] : undefined),
-      data,
-    );
 
 function reportProblems(plan: RowPlan, problems: ValueProblem[]): void {
   if (problems.length === 0) return;
