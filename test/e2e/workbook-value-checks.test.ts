@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { WorkbookList, WorkbookRowPage } from '../../main/service/contract/workbook-api';
 import { openSignedIn, PARIS } from './app-page';
 import { TRANSPORTS } from './environment';
+import { screenshot } from './browser';
 import { useBrowser, useFlows } from './suite';
 import { cellWith, clickFirstCell, clickGrid, gridBox } from './workbook-grid';
 
@@ -14,8 +15,9 @@ import { cellWith, clickFirstCell, clickGrid, gridBox } from './workbook-grid';
  * Nothing wrong passes silently, as a user sees it in the grid (issue 29, points 1 to 3): spaces
  * around a device and a misspelt Usage are errors whose message quotes the value and whose fix
  * is offered (the trimmed name, the nearest choice); a directory number Excel stored as a
- * number is fixed to the inventory's +33... form, which the fix's label shows. Each fix applied
- * with Ctrl+. reaches the service's cells.
+ * number is fixed to the inventory's +33... form, which the fix's label shows, and another the
+ * inventory does not hold to the form of the sheet's other numbers; Apply to all lists both
+ * changes before it applies them. Each fix applied reaches the service's cells.
  */
 const shared = useBrowser('workbook-value-checks');
 const NAME = 'value-checks.xlsx';
@@ -30,6 +32,8 @@ async function writeBook(): Promise<void> {
   sheet.addRow([PARIS, 'SEP00AA00000001 ', '+33140001060', 'Spaces', null]);
   sheet.addRow([PARIS, null, '+33140001061', 'Typo', 'Devise']);
   sheet.addRow([PARIS, null, 33140001062, 'Lost plus', null]);
+  // Not in the inventory: its + comes back from the form the sheet's other numbers are written in.
+  sheet.addRow([PARIS, null, 33149999980, 'Sheet form', null]);
   await book.xlsx.writeFile(FILE);
 }
 
@@ -80,8 +84,15 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: values the call manager 
     await page.keyboard.press('ArrowDown');
     await cellIssues.filter({ hasText: /^C4\b/ }).waitFor();
     await fixes.filter({ hasText: '(33140001062 -> +33140001062)' }).waitFor();
-    await page.keyboard.press('Control+.');
+    // Apply to all 2 like it lists what each cell becomes, and changes nothing until confirmed.
+    await fixes.getByRole('button', { name: 'Apply to all 2 like it' }).click();
+    const preview = fixes.getByTestId('fix-preview');
+    await preview.filter({ hasText: 'Row 4: 33140001062 -> +33140001062' }).waitFor();
+    await preview.filter({ hasText: 'Row 5: 33149999980 -> +33149999980' }).waitFor();
+    await screenshot(page, transport, 'apply-to-all-preview');
+    await preview.getByRole('button', { name: 'Apply these 2 changes' }).click();
     await cellWith(page, '\\+33140001062').waitFor({ state: 'attached' });
+    await cellWith(page, '\\+33149999980').waitFor({ state: 'attached' });
 
     const env = flows.env();
     const list = await env.api.get<WorkbookList>('/workstation/workbooks/');
@@ -92,6 +103,7 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: values the call manager 
       [PARIS, 'SEP00AA00000001', '+33140001060', 'Spaces'],
       [PARIS, '+33140001061', 'Typo', 'Device'],
       [PARIS, '+33140001062', 'Lost plus'],
+      [PARIS, '+33149999980', 'Sheet form'],
     ]);
     expect(page0.body.rows.flatMap((row) => row.issues)).toEqual([]);
   });

@@ -105,8 +105,12 @@ describe('apply to all like it', () => {
     expect(items).toEqual(['Row 2: 33140001030 -> +33140001030', 'Row 3: 33149999902 -> 33149999902']);
     const query = fake.lastQuery(`${BASE}sheets/0/rows/`);
     expect([query.get('code'), query.get('column')]).toEqual([CODE, String(DN)]);
-    // Shown, not applied: no edit until the engineer confirms what they saw.
+    // Shown, not applied: no edit until the engineer confirms what they saw; Cancel closes the list.
     expect(fake.calls.filter((call) => call.method === 'POST')).toEqual([]);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Cancel' })));
+    expect(screen.queryAllByRole('listitem')).toEqual([]);
+    expect(fake.calls.filter((call) => call.method === 'POST')).toEqual([]);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Apply to all 2 like it' })));
     fake.on('POST', `${BASE}edits/`, {
       body: { success: true, revision: 8, can_undo: true, can_redo: false, changed: 2, revalidated: 2, issues: [], counts: COUNTS },
     });

@@ -58,7 +58,7 @@ describe('a workbook validated', () => {
         3,
         'warning',
         'numeric-in-text-column',
-        "Row 3, Directory Number (B3): numeric cell read as the text '33149999901': format the column as Text so numbers keep a leading + or 0 (store directory numbers as text); whether it had a + or a leading 0 before it was stored as a number cannot be known here (the internal number inventory does not hold it in any form).",
+        "Row 3, Directory Number (B3): numeric cell read as the text '33149999901': format the column as Text so numbers keep a leading + or 0 (store directory numbers as text); whether it had a + or a leading 0 before it was stored as a number cannot be known here (the internal number inventory does not hold it in any form, nor do the sheet's other numbers agree on one).",
       ],
       [
         4,
@@ -68,9 +68,63 @@ describe('a workbook validated', () => {
       ],
     ]);
   });
+
+  it("gives a number the inventory does not hold the form the sheet's other numbers are written in, when they agree", async () => {
+    const body = await check.validateBook(
+      await compactWorkbook('LineRelation', HEADER, [
+        [PARIS, '+33149999950', 'Written with plus'],
+        [PARIS, '+33149999951', 'Written with plus'],
+        [PARIS, numeric(33149999952), 'Plus lost'],
+        // Another country's digits of the same length: the sheet's numbers all start +33.
+        [PARIS, numeric(44149999953), 'Not the sheet country'],
+      ]),
+    );
+    const found = issuesOf(body).map((entry) => [entry.row, entry.message]);
+    expect(found).toEqual([
+      [
+        4,
+        "Row 4, Directory Number (B4): Excel stored +33149999952 as the number 33149999952, dropping its +: the sheet's other numbers in this column are written with it ('+33149999950'), and the internal number inventory does not hold it in any form; store it as that text, in a column formatted as Text.",
+      ],
+      [
+        5,
+        expect.stringMatching(
+          /cannot be known here \(the internal number inventory does not hold it in any form, nor do the sheet's other numbers agree on one\)\.$/,
+        ),
+      ],
+    ]);
+  });
+
+  it('keeps the digits when the sheet writes its numbers in more than one form', async () => {
+    const body = await check.validateBook(
+      await compactWorkbook('LineRelation', HEADER, [
+        [PARIS, '0149999960', 'National'],
+        [PARIS, '+33149999961', 'International'],
+        [PARIS, numeric(149999962), 'Lost a zero or a plus'],
+      ]),
+    );
+    const [only] = issuesOf(body);
+    expect(only.row).toBe(4);
+    expect(only.message).toMatch(/cannot be known here/);
+  });
 });
 
 describe('a staged workbook', () => {
+  it("offers the form the sheet's numbers are written in, counting the rows after the number too", async () => {
+    const { info } = await stage(
+      t,
+      await compactWorkbook('LineRelation', HEADER, [
+        [PARIS, numeric(149999970), 'Lost its zero'],
+        [PARIS, '0149999971', 'National'],
+        [PARIS, '0149999972', 'National'],
+      ]),
+    );
+    const [found] = (await issues(t, info.id)).issues;
+    expect(found.suggestion).toEqual({
+      label: "Store it as the text '0149999970', as the sheet's other numbers are written (149999970 -> 0149999970)",
+      value: '0149999970',
+    });
+  });
+
   it('fixes a number Excel stored as a number to the inventory form, and the load uses the inventory number', async () => {
     const { info } = await stage(
       t,

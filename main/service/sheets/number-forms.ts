@@ -5,6 +5,7 @@ import type { NodeRow } from '../store/nodes-repo';
 import type { OverlayRulesView } from './overlay-rules-view';
 import type { IssueFix, SheetIssue } from './sheet-types';
 import { fieldAt, report, type RowCheck } from './validate-context';
+import { sheetForm, type WrittenForm } from './sheet-number-forms';
 
 /**
  * A directory number that lost part of itself on the way into a cell: Excel (or LibreOffice
@@ -13,9 +14,9 @@ import { fieldAt, report, type RowCheck } from './validate-context';
  * the inventory does not hold while the inventory's own stays Available.
  *
  * So a number is given back in the form the internal number inventory on the row's branch holds
- * it in, and only when exactly one form is held: that is certain. Where none (or several) is,
- * the message and the fix say what cannot be known, and the fix keeps the digits as they are; it
- * never adds a + or a 0 on a guess.
+ * it in, when exactly one form is held; else in the form the sheet's other numbers in the column
+ * all share. Both are certain. Where neither is, the message and the fix say what cannot be
+ * known, and the fix keeps the digits as they are; it never adds a + or a 0 on a guess.
  */
 
 /** What a number loses in a numeric cell: a leading +, a leading 0 or 00 (the digits themselves first). */
@@ -37,9 +38,40 @@ function restated(issue: SheetIssue, what: string): string {
   return `${cut < 0 ? '' : issue.message.slice(0, cut + 2)}${what}.`;
 }
 
+/** The fix and message for a number whose form the inventory holds, certain (one form held). */
+function fromInventory(issue: SheetIssue, digits: string, held: { form: string; status: string; at: string }): IssueFix {
+  if (held.form === digits) return { label: `Store it as the text ${quoted(digits)}, as the inventory holds it`, value: digits };
+  issue.message = restated(
+    issue,
+    `Excel stored ${held.form} as the number ${digits}, dropping its ${held.form.slice(0, held.form.length - digits.length)}: ` +
+      `the internal number inventory at ${held.at} holds ${quoted(held.form)} (${held.status}); store it as that text, in a column formatted as Text`,
+  );
+  return { label: `Store it as the text ${quoted(held.form)}, as the inventory holds it (${digits} -> ${held.form})`, value: held.form };
+}
+
+/** The fix and message for a number the sheet's other numbers give a form, the inventory not holding another. */
+function fromSheet(issue: SheetIssue, digits: string, written: WrittenForm, inventory: string): IssueFix {
+  if (written.form === digits) {
+    return {
+      label: `Store it as the text ${quoted(digits)}, as the sheet's other numbers are written (${quoted(written.example)})`,
+      value: digits,
+    };
+  }
+  issue.message = restated(
+    issue,
+    `Excel stored ${written.form} as the number ${digits}, dropping its ${written.form.slice(0, written.form.length - digits.length)}: ` +
+      `the sheet's other numbers in this column are written with it (${quoted(written.example)}), and ${inventory}; store it as that text, in a column formatted as Text`,
+  );
+  return {
+    label: `Store it as the text ${quoted(written.form)}, as the sheet's other numbers are written (${digits} -> ${written.form})`,
+    value: written.form,
+  };
+}
+
 /**
  * The numeric-cell warnings of a row's directory-number fields, restated with the form the
- * inventory holds (and that form as the fix), or with what cannot be known.
+ * inventory holds (and that form as the fix); else with the form the sheet's other numbers are
+ * written in, when they agree (sheet-number-forms.ts); else with what cannot be known.
  */
 export function restoreNumberForms(check: RowCheck, rules: OverlayRulesView, node: NodeRow): void {
   for (const issue of check.issues) {
@@ -47,36 +79,32 @@ export function restoreNumberForms(check: RowCheck, rules: OverlayRulesView, nod
     const digits = valueAt(check.row.data, issue.field);
     if (typeof digits !== 'string' || !/^\d+$/.test(digits)) continue;
     const held = heldForms(rules, node, digits);
-    const certain = held.length === 1 ? held[0] : undefined;
-    let fix: IssueFix;
-    if (certain && certain.form !== digits) {
-      issue.message = restated(
-        issue,
-        `Excel stored ${certain.form} as the number ${digits}, dropping its ${certain.form.slice(0, certain.form.length - digits.length)}: ` +
-          `the internal number inventory at ${certain.at} holds ${quoted(certain.form)} (${certain.status}); store it as that text, in a column formatted as Text`,
-      );
-      fix = {
-        label: `Store it as the text ${quoted(certain.form)}, as the inventory holds it (${digits} -> ${certain.form})`,
-        value: certain.form,
-      };
-    } else if (certain) {
-      fix = { label: `Store it as the text ${quoted(digits)}, as the inventory holds it`, value: digits };
-    } else {
-      const why =
-        held.length === 0
-          ? 'the internal number inventory does not hold it in any form'
-          : `the inventory holds it as ${held.map((entry) => quoted(entry.form)).join(' and as ')}`;
-      // The reader's own words stay first (what the cell holds), then what cannot be known.
-      issue.message = restated(
-        issue,
-        `${clause(issue.message.slice(issue.message.indexOf(': ') + 2))}; whether it had a + or a leading 0 before it was stored as a number cannot be known here (${why})`,
-      );
-      fix = {
-        label: `Store it as the text ${quoted(digits)}: a + or a leading 0 it may have had cannot be known (${why}), type it if it had one`,
-        value: digits,
-      };
+    if (held.length === 1) {
+      issue.fix = fromInventory(issue, digits, held[0]);
+      continue;
     }
-    issue.fix = fix;
+    const written = sheetForm(digits, check.cache.columnTexts?.(check, issue) ?? []);
+    const inInventory = written && held.find((entry) => entry.form === written.form);
+    if (written && (held.length === 0 || inInventory)) {
+      const inventory = inInventory
+        ? `the internal number inventory at ${inInventory.at} holds ${quoted(written.form)} (${inInventory.status})`
+        : 'the internal number inventory does not hold it in any form';
+      issue.fix = fromSheet(issue, digits, written, inventory);
+      continue;
+    }
+    const why =
+      held.length === 0
+        ? "the internal number inventory does not hold it in any form, nor do the sheet's other numbers agree on one"
+        : `the inventory holds it as ${held.map((entry) => quoted(entry.form)).join(' and as ')}`;
+    // The reader's own words stay first (what the cell holds), then what cannot be known.
+    issue.message = restated(
+      issue,
+      `${clause(issue.message.slice(issue.message.indexOf(': ') + 2))}; whether it had a + or a leading 0 before it was stored as a number cannot be known here (${why})`,
+    );
+    issue.fix = {
+      label: `Store it as the text ${quoted(digits)}: a + or a leading 0 it may have had cannot be known (${why}), type it if it had one`,
+      value: digits,
+    };
   }
 }
 

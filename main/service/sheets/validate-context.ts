@@ -30,6 +30,11 @@ export interface ValidationCache extends TemplateLookups {
   phones: Map<string, PhoneInfo | null>;
   /** The rules' read interface over this validation's overlay, made at its first row. */
   rules?: OverlayRulesView;
+  /**
+   * A bounded sample of the text the sheet's other rows hold in an issue's column, for the form
+   * the sheet writes its numbers in (number-forms.ts); none when the validation keeps no sample.
+   */
+  columnTexts?: (check: RowCheck, issue: SheetIssue) => readonly string[];
 }
 
 /** One row under validation, and where its issues go. */

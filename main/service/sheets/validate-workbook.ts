@@ -2,6 +2,7 @@ import type { Store } from '../domain/store';
 import { requireModel } from '../models/registry';
 import type { ModelDef } from '../models/types';
 import type { NodeRow } from '../store/nodes-repo';
+import { NumberSample } from './sheet-number-forms';
 import { templateCache } from '../templates/configuration-template';
 import { SHEET_LIMITS } from './limits';
 import type { SheetEvent } from './read-workbook';
@@ -46,11 +47,14 @@ export class WorkbookValidator {
   private readonly overlay = new WorkbookOverlay();
   /** The reader thread's precheck bases (row-precheck.ts). */
   private readonly bases = new DataBases();
+  /** The directory numbers the rows so far hold as text, for the form a sheet writes them in. */
+  private readonly numbers = new NumberSample();
   private readonly cache: ValidationCache = {
     nodes: new Map(),
     phones: new Map(),
     findTemplate: templateCache(),
     templateQueries: new Map(),
+    columnTexts: (check, issue) => this.numbers.of(check.sheet.name, issue.field),
   };
   private readonly sheets: SheetValidation[] = [];
   private current?: { sheet: ParsedSheet; model: ModelDef; out: SheetValidation };
@@ -92,6 +96,7 @@ export class WorkbookValidator {
       issues: [...readIssues],
     };
     const action = validateRow(check);
+    this.numbers.note(sheet.name, model, row, check.issues);
     const status = check.issues.some((issue) => issue.severity === 'error') ? 'error' : check.issues.length > 0 ? 'warning' : 'ok';
     out.rows.push({ row: row.rowNumber, action, status });
     if (action) this.summary[action] += 1;

@@ -3,6 +3,7 @@ import { columnLetters } from '../sheets/sheet-xml-scan';
 import type { RowAction, SheetIssue } from '../sheets/sheet-types';
 import type { RowCheck, ValidationCache, ValidationCaller } from '../sheets/validate-context';
 import { validateRow } from '../sheets/validate-row';
+import { COLUMN_SAMPLE } from '../sheets/sheet-number-forms';
 import { DataBases, type RowPrecheck } from '../sheets/row-precheck';
 import { templateCache } from '../templates/configuration-template';
 import type { NodeRow } from '../store/nodes-repo';
@@ -78,7 +79,12 @@ export class StagedValidator {
     phones: new Map(),
     findTemplate: templateCache(),
     templateQueries: new Map(),
+    columnTexts: (_check, issue) => this.columnTexts(issue),
   };
+  /** The sheet of the row under validation, for columnTexts. */
+  private context?: SheetContext;
+  /** Samples of a column's text, by sheet and column id. */
+  private readonly samples = new Map<string, string[]>();
 
   constructor(
     private readonly store: Store,
@@ -97,6 +103,7 @@ export class StagedValidator {
     const empty: RowOutcome = { row_id: input.row_id, action: null, errors: 0, warnings: 0, issues: [], reads: [], effects: [] };
     // The file reader never sees a row without cells: it has no action and no issue.
     if (!hasPlacedCell(context, cells)) return empty;
+    this.context = context;
     this.overlay.startRow();
     const rowNumber = rowNumberOf(context.record, input.idx);
     const { row, issues } = parseStagedRow(context, rowNumber, cells);
@@ -133,19 +140,38 @@ export class StagedValidator {
     if (this.planning && action !== null) outcome.plan = planEntry(context.model, action, stored, check.target);
     return outcome;
   }
+
+  private columnTexts(issue: SheetIssue): readonly string[] {
+    const context = this.context;
+    const columnId = context && columnIdOf(context, issue.column);
+    if (!context || columnId === null || columnId === undefined) return [];
+    const key = `${context.record.sheet_no}:${columnId}`;
+    let texts = this.samples.get(key);
+    if (!texts) this.samples.set(key, (texts = columnSample(this.store, context, columnId)));
+    return texts;
+  }
+}
+
+/** The column's text cells in the sheet's first COLUMN_SAMPLE rows: the form the sheet writes its numbers in (numeric cells left out). */
+function columnSample(store: Store, context: SheetContext, columnId: number): string[] {
+  const texts: string[] = [];
+  for (const row of store.workbooks.page(context.record.wb, context.record.sheet_no, 0, COLUMN_SAMPLE)) {
+    const cell = parseCells(row.cells)[columnId];
+    if (typeof cell === 'string') texts.push(cell);
+  }
+  return texts;
+}
+
+/** An issue's column id: its letters in the sheet as it stands (the letters change when columns move). */
+function columnIdOf(context: SheetContext, letters: string): number | null {
+  if (letters === '') return null;
+  for (const [place, id] of context.ids) if (columnLetters(place) === letters) return id;
+  return null;
 }
 
 /** An issue as stored: its column by id (the letters change when columns move). */
 export function storedIssue(store: Store, context: SheetContext, issue: SheetIssue, cells?: RowCells): StoredIssue {
-  let columnId: number | null = null;
-  if (issue.column !== '') {
-    for (const [place, id] of context.ids) {
-      if (columnLetters(place) === issue.column) {
-        columnId = id;
-        break;
-      }
-    }
-  }
+  const columnId = columnIdOf(context, issue.column);
   const cell = columnId !== null && cells ? cells[columnId] : undefined;
   const suggestion = cells ? suggestionFor(store, context, issue, cell ?? null) : null;
   return {

@@ -19,7 +19,7 @@ export function CellFix({ issues, rowId, columnId }: { issues: WorkbookIssue[]; 
       {fixes.map((issue, at) => {
         const like = fixableCount(counts, issue.sheet, issue.code, issue.column_id);
         return (
-          <p key={at} className="cell-fix">
+          <div key={at} className="cell-fix">
             Suggested fix: {issue.suggestion?.label}{' '}
             <button
               type="button"
@@ -37,7 +37,7 @@ export function CellFix({ issues, rowId, columnId }: { issues: WorkbookIssue[]; 
                 onApply={() => void workbook.getState().applySuggestions(issue.code, columnId)}
               />
             )}
-          </p>
+          </div>
         );
       })}
     </div>

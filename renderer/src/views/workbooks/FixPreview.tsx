@@ -16,7 +16,7 @@ const shown = (value: WorkbookCell | undefined): string => (value === undefined 
 /**
  * "Apply to all n like it", shown before it is done: its button lists each row's value now and
  * the value its suggested fix gives (the service's suggestion of that very cell, read with the
- * rows filter of the code and column); only "Apply these n changes" then applies them. A fix may
+ * rows filter of the code and column); only "Apply these n changes" then applies them (Cancel closes the list, nothing changed). A fix may
  * add a + the inventory holds, or keep digits whose + cannot be known: the engineer sees which.
  */
 export function FixPreview({ code, columnId, count, onApply }: { code: string; columnId: number; count: number; onApply: () => void }) {
@@ -69,6 +69,9 @@ export function FixPreview({ code, columnId, count, onApply }: { code: string; c
       {changes.total > changes.list.length && <p>and {(changes.total - changes.list.length).toLocaleString()} more rows.</p>}
       <button type="button" className="primary" onClick={onApply}>
         Apply these {changes.total.toLocaleString()} changes
+      </button>{' '}
+      <button type="button" onClick={() => setChanges(null)}>
+        Cancel
       </button>
     </div>
   );
