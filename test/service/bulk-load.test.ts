@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compactWorkbook, fixture, issuesOf, line, LINE_HEADER, upload, validate } from './bulk-validate-helpers';
 import { ACME, openTestService, PARIS, q, type TestService } from './helpers';
+import { transactionData } from '../../main/service/routes/transaction-view';
 
 let t: TestService;
 beforeAll(async () => {
@@ -113,6 +114,31 @@ describe('bulk load', () => {
     await t.service.idle();
     const parent = await t.get(started.body.href);
     expect(parent.body.data).toMatchObject({ status: 'Success', detail: '[ 1/1 ] succeeded from [ 1 ] sheet in later.xlsx' });
+  });
+
+  it("counts a running load's sub-transactions in its parent as the table holds them, at every poll", async () => {
+    // Every seventh row repeats the number before it: a duplicate, failed when it runs.
+    const rows = Array.from({ length: 4_000 }, (_, i) =>
+      line({ pattern: `+3315${String(i % 7 === 6 ? i - 1 : i).padStart(7, '0')}`, name: `Counted ${i}` }),
+    );
+    await upload(t, 'counted.xlsx', await compactWorkbook('LineRelation', LINE_HEADER, rows), PARIS);
+    const started = await bulkLoad('counted.xlsx', '&nowait=true');
+    expect(started.status).toBe(202);
+    const store = t.service.store;
+    const id = started.body.transaction_id as string;
+    let midway = 0;
+    for (;;) {
+      await new Promise((resolve) => setImmediate(resolve));
+      const parent = store.transactions.get(id);
+      if (!parent || parent.status === 'Success' || parent.status === 'Fail' || parent.status === 'Success With Async Failures') break;
+      // Between two of the load's batches, as a poll sees it: the answer against the table.
+      const answered = transactionData(store, parent).sub_transaction_counts;
+      expect(answered).toEqual(store.transactions.childCounts(parent));
+      if (answered.total > 0 && answered.total < rows.length) midway += 1;
+    }
+    expect(midway).toBeGreaterThan(0);
+    const done = (await t.get(started.body.href)).body.data;
+    expect(done.sub_transaction_counts).toEqual({ total: 4_000, Success: 3_429, Fail: 571 });
   });
 
   it('loads the spec sheet written by LibreOffice like the one written by exceljs', async () => {

@@ -18,6 +18,8 @@ export interface ListSource {
   idColumn: string;
   /** What a page selects. */
   columns: string;
+  /** Pages in row order (the id column alone), as a list asked without `order_by` may be (a parent's sub-transactions). */
+  rowOrder?: boolean;
 }
 
 export interface ListSql {
@@ -93,7 +95,9 @@ export function buildListSql(
   }
   const whereSql = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
   const direction = params.direction === 'desc' ? 'DESC' : 'ASC';
-  const order = `ORDER BY ${source.foldedExpr(params.orderBy)} ${direction}, ${source.idColumn} ${direction}`;
+  const order = source.rowOrder
+    ? `ORDER BY ${source.idColumn} ${direction}`
+    : `ORDER BY ${source.foldedExpr(params.orderBy)} ${direction}, ${source.idColumn} ${direction}`;
   return {
     page: `SELECT ${source.columns} FROM ${from} ${whereSql} ${order} LIMIT ? OFFSET ?`,
     pageParams: [...whereParams, params.limit, params.skip],

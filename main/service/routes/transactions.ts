@@ -47,13 +47,18 @@ function transactionSource(ctx: RequestContext): ListSource {
     return sql;
   };
   return {
-    from: 'transactions t',
+    // A parent's sub-transactions by the (parent_id, id, hierarchy_pkid) index: a page at any
+    // depth and the count read the index alone, in row order (migration 0022).
+    from: parent ? 'transactions t INDEXED BY transactions_parent' : 'transactions t',
     where,
     params,
     valueExpr: column,
     foldedExpr: (field) => `lower(${column(field)})`,
     idColumn: 't.id',
     columns: 't.*',
+    // decisions.md: a parent's sub-transactions page in row order. Sorted by submitted_time
+    // instead, a page of a 100,000-row load's sorted them all: 50 ms at skip 0, 285 ms deep.
+    rowOrder: parent !== null && parent !== '' && !ctx.query.get('order_by'),
   };
 }
 

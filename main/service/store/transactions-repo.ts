@@ -181,8 +181,12 @@ export class TransactionsRepo {
     this.childrenOf = db.prepare<[string], ChildRow>(
       `SELECT transaction_id, status, action, detail FROM transactions WHERE parent_id = ${UNSAMPLED} ORDER BY id`,
     );
+    // Named, not left to the planner: once ANALYZE has seen one parent with 100,000 children,
+    // it reads the table in id order instead, filtering, and the first 100 children of a later
+    // load were found after every earlier row (measured: 21-52 ms a poll; 0.1 ms by the index).
     this.firstChildrenOf = db.prepare<[string, number], ChildRow>(
-      `SELECT transaction_id, status, action, detail FROM transactions WHERE parent_id = ${UNSAMPLED} ORDER BY id LIMIT ?`,
+      `SELECT transaction_id, status, action, detail FROM transactions INDEXED BY transactions_parent
+       WHERE parent_id = ${UNSAMPLED} ORDER BY id LIMIT ?`,
     );
     this.childStatuses = db.prepare<[string], { status: TxStatus; count: number }>(
       `SELECT status, count(*) AS count FROM transactions INDEXED BY transactions_parent_status

@@ -19,6 +19,7 @@ import { sql as workbookRowGaps } from './0018-workbook-row-gaps';
 import { sql as transactionChildStatus } from './0019-transaction-child-status';
 import { sql as workbookFiles } from './0020-workbook-files';
 import { sql as workbookPending } from './0021-workbook-pending';
+import { sql as transactionParentScope } from './0022-transaction-parent-scope';
 
 /**
  * Numbered migrations, applied in order at open. Append a new file `NNNN-name.ts` exporting
@@ -53,4 +54,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 19, name: 'transaction-child-status', sql: transactionChildStatus },
   { version: 20, name: 'workbook-files', sql: workbookFiles },
   { version: 21, name: 'workbook-pending', sql: workbookPending },
+  { version: 22, name: 'transaction-parent-scope', sql: transactionParentScope },
 ];
