@@ -18,6 +18,7 @@ export function workbookSummary(id: string, extra: Partial<WorkbookSummary> = {}
     can_redo: false,
     counts: { rows: 3, errors: 2, warnings: 1, rows_with_errors: 1, rows_with_warnings: 1 },
     problem: null,
+    mapping: null,
     created_at: '2026-11-26T10:00:00.000000',
     updated_at: '2026-11-26T10:00:00.000000',
     plan: null,

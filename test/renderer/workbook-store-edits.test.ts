@@ -95,6 +95,7 @@ class FakeWorkbook {
       can_redo: this.redoable,
       counts: { rows: this.rows.length, errors: 0, warnings: 0, rows_with_errors: 0, rows_with_warnings: 0 },
       problem: null,
+      mapping: null,
       created_at: '2026-11-26T10:00:00.000000',
       updated_at: '2026-11-26T10:00:00.000000',
       plan: null,

@@ -27,7 +27,9 @@ export type WorkbookCell =
  * runs; `loaded`: every row of the last load succeeded; `failed`: staging failed (`problem`
  * says why), or some rows of the last load failed (`load` counts them).
  */
-export type WorkbookState = 'staging' | 'validating' | 'draft' | 'validated' | 'planning' | 'planned' | 'loading' | 'loaded' | 'failed';
+/** `mapping`: a sheet whose headers or name name no model's fields waits for its mapping to be confirmed (mapping-api.ts). */
+export type WorkbookState =
+  'staging' | 'mapping' | 'validating' | 'draft' | 'validated' | 'planning' | 'planned' | 'loading' | 'loaded' | 'failed';
 
 export type WorkbookSource = 'upload' | 'template' | 'export';
 
@@ -96,8 +98,10 @@ export interface WorkbookInfo {
   can_undo: boolean;
   can_redo: boolean;
   counts: WorkbookSummaryCounts;
-  /** Why staging failed, when `state` is `failed` before any load. */
+  /** Why staging failed, when `state` is `failed` before any load; in `mapping`, why the sheet needs one. */
   problem: string | null;
+  /** Staged through a mapping of a customer's sheet: whether it was confirmed, and the saved mapping it came from. */
+  mapping: { applied: boolean; remembered: string | null } | null;
   created_at: string;
   updated_at: string;
   /** The last plan: the revision it was made on (stale once `revision` moves on) and its totals. */

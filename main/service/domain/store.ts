@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Db } from '../store/db';
 import { WorkbookPushesRepo } from '../store/workbook-pushes-repo';
+import { MappingsRepo } from '../store/mappings-repo';
 import { InstancesRepo } from '../store/instances-repo';
 import { NodesRepo } from '../store/nodes-repo';
 import { TransactionsRepo } from '../store/transactions-repo';
@@ -31,6 +32,8 @@ export interface Store {
   workbookOutcomes: WorkbookOutcomesRepo;
   /** Pushes of staged workbooks to remote profiles (main/remote/sync-push.ts). */
   workbookPushes: WorkbookPushesRepo;
+  /** Staged workbooks' mapping steps and the mappings saved per customer node. */
+  mappings: MappingsRepo;
   now: () => string;
   /** A prepared statement per distinct SQL text; list SQL varies only with the request's shape. */
   statement(sql: string): Statement;
@@ -72,6 +75,7 @@ export function createStore(db: Db, now: () => string, uploadsFolder: string | n
     workbookPlan: new WorkbookPlanRepo(db),
     workbookOutcomes: new WorkbookOutcomesRepo(db),
     workbookPushes: new WorkbookPushesRepo(db),
+    mappings: new MappingsRepo(db),
     now,
   };
 }

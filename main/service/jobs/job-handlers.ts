@@ -8,6 +8,12 @@ import { validateWorkbookFile, type WorkbookValidation } from '../sheets/validat
 import type { SpooledRow } from '../store/bulk-loads-repo';
 import type { ExportJob, WrittenExport } from '../sheets/export-job';
 import { stageFile, type StageChunk } from '../workbooks/stage-file';
+import { writeFile } from 'node:fs/promises';
+import { applyMapping } from '../mapping/apply-mapping';
+import { readMapping, type MappingFile } from '../mapping/mapping-file';
+import { mappingPlaces } from '../mapping/mapping-places';
+import { placeFactsOf } from '../mapping/place-facts';
+import { proposeWorkbook, type WorkbookProposal } from '../mapping/propose-workbook';
 import { validateFull, validateIncremental, type SheetIssues } from '../workbooks/staged-revalidate';
 import type { FullOutcome, RowOutcome } from '../workbooks/staged-validator';
 import { diffKeyIndex, type KeyIndexDiff } from '../workbooks/workbook-key-index';
@@ -175,12 +181,44 @@ async function validateStaged(
   );
 }
 
+export interface ProposeMappingInput {
+  path: string;
+  fileName: string;
+}
+
+/** A customer's sheet read from a sample of its rows (mapping/propose-workbook.ts): what each column may be. */
+async function proposeMapping(_ctx: JobContext, input: ProposeMappingInput): Promise<WorkbookProposal> {
+  return proposeWorkbook(input.path, input.fileName);
+}
+
+export interface ApplyMappingInput {
+  path: string;
+  fileName: string;
+  /** A mapping already checked against its model (mapping-file.ts's readMapping). */
+  mapping: MappingFile;
+  nodePkid: string;
+  /** Where the mapped workbook is written. */
+  out: string;
+}
+
+/** A customer's sheet rewritten by a mapping as a compact bulk-load workbook at `out`, with the store's places for its node and number transforms. */
+async function applyMappingJob(ctx: JobContext, input: ApplyMappingInput): Promise<{ bytes: number }> {
+  const { mapping, model } = readMapping(input.mapping);
+  const node = ctx.store.nodes.get(input.nodePkid);
+  if (!node) throw notFound('The hierarchy node of this workbook no longer exists.');
+  const bytes = await applyMapping(input.path, input.fileName, mapping, model, mappingPlaces(placeFactsOf(ctx.store.db, node)));
+  await writeFile(input.out, bytes);
+  return { bytes: bytes.byteLength };
+}
+
 export const JOB_HANDLERS = {
   'read-load': readLoad,
   validate,
   export: exportInstances,
   'stage-file': stageWorkbookFile,
   'validate-workbook': validateStaged,
+  'propose-mapping': proposeMapping,
+  'apply-mapping': applyMappingJob,
 } as const;
 
 export type JobKind = keyof typeof JOB_HANDLERS;

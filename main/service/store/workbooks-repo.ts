@@ -303,6 +303,7 @@ export class WorkbooksRepo {
         'SELECT seq, op, summary, username, at FROM workbook_revisions WHERE wb = ? ORDER BY seq',
       ),
       dropRevisionsAfter: p<[number, number]>('DELETE FROM workbook_revisions WHERE wb = ? AND seq > ?'),
+      removeMapping: p<[number]>('DELETE FROM workbook_mappings WHERE wb = ?'),
       remove: [
         'workbook_pending',
         'workbook_plan',
@@ -648,6 +649,8 @@ export class WorkbooksRepo {
   remove(wb: number): void {
     this.db.transaction(() => {
       for (const statement of this.s.remove) statement.run(wb);
+      // Not in `clear`: a workbook staged again through its mapping keeps it.
+      this.s.removeMapping.run(wb);
     })();
   }
 

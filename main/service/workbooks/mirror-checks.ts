@@ -26,6 +26,7 @@ export function checkedAgainst(local: Store, mirror: Store): Store {
     workbookPlan: local.workbookPlan,
     workbookOutcomes: local.workbookOutcomes,
     workbookPushes: local.workbookPushes,
+    mappings: local.mappings,
     now: local.now,
     statement: (sql) => mirror.statement(sql),
   };

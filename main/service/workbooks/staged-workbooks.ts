@@ -24,6 +24,12 @@ import { countsOf, rowIssues } from './workbook-views';
 import { TimeSlice } from '../turns';
 import { addedRows, applySliced, BIG_EDIT, editSize } from './sliced-apply';
 import { checkNewWorkbook, checkRows, DEFAULT_WORKBOOK_QUOTA, type WorkbookQuota } from './workbook-quota';
+import { unlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { MappingFile } from '../mapping/mapping-file';
+import type { WorkbookProposal } from '../mapping/propose-workbook';
+import { needsMapping, startingMapping } from './workbook-mapping';
 
 /**
  * Staged workbooks from end to end (architecture.md, Staged workbooks): staging a file (read on
@@ -123,6 +129,8 @@ export class StagedWorkbooks {
     done?: () => void,
     /** The remote profile it targets: `node` is then a node of its mirror. */
     profilePkid: string | null = null,
+    /** The upload it is staged from: a sheet the loader would refuse for its headers then waits for its mapping (workbook-mapping.ts). */
+    uploadId?: string,
   ): WorkbookRecord {
     const { store } = this.deps;
     checkNewWorkbook(store, this.quota, who.principal.pkid);
@@ -142,7 +150,7 @@ export class StagedWorkbooks {
       created_at: now,
       updated_at: now,
     });
-    const staged = this.serial(wb, () => this.stage(wb, who, path, name))
+    const staged = this.serial(wb, () => this.stage(wb, who, path, name, uploadId))
       .catch((error: unknown) => this.failStaging(wb, error))
       .finally(() => done?.());
     this.staging.set(id, staged);
@@ -213,7 +221,7 @@ export class StagedWorkbooks {
       store.workbooks.setLoad(to, source.load_id, source.load_total);
   }
 
-  private async stage(wb: number, who: Who, path: string, name: string): Promise<void> {
+  private async stage(wb: number, who: Who, path: string, name: string, uploadId?: string): Promise<void> {
     const { store, pool } = this.deps;
     const take = store.db.transaction((chunk: StageChunk) => {
       if (chunk.type === 'sheet') {
@@ -225,12 +233,127 @@ export class StagedWorkbooks {
       const first = store.workbooks.takeRowIds(wb, chunk.cells.length);
       chunk.cells.forEach((cells, offset) => store.workbooks.addRow(wb, first + offset, chunk.sheet_no, chunk.first_idx + offset, cells));
     });
-    await pool.run(
-      'stage-file',
-      { path, fileName: name },
-      { owner: who.principal.username, onChunk: (chunk) => take(chunk as StageChunk) },
-    );
+    try {
+      await pool.run(
+        'stage-file',
+        { path, fileName: name },
+        { owner: who.principal.username, onChunk: (chunk) => take(chunk as StageChunk) },
+      );
+    } catch (error) {
+      // A customer's own sheet: never refused for its headers, it waits for its mapping (Local workbooks).
+      const local = (store.workbooks.getByWb(wb) as WorkbookRecord).profile_pkid === null;
+      if (uploadId === undefined || !local || !needsMapping(error)) throw error;
+      await this.enterMapping(wb, who, { uploadId, path, name }, error);
+      return;
+    }
     await this.validateWhole(wb);
+  }
+
+  /** The workbook in the `mapping` state: the proposal for its columns, a remembered mapping or the proposal's to confirm. */
+  private async enterMapping(
+    wb: number,
+    who: Who,
+    file: { uploadId: string; path: string; name: string },
+    reason: ApiError,
+  ): Promise<void> {
+    const { store, pool } = this.deps;
+    const proposal = await pool.run('propose-mapping', { path: file.path, fileName: file.name }, { owner: who.principal.username });
+    const record = store.workbooks.getByWb(wb) as WorkbookRecord;
+    const node = store.nodes.get(record.hierarchy_pkid);
+    if (!node) throw notFound('The hierarchy node of this workbook no longer exists.');
+    const { mapping, remembered } = startingMapping(store, node, proposal);
+    store.db.transaction(() => {
+      store.workbooks.clear(wb);
+      store.mappings.setWorkbookMapping({
+        wb,
+        upload_id: file.uploadId,
+        file_name: file.name,
+        reason: reason.message,
+        proposal: JSON.stringify(proposal),
+        mapping: JSON.stringify(mapping),
+        remembered: remembered?.id ?? null,
+        applied: 0,
+      });
+      store.workbooks.setState(wb, 'mapping', reason.message, this.deps.now());
+    })();
+    this.emit(record.id);
+  }
+
+  /**
+   * Confirms a workbook's mapping (POST .../mapping/): the customer's file rewritten through it on a
+   * job worker, then staged as any file, in the workbook's turn. Answered at once (state
+   * `staging`). A mapping that does not fit the file (a header it does not have) is refused before
+   * anything changes; one that fails while staging puts the workbook back in `mapping`, its
+   * problem saying why. Confirmed again later, the rows are made anew from the file (the edits
+   * since are gone with the old rows, and the history with them); a workbook whose rows were
+   * loaded keeps them (409).
+   */
+  confirmMapping(who: Who, id: string, mapping: MappingFile, saveAs?: string): WorkbookRecord {
+    const { store, pool } = this.deps;
+    const record = this.find(who, id);
+    const found = store.mappings.workbookMapping(record.wb);
+    if (!found) throw new ApiError(409, 'no-mapping', 'This workbook was staged from a sheet in our layout: it has no mapping to confirm.');
+    if (['staging', 'validating', 'planning', 'loading'].includes(record.state))
+      throw new ApiError(409, 'workbook-busy', `The workbook is ${record.state}: confirm its mapping when that has ended.`);
+    if (record.load_id !== null)
+      throw new ApiError(409, 'workbook-loaded', 'Rows of this workbook were loaded: stage the file again to map it another way.');
+    const upload = store.uploads.get(found.upload_id);
+    if (!upload)
+      throw new ApiError(
+        409,
+        'upload-gone',
+        `The file ${found.file_name} was deleted from the uploads: upload it again and stage it anew.`,
+      );
+    if (saveAs !== undefined) this.saveMapping(who, record, mapping, JSON.parse(found.proposal) as WorkbookProposal, saveAs);
+    const out = join(tmpdir(), `workstation-mapped-${randomUUID()}.xlsx`);
+    store.workbooks.setState(record.wb, 'staging', null, this.deps.now());
+    this.emit(id);
+    const work = this.serial(record.wb, async () => {
+      await pool.run(
+        'apply-mapping',
+        { path: store.uploads.pathOf(upload.id), fileName: found.file_name, mapping, nodePkid: record.hierarchy_pkid, out },
+        { owner: who.principal.username },
+      );
+      store.db.transaction(() => {
+        store.workbooks.clear(record.wb);
+        // The old rows' history is gone with them: a revision of before is never valid again.
+        store.workbooks.setRevision(record.wb, store.workbooks.nextRevision(), 0, this.deps.now());
+        store.mappings.setWorkbookMapping({ ...found, mapping: JSON.stringify(mapping), applied: 1 });
+      })();
+      await this.stage(record.wb, who, out, record.name);
+    })
+      .catch((error: unknown) => this.backToMapping(record.wb, error))
+      .finally(() => void unlink(out).catch(() => undefined));
+    this.track(id, work);
+    return store.workbooks.getByWb(record.wb) as WorkbookRecord;
+  }
+
+  private saveMapping(who: Who, record: WorkbookRecord, mapping: MappingFile, proposal: WorkbookProposal, name: string): void {
+    this.deps.store.mappings.save({
+      name,
+      node_pkid: record.hierarchy_pkid,
+      model_type: mapping.model,
+      headers: JSON.stringify(proposal.sheets[0]?.columns.map((column) => column.header) ?? []),
+      mapping: JSON.stringify(mapping),
+      owner: who.principal.username,
+      updated_at: this.deps.now(),
+    });
+  }
+
+  /** A mapping that failed to apply or stage: the workbook waits in `mapping` again, empty, with the reason. */
+  private backToMapping(wb: number, error: unknown): void {
+    const { store } = this.deps;
+    const record = store.workbooks.getByWb(wb);
+    const found = store.mappings.workbookMapping(wb);
+    if (!record || !found) return this.failStaging(wb, error);
+    if (!(error instanceof ApiError)) this.deps.onInternalError(error, record.id);
+    const message = error instanceof ApiError ? error.message : 'The mapping could not be applied: an internal error (see the log).';
+    store.db.transaction(() => {
+      store.workbooks.clear(wb);
+      store.mappings.setWorkbookMapping({ ...found, applied: 0 });
+      store.workbooks.setState(wb, 'mapping', message, this.deps.now());
+    })();
+    this.emit(record.id);
   }
 
   private failStaging(wb: number, error: unknown): void {
@@ -381,6 +504,12 @@ export class StagedWorkbooks {
   }
 
   editable(record: WorkbookRecord): void {
+    if (record.state === 'mapping')
+      throw new ApiError(
+        409,
+        'workbook-mapping',
+        'The workbook waits for its mapping: confirm it (POST .../mapping/) before editing rows.',
+      );
     if (record.state === 'staging')
       throw new ApiError(409, 'workbook-busy', 'The workbook is still being staged: edit it when its state is draft or validated.');
     if (record.state === 'loading')

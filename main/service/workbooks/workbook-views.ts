@@ -57,6 +57,14 @@ export function countsOf(store: Store, wb: number, sheets = store.workbooks.shee
   return { rows, errors, warnings, rows_with_errors: rowsWithErrors, rows_with_warnings: rowsWithWarnings };
 }
 
+/** A workbook staged through a customer sheet's mapping: whether it was confirmed, and the saved mapping it came from. */
+function mappingInfo(store: Store, record: WorkbookRecord): WorkbookInfo['mapping'] {
+  const found = store.mappings.workbookMapping(record.wb);
+  if (!found) return null;
+  const remembered = found.remembered === null ? undefined : store.mappings.saved(found.remembered);
+  return { applied: found.applied === 1, remembered: remembered?.name ?? null };
+}
+
 /** The workbook as answered; `books` says where it is checked (the Local store, or a profile's mirror). */
 export function workbookInfo(
   deps: { store: Store; workbooks: { placeOf(record: WorkbookRecord): WorkbookPlace } },
@@ -79,6 +87,7 @@ export function workbookInfo(
     can_redo: store.workbooks.revision(record.wb, record.head + 1) !== undefined,
     counts: countsOf(store, record.wb, sheets),
     problem: record.problem,
+    mapping: mappingInfo(store, record),
     created_at: record.created_at,
     updated_at: record.updated_at,
     plan: planInfo(record),

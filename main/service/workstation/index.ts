@@ -8,6 +8,7 @@ import { workspaceRoutes } from './workspace-routes';
 import { workbookRoutes } from './workbook-routes';
 import { viewerRoutes } from './viewer-routes';
 import { syncRoutes } from './sync-routes';
+import { mappingRoutes } from './mapping-routes';
 
 export type { WorkstationDeps, WorkstationRouteGroup } from './route-group';
 
@@ -23,6 +24,7 @@ const GROUPS: readonly WorkstationRouteGroup[] = [
   modelRoutes,
   viewerRoutes,
   syncRoutes,
+  mappingRoutes,
 ];
 
 export const WORKSTATION_PREFIX = '/workstation/';

@@ -21,6 +21,9 @@ import { issueList, rowPage, workbookInfo } from '../workbooks/workbook-views';
 import { checkFieldTypes } from './body-fields';
 import { methodNotAllowed, type WorkstationDeps, type WorkstationRouteGroup } from './route-group';
 import { usableProfile } from './profile-access';
+import { readMapping } from '../mapping/mapping-file';
+import { findModel } from '../models/registry';
+import { mappingAnswer } from '../workbooks/workbook-mapping';
 
 /**
  * `/workstation/workbooks/`: staged workbooks (README: Staged workbooks). Every endpoint needs
@@ -187,7 +190,8 @@ async function create(deps: WorkstationDeps, ctx: RequestContext): Promise<ApiRe
   guardNode(ctx, node, 'bulkload');
   if (from === 'upload') {
     const upload = ownedUpload(deps.store, whoOf(ctx), text(body, 'file') as string);
-    const record = deps.workbooks.stageFile(whoOf(ctx), node, deps.store.uploads.pathOf(upload.id), upload.name, 'upload');
+    const path = deps.store.uploads.pathOf(upload.id);
+    const record = deps.workbooks.stageFile(whoOf(ctx), node, path, upload.name, 'upload', undefined, null, upload.id);
     return json(202, { success: true, workbook: workbookInfo(deps, record) } satisfies WorkbookAnswer);
   }
   if (from !== 'template' && from !== 'export' && from !== 'search') {
@@ -329,6 +333,8 @@ async function oneWorkbook(deps: WorkstationDeps, ctx: RequestContext, rest: str
     case 'file':
       get();
       return save(deps, ctx, id);
+    case 'mapping':
+      return mappingStep(deps, ctx, id);
     case 'plan':
       return plan(deps, ctx, id);
     case 'load': {
@@ -345,6 +351,24 @@ async function oneWorkbook(deps: WorkstationDeps, ctx: RequestContext, rest: str
     default:
       throw notFound(`No workstation endpoint at ${ctx.path}.`);
   }
+}
+
+/** The mapping step of a customer's sheet: GET shows the proposal and the mapping to confirm, POST confirms one (workbook-mapping.ts). */
+function mappingStep(deps: WorkstationDeps, ctx: RequestContext, id: string): ApiResponse {
+  const who = whoOf(ctx);
+  if (ctx.method === 'GET') {
+    const record = deps.workbooks.find(who, id);
+    return json(200, mappingAnswer(deps.store, record.wb, workbookInfo(deps, record), findModel));
+  }
+  if (ctx.method !== 'POST') throw methodNotAllowed(ctx, 'GET or POST');
+  const body = bodyOf(ctx);
+  checkFieldTypes(body, { mapping: 'object', save_as: 'string' });
+  const { mapping } = readMapping(body.mapping);
+  const saveAs = typeof body.save_as === 'string' ? body.save_as.trim() : undefined;
+  if (saveAs !== undefined && (saveAs === '' || saveAs.length > 100))
+    throw bad("'save_as' must be a name of 1 to 100 characters.", 'save_as');
+  const record = deps.workbooks.confirmMapping(who, id, mapping, saveAs);
+  return json(202, { success: true, workbook: workbookInfo(deps, record) } satisfies WorkbookAnswer);
 }
 
 export const workbookRoutes: WorkstationRouteGroup = {

@@ -127,6 +127,8 @@ export function stateText(row: WorkbookSummary): string {
   switch (row.state) {
     case 'staging':
       return 'opening';
+    case 'mapping':
+      return 'columns to map';
     case 'validating':
       return 'checking';
     case 'draft':

@@ -1,0 +1,100 @@
+import type { WorkbookInfo } from './workbook-api';
+
+/**
+ * A customer's sheet mapped onto a model (issue "Customer sheets in any shape"): the staged
+ * workbook's mapping step, `/workstation/workbooks/<id>/mapping/`, and the mappings saved per
+ * customer node, `/workstation/mappings/`. The shapes of service/mapping/, as they travel.
+ */
+export type MappingTransform =
+  | { kind: 'trim' }
+  | { kind: 'case'; to: 'upper' | 'lower' }
+  | { kind: 'e164'; country_code?: string }
+  | { kind: 'node' }
+  | { kind: 'device-from-mac'; prefix?: string };
+
+export interface MappingColumnJson {
+  header: string;
+  /** A field name, `#Hierarchy Node`, `#Action`, `#CFT Template`, or null (kept on the `#source` sheet, not loaded). */
+  target: string | null;
+  transforms?: MappingTransform[];
+  /** Source value -> the value written. */
+  values?: Record<string, string | boolean>;
+}
+
+export interface MappingFileJson {
+  model: string;
+  columns: MappingColumnJson[];
+  constants?: Record<string, string>;
+  joins?: { target: string; headers: string[]; separator: string }[];
+}
+
+export interface ValueProposalJson {
+  value: string;
+  count: number;
+  to: string | boolean | null;
+  reason: string;
+}
+
+export interface ColumnProposalJson {
+  column: number;
+  header: string;
+  target: string | null;
+  confidence: number;
+  reason: string;
+  kind: string | null;
+  values?: ValueProposalJson[];
+}
+
+export interface SheetProposalJson {
+  sheet: string;
+  headerRow: number;
+  sampled: number;
+  model: string;
+  modelReason: string;
+  columns: ColumnProposalJson[];
+  unmappedRequired: string[];
+}
+
+/** GET .../mapping/: what the mapping step shows. */
+export interface WorkbookMappingAnswer {
+  success: true;
+  workbook: WorkbookInfo;
+  file_name: string;
+  /** Why the sheet needed a mapping: the loader's words about its headers or name. */
+  reason: string;
+  /** The first sheet's proposal (the sheet a mapping applies to), and the others'. */
+  proposal: { sheets: SheetProposalJson[] };
+  /** The mapping to confirm: a remembered one, the one applied, or the proposal's. */
+  mapping: MappingFileJson;
+  remembered: { id: number; name: string } | null;
+  /** Required fields of the mapping's model that no column, constant or join fills. */
+  unmapped_required: string[];
+  /** True once a mapping was confirmed and the rows staged through it. */
+  applied: boolean;
+}
+
+/** POST .../mapping/ */
+export interface WorkbookMappingRequest {
+  mapping: MappingFileJson;
+  /** Saves the mapping under this name at the workbook's node, for the customer's next files. */
+  save_as?: string;
+}
+
+export interface SavedMappingInfo {
+  id: number;
+  name: string;
+  /** The customer's node it is saved at. */
+  hierarchy: string;
+  model: string;
+  headers: string[];
+  owner: string;
+  updated_at: string;
+}
+
+/** GET /workstation/mappings/<id>/: the export, which POST /workstation/mappings/ takes back. */
+export interface SavedMappingFile {
+  name: string;
+  hierarchy: string;
+  headers: string[];
+  mapping: MappingFileJson;
+}

@@ -1,0 +1,139 @@
+import type { MappingFileJson, SavedMappingInfo, WorkbookMappingAnswer } from '../contract/mapping-api';
+import type { Store } from '../domain/store';
+import { ApiError } from '../errors';
+import { mappingOf, type MappingFile } from '../mapping/mapping-file';
+import type { WorkbookProposal } from '../mapping/propose-workbook';
+import { normalized } from '../mapping/similarity';
+import type { ModelDef } from '../models/types';
+import type { SavedMappingRecord } from '../store/mappings-repo';
+import type { NodeRow } from '../store/nodes-repo';
+
+/**
+ * A customer's sheet that the loader would refuse for its headers or its name (issue "Customer
+ * sheets in any shape", point 1) is never refused at staging: the workbook waits in the
+ * `mapping` state with the proposal for its columns, and starts from a mapping saved at the
+ * customer's node for the same or similar headers when there is one (point 5). Confirmed, the
+ * mapping rewrites the customer's file as a compact sheet of the model (apply-mapping.ts), which
+ * is staged as any file, the unmapped columns kept on a `#source` sheet.
+ */
+
+/** The loader's refusals a mapping answers: headers that name no field, two headers for one, a sheet named after no model. */
+export function needsMapping(error: unknown): error is ApiError {
+  if (!(error instanceof ApiError)) return false;
+  if (error.code === 'unknown-column' || error.code === 'duplicate-column') return true;
+  // sheet-model.ts's refusal of a sheet whose name names no model (and no directive in A1).
+  return error.code === 'bad-sheet' && error.message.includes('the sheet name is not a model');
+}
+
+/** How alike two header lists are, whatever their order: shared headers over all headers (1 is the same set). */
+function headerLikeness(a: readonly string[], b: readonly string[]): number {
+  const left = new Set(a.map(normalized).filter((header) => header !== ''));
+  const right = new Set(b.map(normalized).filter((header) => header !== ''));
+  const shared = [...left].filter((header) => right.has(header)).length;
+  const all = new Set([...left, ...right]).size;
+  return all === 0 ? 0 : shared / all;
+}
+
+/** A saved mapping is proposed for headers at least this alike. */
+const LIKE_ENOUGH = 0.8;
+
+/** The nodes a saved mapping may come from: the workbook's node and those above it, nearest first. */
+function nodeAndAbove(store: Store, node: NodeRow): NodeRow[] {
+  const found: NodeRow[] = [];
+  for (let at: NodeRow | undefined = node; at; at = at.parent_pkid ? store.nodes.get(at.parent_pkid) : undefined) found.push(at);
+  return found;
+}
+
+/** The saved mapping for these headers at the node or above: the most alike, then the nearest. */
+export function rememberedFor(store: Store, node: NodeRow, headers: readonly string[]): SavedMappingRecord | undefined {
+  let best: { record: SavedMappingRecord; likeness: number } | undefined;
+  for (const at of nodeAndAbove(store, node)) {
+    for (const record of store.mappings.savedAt([at.pkid])) {
+      const likeness = headerLikeness(headers, JSON.parse(record.headers) as string[]);
+      if (likeness >= LIKE_ENOUGH && (!best || likeness > best.likeness)) best = { record, likeness };
+    }
+  }
+  return best?.record;
+}
+
+/**
+ * A saved mapping made fit for a file whose headers are in another order, or a few of them
+ * other: each of the file's columns takes the saved entry of the same header (compared as the
+ * proposals compare them), else stays unmapped; the saved constants and joins are kept where
+ * their columns are there.
+ */
+export function fittedMapping(saved: MappingFile, headers: readonly string[]): MappingFile {
+  const byHeader = new Map(saved.columns.map((column) => [normalized(column.header), column]));
+  const present = new Set(headers.map(normalized));
+  return {
+    model: saved.model,
+    columns: headers.map((header) => {
+      const entry = byHeader.get(normalized(header));
+      return entry ? { ...entry, header } : { header, target: null };
+    }),
+    ...(saved.constants ? { constants: saved.constants } : {}),
+    ...(saved.joins ? { joins: saved.joins.filter((join) => join.headers.every((header) => present.has(normalized(header)))) } : {}),
+  };
+}
+
+/** The mapping a workbook's step starts from: a remembered one fitted to the file, else the proposal's. */
+export function startingMapping(
+  store: Store,
+  node: NodeRow,
+  proposal: WorkbookProposal,
+): { mapping: MappingFile; remembered: SavedMappingRecord | undefined } {
+  const [first] = proposal.sheets;
+  const headers = first.columns.map((column) => column.header);
+  const remembered = rememberedFor(store, node, headers);
+  if (remembered) return { mapping: fittedMapping(JSON.parse(remembered.mapping) as MappingFile, headers), remembered };
+  return { mapping: mappingOf(first, node.path), remembered: undefined };
+}
+
+/** The model's required fields the mapping leaves empty: no column, constant or join fills them. */
+export function unmappedRequired(mapping: MappingFile, model: ModelDef | undefined): string[] {
+  if (!model) return [];
+  const filled = new Set<string>([
+    ...mapping.columns.flatMap((column) => (column.target === null ? [] : [column.target])),
+    ...Object.keys(mapping.constants ?? {}),
+    ...(mapping.joins ?? []).map((join) => join.target),
+  ]);
+  return Object.entries(model.fields)
+    .filter(([name, field]) => field.required === true && !field.readonly && !filled.has(name))
+    .map(([name]) => name);
+}
+
+/** What GET .../mapping/ answers, the workbook's own part given. */
+export function mappingAnswer(
+  store: Store,
+  wb: number,
+  workbook: WorkbookMappingAnswer['workbook'],
+  model: (type: string) => ModelDef | undefined,
+): WorkbookMappingAnswer {
+  const found = store.mappings.workbookMapping(wb);
+  if (!found) throw new ApiError(409, 'no-mapping', 'This workbook was staged from a sheet in our layout: it has no mapping to show.');
+  const mapping = JSON.parse(found.mapping) as MappingFileJson;
+  const remembered = found.remembered === null ? undefined : store.mappings.saved(found.remembered);
+  return {
+    success: true,
+    workbook,
+    file_name: found.file_name,
+    reason: found.reason,
+    proposal: JSON.parse(found.proposal) as WorkbookMappingAnswer['proposal'],
+    mapping,
+    remembered: remembered ? { id: remembered.id, name: remembered.name } : null,
+    unmapped_required: unmappedRequired(mapping as MappingFile, model(mapping.model)),
+    applied: found.applied === 1,
+  };
+}
+
+export function savedInfo(store: Store, record: SavedMappingRecord): SavedMappingInfo {
+  return {
+    id: record.id,
+    name: record.name,
+    hierarchy: store.nodes.get(record.node_pkid)?.path ?? '',
+    model: record.model_type,
+    headers: JSON.parse(record.headers) as string[],
+    owner: record.owner,
+    updated_at: record.updated_at,
+  };
+}
