@@ -145,6 +145,25 @@ function workbookPaths(paths: Record<string, PathItem>): void {
     post: op('plan_workbook', 'Plan it (a dry run)', '202', 'WorkbookAnswer', revision),
   };
   paths[`${w}{id}/load/`] = { post: op('load_workbook', 'Load it', '202', 'LoadStarted', revision) };
+  paths[`${w}{id}/mapping/`] = {
+    get: op('workbook_mapping', "A customer sheet's mapping step: the proposal and the mapping to confirm", '200', 'WorkbookMapping', {
+      parameters: [WB],
+    }),
+    post: op('confirm_mapping', 'Confirm a mapping: the sheet is staged through it', '202', 'WorkbookAnswer', {
+      parameters: [WB],
+      requestBody: body('ConfirmMapping'),
+    }),
+  };
+  const m = '/workstation/mappings/';
+  const SAVED = p('id', { type: 'integer', minimum: 1 });
+  paths[m] = {
+    get: op('list_mappings', "Mappings saved at the caller's node, below it or above it", '200', 'SavedMappingList'),
+    post: op('import_mapping', 'Save (import) a mapping at a node', '201', null, { requestBody: body('SavedMappingFile') }),
+  };
+  paths[`${m}{id}/`] = {
+    get: op('export_mapping', 'A saved mapping, as POST takes it back', '200', 'SavedMappingFile', { parameters: [SAVED] }),
+    delete: op('delete_mapping', 'Delete a saved mapping', '200', null, { parameters: [SAVED] }),
+  };
   paths[`${w}{id}/file/`] = {
     get: {
       ...op('save_workbook', 'The workbook as .xlsx', '200', null, { parameters: [WB, q('issues', FLAG)] }),

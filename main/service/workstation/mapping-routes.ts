@@ -83,6 +83,7 @@ export const mappingRoutes: WorkstationRouteGroup = {
       throw methodNotAllowed(ctx, 'GET or POST');
     }
     if (rest.length !== 1) throw notFound(`No workstation endpoint at ${ctx.path}.`);
+    if (ctx.method !== 'GET' && ctx.method !== 'DELETE') throw methodNotAllowed(ctx, 'GET or DELETE');
     const record = found(deps, ctx, rest[0]);
     if (ctx.method === 'GET') {
       const file: SavedMappingFile = {
@@ -93,12 +94,10 @@ export const mappingRoutes: WorkstationRouteGroup = {
       };
       return json(200, file);
     }
-    if (ctx.method === 'DELETE') {
-      const node = deps.store.nodes.get(record.node_pkid);
-      if (node) guardNode(ctx, node, 'bulkload');
-      deps.store.mappings.remove(record.id);
-      return json(200, { success: true, id: record.id });
-    }
-    throw methodNotAllowed(ctx, 'GET or DELETE');
+    // DELETE
+    const node = deps.store.nodes.get(record.node_pkid);
+    if (node) guardNode(ctx, node, 'bulkload');
+    deps.store.mappings.remove(record.id);
+    return json(200, { success: true, id: record.id });
   },
 };
