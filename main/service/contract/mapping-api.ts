@@ -43,6 +43,8 @@ export interface ColumnProposalJson {
   reason: string;
   kind: string | null;
   values?: ValueProposalJson[];
+  /** Its first few distinct values. */
+  samples: string[];
 }
 
 export interface SheetProposalJson {
@@ -71,6 +73,8 @@ export interface WorkbookMappingAnswer {
   unmapped_required: string[];
   /** True once a mapping was confirmed and the rows staged through it. */
   applied: boolean;
+  /** The models a customer's sheet may be mapped to, with what a column may fill in each. */
+  models: { model: string; title: string; targets: { name: string; title: string; required: boolean }[] }[];
 }
 
 /** POST .../mapping/ */

@@ -47,7 +47,17 @@ interface Placed {
   join?: { columns: number[]; separator: string };
 }
 
-function placeColumns(mapping: MappingFile, headers: Map<string, number>, fileName: string): Placed[] {
+/** A field's header as the template writes it: its title, unless another field has the same title (then its name). */
+function headerOf(model: ModelDef, target: string): string {
+  const meta = META_NAMES[target];
+  if (meta) return meta;
+  const title = model.fields[target]?.title;
+  if (!title) return target;
+  const shared = Object.values(model.fields).filter((field) => field.title.toLowerCase() === title.toLowerCase()).length;
+  return shared === 1 ? title : target;
+}
+
+function placeColumns(mapping: MappingFile, model: ModelDef, headers: Map<string, number>, fileName: string): Placed[] {
   const column = (header: string): number => {
     const found = headers.get(header.trim());
     if (found === undefined)
@@ -55,7 +65,7 @@ function placeColumns(mapping: MappingFile, headers: Map<string, number>, fileNa
     return found;
   };
   const placed: Placed[] = [];
-  const nameOf = (target: string): string => META_NAMES[target] ?? target;
+  const nameOf = (target: string): string => headerOf(model, target);
   for (const mapped of mapping.columns)
     if (mapped.target !== null) placed.push({ name: nameOf(mapped.target), source: { column: column(mapped.header), mapped } });
   for (const [target, value] of Object.entries(mapping.constants ?? {})) placed.push({ name: nameOf(target), constant: value });
@@ -89,7 +99,7 @@ export async function applyMapping(
       if (!header) {
         header = row;
         const headers = new Map([...row.cells.keys()].map((column) => [textOf(row, column), column]));
-        placed = placeColumns(mapping, headers, fileName);
+        placed = placeColumns(mapping, model, headers, fileName);
         const used = new Set(placed.flatMap((entry) => [entry.source?.column ?? 0, ...(entry.join?.columns ?? [])]));
         unmapped = [...row.cells.keys()].filter((column) => !used.has(column));
         kept.push([1, ['Row', ...unmapped.map((column) => textOf(row, column))]]);

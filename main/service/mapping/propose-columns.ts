@@ -32,6 +32,8 @@ export interface ColumnProposal {
   kind: ValueKind | null;
   /** For a field with choices or a yes/no field: the column's values mapped onto valid ones. */
   values?: ValueProposal[];
+  /** Its first few distinct values, shown beside its target. */
+  samples: string[];
 }
 
 export interface SheetProposal {
@@ -48,6 +50,8 @@ interface Candidate {
   reason: string;
 }
 
+/** Distinct values a column shows beside its target. */
+const SAMPLES_SHOWN = 3;
 /** Below this a proposal is left for the user to make. */
 const SURE_ENOUGH = 0.5;
 const META_TARGETS = ['#Hierarchy Node', '#Action', '#CFT Template'];
@@ -164,14 +168,22 @@ function assign(columns: SourceColumn[], targets: Map<string, FieldDef | null>):
       header: source.header,
       target: pick?.target ?? null,
       confidence: pick ? Math.round(pick.confidence * 100) / 100 : 0,
-      reason: pick?.reason ?? 'no field of the model is like it: kept as a # column',
+      reason: pick?.reason ?? 'no field of the model is like it: kept on the #source sheet, not loaded',
       kind: kinds.get(source.column) ?? null,
+      samples: [...new Set(source.values.filter((value) => value.trim() !== ''))].slice(0, SAMPLES_SHOWN),
       ...(values ? { values } : {}),
     };
   });
 }
 
-function requiredOf(model: ModelDef): string[] {
+/** What a column may fill in a model, as the mapping step offers it: the meta columns, then each field a sheet fills. */
+export function mappingTargets(model: ModelDef): { name: string; title: string; required: boolean }[] {
+  const required = new Set(requiredOf(model));
+  return [...targetsOf(model)].map(([name, field]) => ({ name, title: field ? field.title : name.slice(1), required: required.has(name) }));
+}
+
+/** The fields a row must have that nothing fills by default. */
+export function requiredOf(model: ModelDef): string[] {
   return Object.entries(model.fields)
     .filter(([, field]) => field.required && !field.readonly && field.default === undefined)
     .map(([name]) => name);

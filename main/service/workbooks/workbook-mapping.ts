@@ -2,7 +2,8 @@ import type { MappingFileJson, SavedMappingInfo, WorkbookMappingAnswer } from '.
 import type { Store } from '../domain/store';
 import { ApiError } from '../errors';
 import { mappingOf, type MappingFile } from '../mapping/mapping-file';
-import type { WorkbookProposal } from '../mapping/propose-workbook';
+import { PROVISIONING_MODELS, type WorkbookProposal } from '../mapping/propose-workbook';
+import { mappingTargets, requiredOf } from '../mapping/propose-columns';
 import { normalized } from '../mapping/similarity';
 import type { ModelDef } from '../models/types';
 import type { SavedMappingRecord } from '../store/mappings-repo';
@@ -89,7 +90,7 @@ export function startingMapping(
   return { mapping: mappingOf(first, node.path), remembered: undefined };
 }
 
-/** The model's required fields the mapping leaves empty: no column, constant or join fills them. */
+/** The model's required fields the mapping leaves empty: no column, constant or join fills them (and they have no default). */
 export function unmappedRequired(mapping: MappingFile, model: ModelDef | undefined): string[] {
   if (!model) return [];
   const filled = new Set<string>([
@@ -97,9 +98,7 @@ export function unmappedRequired(mapping: MappingFile, model: ModelDef | undefin
     ...Object.keys(mapping.constants ?? {}),
     ...(mapping.joins ?? []).map((join) => join.target),
   ]);
-  return Object.entries(model.fields)
-    .filter(([name, field]) => field.required === true && !field.readonly && !filled.has(name))
-    .map(([name]) => name);
+  return requiredOf(model).filter((name) => !filled.has(name));
 }
 
 /** What GET .../mapping/ answers, the workbook's own part given. */
@@ -123,6 +122,10 @@ export function mappingAnswer(
     remembered: remembered ? { id: remembered.id, name: remembered.name } : null,
     unmapped_required: unmappedRequired(mapping as MappingFile, model(mapping.model)),
     applied: found.applied === 1,
+    models: PROVISIONING_MODELS.flatMap((type) => {
+      const def = model(type);
+      return def ? [{ model: type, title: def.title, targets: mappingTargets(def) }] : [];
+    }),
   };
 }
 

@@ -22,6 +22,7 @@ import { isFiltered } from '../store/workbook-filter';
 import { gridCellFor } from './workbooks/choice-cell';
 import { DirectiveBanner } from './workbooks/DirectiveBanner';
 import { GridEditBar } from './workbooks/GridEditBar';
+import { MappingStep } from './workbooks/MappingStep';
 import { useDarkScheme } from './workbooks/use-dark-scheme';
 import { DARK_GRID_THEME } from './viewer/grid-theme';
 import { throttled } from './workbooks/throttle';
@@ -69,6 +70,8 @@ export function WorkbookView() {
   const fault = useSlice('workbook', (s) => s.fault);
   const dark = useDarkScheme();
   const [selection, setSelection] = useState<GridSelection | undefined>();
+  /** The mapping step reopened on a workbook staged through one (a customer's sheet). */
+  const [remapping, setRemapping] = useState(false);
   const chosen = selection?.current?.cell;
 
   useEffect(() => {
@@ -132,6 +135,30 @@ export function WorkbookView() {
 
   if (!id) return null;
   if (!info) return fault ? <FaultNotice fault={fault} /> : <Loading what="the workbook" />;
+  if (info.state === 'mapping' || (remapping && info.mapping !== null)) {
+    return (
+      <section className="workbook-view" aria-labelledby="workbook-title">
+        <div className="workbook-head">
+          <button type="button" onClick={() => (remapping ? setRemapping(false) : nav.getState().go({ view: 'workbooks' }))}>
+            {remapping ? '‹ Back to the grid' : '‹ Workbooks'}
+          </button>
+          <h2 id="workbook-title" className="view-title">
+            {info.name}
+          </h2>
+          <span className={`pill wb-${info.state}`} data-testid="workbook-state">
+            {stateText(info)}
+          </span>
+        </div>
+        <MappingStep
+          info={info}
+          onConfirmed={() => {
+            setRemapping(false);
+            void workbook.getState().refresh();
+          }}
+        />
+      </section>
+    );
+  }
   const chosenIssues = chosen ? issuesAt(chosen) : [];
   const chosenRow = chosen ? workbook.getState().rowAt(chosen[1]) : undefined;
   // A sheet column by its letters (D4); the row numbers, a plan or an outcome column by its title (Outcome 4).
@@ -165,6 +192,11 @@ export function WorkbookView() {
         <WorkbookProfileNote workbook={info} />
         <span className="sources-gap" />
         <WorkbookActions />
+        {info.mapping?.applied && (
+          <button type="button" title="The customer's columns and how they were mapped" onClick={() => setRemapping(true)}>
+            Mapping
+          </button>
+        )}
         <button type="button" disabled={!info.can_undo} onClick={() => void workbook.getState().step('undo')}>
           Undo
         </button>

@@ -181,6 +181,7 @@ function WorkbookTable({ rows }: { rows: WorkbookSummary[] }) {
             <td>
               <span className={`pill wb-${row.state}`}>{stateText(row)}</span>
               {/* A file that could not be opened says why, where it was opened: the reason says what to do. */}
+              {row.state === 'mapping' && <p className="wb-problem">Its columns are not a template’s: open it to map them.</p>}
               {row.state === 'failed' && row.load === null && row.problem && (
                 <p className="wb-problem" role="alert">
                   {row.problem}

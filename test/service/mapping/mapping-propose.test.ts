@@ -336,7 +336,7 @@ describe('places from the store', () => {
     const column = (name: string): number => header.indexOf(name);
     const cells = [2, 3, 4].map((row) => [
       sheet.getRow(row).getCell(column('Hierarchy Node')).value,
-      sheet.getRow(row).getCell(column('pattern')).value,
+      sheet.getRow(row).getCell(column('Directory Number')).value,
     ]);
     expect(cells).toEqual([
       ['sys.hcs.Telco.Acme.Paris', '+33140001071'],
