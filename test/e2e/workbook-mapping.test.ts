@@ -49,14 +49,21 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: a customer sheet mapped'
     await mapping.waitFor();
     await expect.poll(() => mapping.locator('tbody tr').count()).toBe(4);
     // Each source column with its first values and the field proposed for it.
-    await mapping.locator('tr').filter({ hasText: 'Numéro' }).filter({ hasText: `01 49 98 ${first} 00` }).waitFor();
+    await mapping
+      .locator('tr')
+      .filter({ hasText: 'Numéro' })
+      .filter({ hasText: `01 49 98 ${first} 00` })
+      .waitFor();
     await expect.poll(() => page.getByLabel('Target of Numéro').inputValue()).toBe('pattern');
     await expect.poll(() => page.getByLabel('Target of Site').inputValue()).toBe('#Hierarchy Node');
     await screenshot(page, transport, 'mapping-step');
 
     // The engineer's correction: the comment is not loaded. The numbers keep their E.164 transform.
     await page.getByLabel('Target of Commentaire').selectOption('');
-    const e164 = mapping.locator('tr').filter({ hasText: 'Numéro' }).getByLabel(/E\.164/);
+    const e164 = mapping
+      .locator('tr')
+      .filter({ hasText: 'Numéro' })
+      .getByLabel(/E\.164/);
     if (!(await e164.isChecked())) await e164.check();
     await page.getByLabel('Save mapping as').fill(`Survey ${transport}`);
     await page.getByRole('button', { name: 'Confirm mapping' }).click();
