@@ -304,7 +304,16 @@ export class StagedWorkbooks {
         'upload-gone',
         `The file ${found.file_name} was deleted from the uploads: upload it again and stage it anew.`,
       );
-    if (saveAs !== undefined) this.saveMapping(who, record, mapping, JSON.parse(found.proposal) as WorkbookProposal, saveAs);
+    const proposal = JSON.parse(found.proposal) as WorkbookProposal;
+    // Checked here, before anything changes: rows staged through an earlier mapping stay as they are.
+    const headers = new Set(proposal.sheets[0]?.columns.map((column) => column.header.trim()) ?? []);
+    const named = [...mapping.columns.map((column) => column.header), ...(mapping.joins ?? []).flatMap((join) => join.headers)];
+    const missing = named.find((header) => !headers.has(header.trim()));
+    if (missing !== undefined)
+      throw new ApiError(400, 'validation-failed', `The mapping names the column '${missing}', which ${found.file_name} does not have.`, [
+        { field: 'mapping', message: `no column '${missing}'` },
+      ]);
+    if (saveAs !== undefined) this.saveMapping(who, record, mapping, proposal, saveAs);
     const out = join(tmpdir(), `workstation-mapped-${randomUUID()}.xlsx`);
     store.workbooks.setState(record.wb, 'staging', null, this.deps.now());
     this.emit(id);

@@ -92,12 +92,13 @@ describe('a customer sheet staged', () => {
     });
     expect([unknownField.status, unknownField.body.code]).toEqual([400, 'validation-failed']);
     expect(unknownField.body.message).toContain("'no_such_field'");
-    const unknownColumn = await confirm(id, {
+    const unknownColumn = await t.call('POST', `/workstation/workbooks/${id}/mapping/`, {
       mapping: { ...CONFIRMED, columns: [...CONFIRMED.columns, { header: 'Fax', target: 'description' }] },
     });
-    expect(unknownColumn.state).toBe('mapping');
-    expect(unknownColumn.problem).toContain("'Fax'");
-    expect(unknownColumn.counts.rows).toBe(0);
+    expect([unknownColumn.status, unknownColumn.body.code]).toEqual([400, 'validation-failed']);
+    expect(unknownColumn.body.message).toContain("'Fax'");
+    const still = await settled(t, id);
+    expect([still.state, still.counts.rows]).toEqual(['mapping', 0]);
   });
 
   it('becomes an ordinary staged workbook once confirmed: E.164 numbers at the site, the unmapped column kept', async () => {
@@ -112,6 +113,13 @@ describe('a customer sheet staged', () => {
     const cells = page.rows.map((row) => Object.values(row.cells));
     expect(cells[0]).toEqual([PARIS, '+33149991000', 'Poste 10']);
     expect(page.rows.map((row) => row.row)).toEqual([2, 3, 4, 5, 6]);
+    // A mapping that does not fit the file, confirmed on staged rows, is refused and leaves them be.
+    const misfit = await t.call('POST', `/workstation/workbooks/${id}/mapping/`, {
+      mapping: { ...CONFIRMED, joins: [{ target: 'description', headers: ['Prénom', 'Nom'], separator: ' ' }] },
+    });
+    expect([misfit.status, misfit.body.code]).toEqual([400, 'validation-failed']);
+    expect((await settled(t, id)).state).toBe('validated');
+    expect((await rows(t, id)).rows).toHaveLength(5);
     // Confirmed again, the rows are made anew from the customer's file.
     const again = await confirm(id, {
       mapping: {
