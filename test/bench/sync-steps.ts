@@ -7,7 +7,7 @@ import { rssOf } from './sheets-steps';
 import { openBareSession, pagesDiffer, PULL_PAGE, readPullPages, type BareRead } from './sync-pages';
 import { openSyncWorld, PARIS, pushBook, SYNC_LINES, type SyncWorld } from './sync-world';
 import { textTable } from './text-table';
-import { call, waitWhile } from './workbook-steps';
+import { call, waitWhile } from './workbook-calls';
 
 /**
  * BENCH_ONLY=sync (and the full bench): `sync pull` and `sync push` of the workstation (a `serve`

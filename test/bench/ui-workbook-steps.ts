@@ -17,7 +17,8 @@ import type { ProgressChange, WorkbookMarks } from './ui-workbook-probe';
 import { WORKBOOK_PROBE_SCRIPT } from './ui-workbook-probe';
 import { workbookUiChecks, workbookUiText, type ProgressFigures, type WorkbookFigure } from './ui-workbook-report';
 import { measureOpen, measureWorkbookRun, openWorkbooksArea, type WorkbookRun, type WorkbookRunPlan } from './ui-workbook-runs';
-import { call, numberOf, PARIS, ROWS, waitWhile, writeBook } from './workbook-steps';
+import { call, waitWhile } from './workbook-calls';
+import { numberOf, PARIS, ROWS, writeBook } from './workbook-steps';
 
 /**
  * The workbook grid in headless Chromium (issue 13's UI bench): a staged 100,000-row workbook
