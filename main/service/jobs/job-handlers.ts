@@ -7,9 +7,7 @@ import type { ValidationCaller } from '../sheets/validate-context';
 import { validateWorkbookFile, type WorkbookValidation } from '../sheets/validate-workbook';
 import type { SpooledRow } from '../store/bulk-loads-repo';
 import type { ExportJob, WrittenExport } from '../sheets/export-job';
-import { stageFile, type StageChunk } from '../workbooks/stage-file';
-import { writeFile } from 'node:fs/promises';
-import { applyMapping } from '../mapping/apply-mapping';
+import { stageFile, type StageChunk, type StageMapping } from '../workbooks/stage-file';
 import { readMapping, type MappingFile } from '../mapping/mapping-file';
 import { mappingPlaces } from '../mapping/mapping-places';
 import { placeFactsOf } from '../mapping/place-facts';
@@ -126,10 +124,19 @@ async function exportInstances(ctx: JobContext, input: ExportJob): Promise<Writt
 export interface StageFileInput {
   path: string;
   fileName: string;
+  /** A customer's sheet staged through its mapping, with the places of the workbook's node (workbook-mapping.ts). */
+  mapped?: { mapping: MappingFile; nodePkid: string };
 }
 
 async function stageWorkbookFile(ctx: JobContext, input: StageFileInput): Promise<{ total: number }> {
-  return { total: await stageFile(input.path, input.fileName, (chunk: StageChunk) => ctx.send(chunk)) };
+  let mapped: StageMapping | undefined;
+  if (input.mapped) {
+    const { mapping, model } = readMapping(input.mapped.mapping);
+    const node = ctx.store.nodes.get(input.mapped.nodePkid);
+    if (!node) throw notFound('The hierarchy node of this workbook no longer exists.');
+    mapped = { mapping, model, places: mappingPlaces(placeFactsOf(ctx.store.db, node)) };
+  }
+  return { total: await stageFile(input.path, input.fileName, (chunk: StageChunk) => ctx.send(chunk), mapped) };
 }
 
 /** A staged workbook's validation: whole (`changed` absent) or of the rows an edit can affect. */
@@ -191,26 +198,6 @@ async function proposeMapping(_ctx: JobContext, input: ProposeMappingInput): Pro
   return proposeWorkbook(input.path, input.fileName);
 }
 
-export interface ApplyMappingInput {
-  path: string;
-  fileName: string;
-  /** A mapping already checked against its model (mapping-file.ts's readMapping). */
-  mapping: MappingFile;
-  nodePkid: string;
-  /** Where the mapped workbook is written. */
-  out: string;
-}
-
-/** A customer's sheet rewritten by a mapping as a compact bulk-load workbook at `out`, with the store's places for its node and number transforms. */
-async function applyMappingJob(ctx: JobContext, input: ApplyMappingInput): Promise<{ bytes: number }> {
-  const { mapping, model } = readMapping(input.mapping);
-  const node = ctx.store.nodes.get(input.nodePkid);
-  if (!node) throw notFound('The hierarchy node of this workbook no longer exists.');
-  const bytes = await applyMapping(input.path, input.fileName, mapping, model, mappingPlaces(placeFactsOf(ctx.store.db, node)));
-  await writeFile(input.out, bytes);
-  return { bytes: bytes.byteLength };
-}
-
 export const JOB_HANDLERS = {
   'read-load': readLoad,
   validate,
@@ -218,7 +205,6 @@ export const JOB_HANDLERS = {
   'stage-file': stageWorkbookFile,
   'validate-workbook': validateStaged,
   'propose-mapping': proposeMapping,
-  'apply-mapping': applyMappingJob,
 } as const;
 
 export type JobKind = keyof typeof JOB_HANDLERS;

@@ -76,6 +76,68 @@ function placeColumns(mapping: MappingFile, model: ModelDef, headers: Map<string
   return placed.sort((a, b) => Number(!isMeta(a)) - Number(!isMeta(b)));
 }
 
+/**
+ * A customer's sheet mapped row by row, from its header row: the columns of the compact sheet
+ * (meta columns first), each row's values in them, and the source columns the mapping leaves out
+ * (kept on `#source`). Used to write the mapped workbook (applyMapping) and, in staging, to read
+ * the customer's rows straight into the workbook (workbooks/stage-file.ts).
+ */
+export interface SheetMapper {
+  /** The compact sheet's headers, in order. */
+  names: string[];
+  /** The source columns the mapping leaves out, and their headers. */
+  unmapped: number[];
+  unmappedHeaders: string[];
+  row(row: SheetRow): CellValue[];
+}
+
+export function sheetMapper(
+  header: SheetRow,
+  mapping: MappingFile,
+  model: ModelDef,
+  fileName: string,
+  places?: MappingPlaces,
+): SheetMapper {
+  const headers = new Map([...header.cells.keys()].map((column) => [textOf(header, column), column]));
+  const placed = placeColumns(mapping, model, headers, fileName);
+  const used = new Set(placed.flatMap((entry) => [entry.source?.column ?? 0, ...(entry.join?.columns ?? [])]));
+  const unmapped = [...header.cells.keys()].filter((column) => !used.has(column));
+  const node = placed.find((entry) => entry.name === META_NAMES['#Hierarchy Node']);
+  const base: TransformContext = { nodePath: places ? (name) => places.nodePath(name) : undefined };
+  return {
+    names: placed.map((entry) => entry.name),
+    unmapped,
+    unmappedHeaders: unmapped.map((column) => textOf(header, column)),
+    row(row) {
+      const cellOf = (entry: Placed, context: TransformContext): CellValue => {
+        if (entry.constant !== undefined) return entry.constant;
+        if (entry.join) {
+          const parts = entry.join.columns.map((column) => textOf(row, column)).filter((text) => text !== '');
+          return parts.length > 0 ? parts.join(entry.join.separator) : null;
+        }
+        return entry.source ? valueOf(entry.source.mapped, textOf(row, entry.source.column), context) : null;
+      };
+      // The row's node first: a local number is made E.164 with its country.
+      const nodeValue = node ? cellOf(node, base) : null;
+      const context: TransformContext = {
+        ...base,
+        countryCode: () => (places && typeof nodeValue === 'string' ? places.countryCodeOf(nodeValue) : undefined),
+      };
+      return placed.map((entry) => (entry === node ? nodeValue : cellOf(entry, context)));
+    },
+  };
+}
+
+/** The sheet of a customer's file a mapping applies to: its first sheet not named with a `#`. */
+export function mappedSheetOf<T extends { name: string }>(sheets: readonly T[], fileName: string): T {
+  const part = sheets.find((sheet) => !sheet.name.startsWith('#'));
+  if (!part) throw new ApiError(400, 'empty-workbook', `${fileName} has no sheet to map.`);
+  return part;
+}
+
+/** The compact sheet's name: the model's. */
+export const mappedSheetName = (model: ModelDef): string => model.modelType.split('/').pop() ?? model.modelType;
+
 /** The first sheet of `path` rewritten by `mapping` as a compact bulk-load workbook. */
 export async function applyMapping(
   path: string,
@@ -86,48 +148,27 @@ export async function applyMapping(
 ): Promise<Uint8Array> {
   const pkg = await inspectWorkbookFile(path, fileName);
   const book = await readXlsxBook(path, pkg, fileName);
-  const part = pkg.sheets.find((sheet) => !sheet.name.startsWith('#'));
-  if (!part) throw new ApiError(400, 'empty-workbook', `${fileName} has no sheet to map.`);
+  const part = mappedSheetOf(pkg.sheets, fileName);
   let header: SheetRow | undefined;
+  let mapper: SheetMapper | undefined;
   const rows: [number, CellValue[]][] = [];
   const kept: [number, CellValue[]][] = [];
-  let placed: Placed[] = [];
-  let unmapped: number[] = [];
   for await (const batch of sheetRowBatches(path, worksheetEntry(pkg, part, fileName), book, fileName)) {
     for (const row of batch) {
       if (row.cells.size === 0) continue;
-      if (!header) {
+      if (!header || !mapper) {
         header = row;
-        const headers = new Map([...row.cells.keys()].map((column) => [textOf(row, column), column]));
-        placed = placeColumns(mapping, model, headers, fileName);
-        const used = new Set(placed.flatMap((entry) => [entry.source?.column ?? 0, ...(entry.join?.columns ?? [])]));
-        unmapped = [...row.cells.keys()].filter((column) => !used.has(column));
-        kept.push([1, ['Row', ...unmapped.map((column) => textOf(row, column))]]);
+        mapper = sheetMapper(row, mapping, model, fileName, places);
+        kept.push([1, ['Row', ...mapper.unmappedHeaders]]);
         continue;
       }
-      // The row's node first: a local number is made E.164 with its country.
-      const cellOf = (entry: Placed, context: TransformContext): CellValue => {
-        if (entry.constant !== undefined) return entry.constant;
-        if (entry.join) {
-          const parts = entry.join.columns.map((column) => textOf(row, column)).filter((text) => text !== '');
-          return parts.length > 0 ? parts.join(entry.join.separator) : null;
-        }
-        return entry.source ? valueOf(entry.source.mapped, textOf(row, entry.source.column), context) : null;
-      };
-      const base: TransformContext = { nodePath: places ? (name) => places.nodePath(name) : undefined };
-      const node = placed.find((entry) => entry.name === META_NAMES['#Hierarchy Node']);
-      const nodeValue = node ? cellOf(node, base) : null;
-      const context: TransformContext = {
-        ...base,
-        countryCode: () => (places && typeof nodeValue === 'string' ? places.countryCodeOf(nodeValue) : undefined),
-      };
-      rows.push([row.number, placed.map((entry) => (entry === node ? nodeValue : cellOf(entry, context)))]);
-      if (unmapped.length > 0 && kept.length <= KEPT_ROWS)
-        kept.push([kept.length + 1, [row.number, ...unmapped.map((column) => textOf(row, column) || null)]]);
+      rows.push([row.number, mapper.row(row)]);
+      if (mapper.unmapped.length > 0 && kept.length <= KEPT_ROWS)
+        kept.push([kept.length + 1, [row.number, ...mapper.unmapped.map((column) => textOf(row, column) || null)]]);
     }
   }
-  if (!header) throw new ApiError(400, 'empty-workbook', `${fileName}'s sheet '${part.name}' has no header row to map.`);
-  const columns: SheetColumn[] = placed.map((entry) => ({ name: entry.name, group: '', title: '', text: true }));
+  if (!header || !mapper) throw new ApiError(400, 'empty-workbook', `${fileName}'s sheet '${part.name}' has no header row to map.`);
+  const columns: SheetColumn[] = mapper.names.map((name) => ({ name, group: '', title: '', text: true }));
   // Each row at its Excel number: the gaps before it are empty rows, as in the customer's file.
   const gapsBefore = new Map<number, number>();
   let last = header.number;
@@ -135,9 +176,8 @@ export async function applyMapping(
     if (number > last + 1) gapsBefore.set(index, number - last - 1);
     last = number;
   });
-  const sheetName = model.modelType.split('/').pop() ?? model.modelType;
   return writeWorkbook([
-    { name: sheetName, columns, rows: rows.map(([, values]) => values), gapsBefore },
-    ...(unmapped.length > 0 ? [{ name: '#source', columns: [], rows: [], raw: kept }] : []),
+    { name: mappedSheetName(model), columns, rows: rows.map(([, values]) => values), gapsBefore },
+    ...(mapper.unmapped.length > 0 ? [{ name: '#source', columns: [], rows: [], raw: kept }] : []),
   ]);
 }

@@ -4,14 +4,20 @@ import { metaText } from '../sheets/field-value';
 import { SHEET_LIMITS } from '../sheets/limits';
 import type { SheetRow } from '../sheets/sheet-reader';
 import { isDirective } from '../sheets/sheet-model';
-import { inspectWorkbookFile } from '../sheets/workbook-package';
+import { inspectWorkbookFile, type WorkbookPackage } from '../sheets/workbook-package';
 import { CHOICES_SHEET } from '../sheets/write-workbook';
-import { readXlsxBook } from '../sheets/xlsx-book';
+import { readXlsxBook, type XlsxBook } from '../sheets/xlsx-book';
 import { sheetRowBatches } from '../sheets/xlsx-row-stream';
 import type { WorkbookSheetRecord } from '../store/workbooks-repo';
 import type { RowGaps } from './row-gaps';
 import { sheetContext, type StagedColumn } from './staged-sheet';
 import { storedOf, type RowCells } from './workbook-cells';
+import type { RawCell } from '../sheets/cell-value';
+import type { CellValue } from '../sheets/write-cells';
+import type { ModelDef } from '../models/types';
+import { mappedSheetName, mappedSheetOf, sheetMapper, type SheetMapper } from '../mapping/apply-mapping';
+import type { MappingFile } from '../mapping/mapping-file';
+import type { MappingPlaces } from '../mapping/mapping-places';
 
 /**
  * Reads an .xlsx into staged sheets and rows (a job: on a worker thread where there is one).
@@ -155,10 +161,80 @@ class SheetStager {
   }
 }
 
+/** A customer's sheet staged through its mapping (workbook-mapping.ts): what its columns become. */
+export interface StageMapping {
+  mapping: MappingFile;
+  model: ModelDef;
+  places?: MappingPlaces;
+}
+
+/** A mapped row as the reader would have read it from our own layout. */
+function rowOf(number: number, values: readonly CellValue[]): SheetRow {
+  const cells = new Map<number, RawCell>();
+  values.forEach((value, index) => {
+    if (value === null || value === '') return;
+    if (typeof value === 'boolean') cells.set(index + 1, { kind: 'boolean', value });
+    else if (typeof value === 'number') cells.set(index + 1, { kind: 'number', value });
+    else cells.set(index + 1, { kind: 'text', text: typeof value === 'string' ? value : String(value) });
+  });
+  return { number, cells };
+}
+
+/**
+ * The customer's sheet read through its mapping straight into the workbook: the model's compact
+ * sheet (its header in row 1, each row where it was below the customer's header), and the
+ * columns left out on a `#source` sheet, row for row. The same mapping as applyMapping writes,
+ * without writing and reading a workbook in between (a third of the time).
+ */
+async function stageMapped(
+  path: string,
+  fileName: string,
+  pkg: WorkbookPackage,
+  book: XlsxBook,
+  emit: (chunk: StageChunk) => Promise<void>,
+  mapped: StageMapping,
+): Promise<number> {
+  const part = mappedSheetOf(pkg.sheets, fileName);
+  let total = 0;
+  const sheet = new SheetStager(0, mappedSheetName(mapped.model), false, async (chunk) => {
+    if (chunk.type === 'rows') total += chunk.cells.length;
+    await emit(chunk);
+  });
+  const source = new SheetStager(1, '#source', true, emit);
+  let header: SheetRow | undefined;
+  let mapper: SheetMapper | undefined;
+  for await (const rows of sheetRowBatches(path, worksheetEntry(pkg, part, fileName), book, fileName)) {
+    for (const row of rows) {
+      if (row.cells.size === 0) continue;
+      if (!header || !mapper) {
+        header = row;
+        mapper = sheetMapper(row, mapped.mapping, mapped.model, fileName, mapped.places);
+        await sheet.feed(rowOf(1, mapper.names));
+        await source.feed(rowOf(1, ['Row', ...mapper.unmappedHeaders]));
+        continue;
+      }
+      const number = row.number - header.number + 1;
+      await sheet.feed(rowOf(number, mapper.row(row)));
+      if (mapper.unmapped.length > 0)
+        await source.feed(rowOf(number, [row.number, ...mapper.unmapped.map((column) => textOf(row, column))]));
+    }
+  }
+  if (!mapper) throw new ApiError(400, 'empty-workbook', `${fileName}'s sheet '${part.name}' has no header row to map.`);
+  await sheet.finish();
+  if (mapper.unmapped.length > 0) await source.finish();
+  return total;
+}
+
 /** Reads the file, handing over its rows and then each sheet; answers the number of data rows. */
-export async function stageFile(path: string, fileName: string, emit: (chunk: StageChunk) => Promise<void>): Promise<number> {
+export async function stageFile(
+  path: string,
+  fileName: string,
+  emit: (chunk: StageChunk) => Promise<void>,
+  mapped?: StageMapping,
+): Promise<number> {
   const pkg = await inspectWorkbookFile(path, fileName);
   const book = await readXlsxBook(path, pkg, fileName);
+  if (mapped) return stageMapped(path, fileName, pkg, book, emit, mapped);
   let sheetNo = 0;
   let total = 0;
   let dataSheets = 0;

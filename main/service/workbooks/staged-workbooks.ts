@@ -24,9 +24,6 @@ import { countsOf, rowIssues } from './workbook-views';
 import { TimeSlice } from '../turns';
 import { addedRows, applySliced, BIG_EDIT, editSize } from './sliced-apply';
 import { checkNewWorkbook, checkRows, DEFAULT_WORKBOOK_QUOTA, type WorkbookQuota } from './workbook-quota';
-import { unlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { MappingFile } from '../mapping/mapping-file';
 import type { WorkbookProposal } from '../mapping/propose-workbook';
 import { needsMapping, startingMapping } from './workbook-mapping';
@@ -221,7 +218,15 @@ export class StagedWorkbooks {
       store.workbooks.setLoad(to, source.load_id, source.load_total);
   }
 
-  private async stage(wb: number, who: Who, path: string, name: string, uploadId?: string): Promise<void> {
+  private async stage(
+    wb: number,
+    who: Who,
+    path: string,
+    name: string,
+    uploadId?: string,
+    /** Staged through a confirmed mapping (confirmMapping). */
+    mapped?: { mapping: MappingFile; nodePkid: string },
+  ): Promise<void> {
     const { store, pool } = this.deps;
     const take = store.db.transaction((chunk: StageChunk) => {
       if (chunk.type === 'sheet') {
@@ -236,7 +241,7 @@ export class StagedWorkbooks {
     try {
       await pool.run(
         'stage-file',
-        { path, fileName: name },
+        { path, fileName: name, mapped },
         { owner: who.principal.username, onChunk: (chunk) => take(chunk as StageChunk) },
       );
     } catch (error) {
@@ -280,8 +285,8 @@ export class StagedWorkbooks {
   }
 
   /**
-   * Confirms a workbook's mapping (POST .../mapping/): the customer's file rewritten through it on a
-   * job worker, then staged as any file, in the workbook's turn. Answered at once (state
+   * Confirms a workbook's mapping (POST .../mapping/): the customer's file read through it on a job
+   * worker straight into the workbook's rows, in the workbook's turn. Answered at once (state
    * `staging`). A mapping that does not fit the file (a header it does not have) is refused before
    * anything changes; one that fails while staging puts the workbook back in `mapping`, its
    * problem saying why. Confirmed again later, the rows are made anew from the file (the edits
@@ -289,7 +294,7 @@ export class StagedWorkbooks {
    * loaded keeps them (409).
    */
   confirmMapping(who: Who, id: string, mapping: MappingFile, saveAs?: string): WorkbookRecord {
-    const { store, pool } = this.deps;
+    const { store } = this.deps;
     const record = this.find(who, id);
     const found = store.mappings.workbookMapping(record.wb);
     if (!found) throw new ApiError(409, 'no-mapping', 'This workbook was staged from a sheet in our layout: it has no mapping to confirm.');
@@ -314,25 +319,21 @@ export class StagedWorkbooks {
         { field: 'mapping', message: `no column '${missing}'` },
       ]);
     if (saveAs !== undefined) this.saveMapping(who, record, mapping, proposal, saveAs);
-    const out = join(tmpdir(), `workstation-mapped-${randomUUID()}.xlsx`);
     store.workbooks.setState(record.wb, 'staging', null, this.deps.now());
     this.emit(id);
     const work = this.serial(record.wb, async () => {
-      await pool.run(
-        'apply-mapping',
-        { path: store.uploads.pathOf(upload.id), fileName: found.file_name, mapping, nodePkid: record.hierarchy_pkid, out },
-        { owner: who.principal.username },
-      );
       store.db.transaction(() => {
         store.workbooks.clear(record.wb);
         // The old rows' history is gone with them: a revision of before is never valid again.
         store.workbooks.setRevision(record.wb, store.workbooks.nextRevision(), 0, this.deps.now());
         store.mappings.setWorkbookMapping({ ...found, mapping: JSON.stringify(mapping), applied: 1 });
       })();
-      await this.stage(record.wb, who, out, record.name);
-    })
-      .catch((error: unknown) => this.backToMapping(record.wb, error))
-      .finally(() => void unlink(out).catch(() => undefined));
+      // The customer's file read through the mapping on a job worker, straight into the workbook.
+      await this.stage(record.wb, who, store.uploads.pathOf(upload.id), found.file_name, undefined, {
+        mapping,
+        nodePkid: record.hierarchy_pkid,
+      });
+    }).catch((error: unknown) => this.backToMapping(record.wb, error));
     this.track(id, work);
     return store.workbooks.getByWb(record.wb) as WorkbookRecord;
   }
