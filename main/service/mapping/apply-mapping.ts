@@ -1,6 +1,7 @@
 import { ApiError } from '../errors';
 import type { ModelDef } from '../models/types';
 import { metaText } from '../sheets/field-value';
+import { columnLetters } from '../sheets/sheet-xml-scan';
 import { worksheetEntry } from '../sheets/read-workbook';
 import type { SheetRow } from '../sheets/sheet-reader';
 import { inspectWorkbookFile } from '../sheets/workbook-package';
@@ -82,6 +83,26 @@ function placeColumns(mapping: MappingFile, model: ModelDef, headers: Map<string
  * (kept on `#source`). Used to write the mapped workbook (applyMapping) and, in staging, to read
  * the customer's rows straight into the workbook (workbooks/stage-file.ts).
  */
+/** A mapping names a column by its header: one the file has twice cannot be told apart (refused, naming both). */
+function refuseTwinHeaders(header: SheetRow, mapping: MappingFile, fileName: string): void {
+  const named = new Set([
+    ...mapping.columns.filter((column) => column.target !== null).map((column) => column.header.trim()),
+    ...(mapping.joins ?? []).flatMap((join) => join.headers.map((text) => text.trim())),
+  ]);
+  const seen = new Map<string, number>();
+  for (const column of [...header.cells.keys()].sort((a, b) => a - b)) {
+    const text = textOf(header, column).trim();
+    const first = seen.get(text);
+    if (first !== undefined && named.has(text))
+      throw new ApiError(
+        400,
+        'duplicate-column',
+        `${fileName} has two columns headed '${text}' (${columnLetters(first)} and ${columnLetters(column)}): rename one so that the mapping can tell them apart.`,
+      );
+    seen.set(text, column);
+  }
+}
+
 export interface SheetMapper {
   /** The compact sheet's headers, in order. */
   names: string[];
@@ -99,6 +120,7 @@ export function sheetMapper(
   places?: MappingPlaces,
 ): SheetMapper {
   const headers = new Map([...header.cells.keys()].map((column) => [textOf(header, column), column]));
+  refuseTwinHeaders(header, mapping, fileName);
   const placed = placeColumns(mapping, model, headers, fileName);
   const used = new Set(placed.flatMap((entry) => [entry.source?.column ?? 0, ...(entry.join?.columns ?? [])]));
   const unmapped = [...header.cells.keys()].filter((column) => !used.has(column));

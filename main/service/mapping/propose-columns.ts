@@ -50,8 +50,9 @@ interface Candidate {
   reason: string;
 }
 
-/** Distinct values a column shows beside its target. */
+/** Distinct values a column shows beside its target, and how much of each (a cell may hold 32,767 characters). */
 const SAMPLES_SHOWN = 3;
+const SAMPLE_CHARS = 80;
 /** Below this a proposal is left for the user to make. */
 const SURE_ENOUGH = 0.5;
 const META_TARGETS = ['#Hierarchy Node', '#Action', '#CFT Template'];
@@ -170,7 +171,9 @@ function assign(columns: SourceColumn[], targets: Map<string, FieldDef | null>):
       confidence: pick ? Math.round(pick.confidence * 100) / 100 : 0,
       reason: pick?.reason ?? 'no field of the model is like it: kept on the #source sheet, not loaded',
       kind: kinds.get(source.column) ?? null,
-      samples: [...new Set(source.values.filter((value) => value.trim() !== ''))].slice(0, SAMPLES_SHOWN),
+      samples: [...new Set(source.values.filter((value) => value.trim() !== ''))]
+        .slice(0, SAMPLES_SHOWN)
+        .map((value) => (value.length > SAMPLE_CHARS ? `${value.slice(0, SAMPLE_CHARS)}…` : value)),
       ...(values ? { values } : {}),
     };
   });

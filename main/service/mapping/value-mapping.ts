@@ -18,6 +18,8 @@ export interface ValueProposal {
 
 /** Distinct values listed for a column; more are counted in the last entry's place. */
 export const MAX_DISTINCT = 200;
+/** The longest value listed for mapping onto a choice. */
+const MAX_VALUE_CHARS = 255;
 
 const YES = new Set([
   'yes',
@@ -98,7 +100,8 @@ export function proposeValues(values: string[], field: FieldDef): ValueProposal[
   const counts = new Map<string, number>();
   for (const value of values) {
     const text = value.trim();
-    if (text !== '') counts.set(text, (counts.get(text) ?? 0) + 1);
+    // No choice is that long: such a value is left to the field's check, not listed to map.
+    if (text !== '' && text.length <= MAX_VALUE_CHARS) counts.set(text, (counts.get(text) ?? 0) + 1);
   }
   const distinct = [...counts].sort((a, b) => b[1] - a[1]).slice(0, MAX_DISTINCT);
   return distinct.map(([value, count]) => {

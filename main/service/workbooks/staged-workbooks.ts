@@ -314,6 +314,18 @@ export class StagedWorkbooks {
     const headers = new Set(proposal.sheets[0]?.columns.map((column) => column.header.trim()) ?? []);
     const named = [...mapping.columns.map((column) => column.header), ...(mapping.joins ?? []).flatMap((join) => join.headers)];
     const missing = named.find((header) => !headers.has(header.trim()));
+    const columns = proposal.sheets[0]?.columns ?? [];
+    const used = [
+      ...mapping.columns.filter((column) => column.target !== null).map((column) => column.header),
+      ...(mapping.joins ?? []).flatMap((join) => join.headers),
+    ];
+    const twin = used.find((header) => columns.filter((column) => column.header.trim() === header.trim()).length > 1);
+    if (twin !== undefined)
+      throw new ApiError(
+        400,
+        'duplicate-column',
+        `${found.file_name} has two columns headed '${twin}': rename one in the file and stage it again, or leave both out of the mapping.`,
+      );
     if (missing !== undefined)
       throw new ApiError(400, 'validation-failed', `The mapping names the column '${missing}', which ${found.file_name} does not have.`, [
         { field: 'mapping', message: `no column '${missing}'` },

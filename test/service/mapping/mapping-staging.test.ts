@@ -168,6 +168,62 @@ describe('a customer sheet staged', () => {
     expect(removed.status).toBe(200);
   });
 
+  it('refuses a mapping of a column headed like another, naming it, and stages nothing', async () => {
+    const { info } = await stage(
+      t,
+      await sheetBytes('Doublons', ['Site', 'Numéro', 'Nom', 'Nom'], [['Paris', '01 49 97 00 01', 'Jean', 'Dupont']]),
+      ACME,
+    );
+    expect(info.state).toBe('mapping');
+    const twin = await t.call('POST', `/workstation/workbooks/${info.id}/mapping/`, {
+      mapping: {
+        model: 'relation/LineRelation',
+        columns: [
+          { header: 'Numéro', target: 'pattern' },
+          { header: 'Nom', target: 'alertingName' },
+        ],
+      },
+    });
+    expect([twin.status, twin.body.code]).toEqual([400, 'duplicate-column']);
+    expect(twin.body.message).toContain("two columns headed 'Nom'");
+    // Both left out, the sheet maps: nothing of theirs is loaded, both are kept on #source.
+    const done = await confirm(info.id, {
+      mapping: {
+        model: 'relation/LineRelation',
+        columns: [
+          { header: 'Site', target: '#Hierarchy Node', transforms: [{ kind: 'node' }] },
+          { header: 'Numéro', target: 'pattern', transforms: [{ kind: 'e164' }] },
+          { header: 'Nom', target: null },
+        ],
+      },
+    });
+    expect(done.state, done.problem ?? '').toBe('validated');
+    expect(done.sheets.map((sheet) => sheet.name)).toEqual(['LineRelation', '#source']);
+  });
+
+  it('keeps the mapping step small for 32,767-character cells and a choice column of 5,000 distinct values', async () => {
+    const long = 'x'.repeat(32_767);
+    // The first rows' notes fill a cell whole (as a pasted document would); the usage words are all different.
+    const body = Array.from({ length: 5_000 }, (_, i) => [
+      'Paris',
+      `01 49 96 ${String(i).padStart(4, '0')}`,
+      `Usage ${i}`,
+      i < 20 ? `${long.slice(0, 32_760)}${i}` : '',
+    ]);
+    const { info } = await stage(t, await sheetBytes('Grand', ['Site', 'Numéro', 'Usage', 'Notes'], body), ACME);
+    expect(info.state).toBe('mapping');
+    const reply = await t.call('GET', `/workstation/workbooks/${info.id}/mapping/`);
+    expect(reply.status).toBe(200);
+    // A sample, not the sheet: well under a megabyte whatever the cells hold.
+    expect(reply.text.length).toBeLessThan(1_000_000);
+    const step = reply.body as WorkbookMappingAnswer;
+    const notes = step.proposal.sheets[0].columns.find((column) => column.header === 'Notes');
+    expect(notes?.samples.every((sample) => sample.length <= 81)).toBe(true);
+    const usage = step.proposal.sheets[0].columns.find((column) => column.header === 'Usage');
+    expect(usage?.target).toBe('usage');
+    expect((usage?.values ?? []).length).toBeLessThanOrEqual(200);
+  });
+
   it('refuses a sheet with no header row with a clear error, staging nothing', async () => {
     const book = new ExcelJS.Workbook();
     const sheet = book.addWorksheet('Numbers');
