@@ -1,6 +1,7 @@
 import { processOutput, type Output } from './cli-output';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { table } from './cli-table';
@@ -8,6 +9,7 @@ import { ApiError } from './service/errors';
 import { storePlaces } from './cli-map-places';
 import { defaultDataDir } from './data-dir';
 import { createService } from './service';
+import { isWithin } from './service/domain/hierarchy';
 import { applyMapping } from './service/mapping/apply-mapping';
 import type { MappingPlaces } from './service/mapping/mapping-places';
 import { mappingOf, readMapping, type MappingFile } from './service/mapping/mapping-file';
@@ -104,14 +106,55 @@ export async function mappedCopy(
   mappingPath: string,
   hierarchy: string | undefined,
   dataDir: string | undefined,
+  /** False for a push: its hierarchy is a node of the remote's mirror, not of the local store. */
+  localPlaces = true,
 ): Promise<string> {
-  const mapping = await mappingFileAt(mappingPath);
+  const mapping = await mappingNamed(mappingPath, hierarchy, dataDir);
   const { model } = readMapping(mapping);
-  const places = hierarchy === undefined ? undefined : await placesOf(hierarchy, dataDir);
-  const folder = await mkdtemp(join(tmpdir(), 'workstation-mapped-'));
+  // Kept in the data folder by what it was made from (the file, the mapping, the node): run again on
+  // the same file, a command gets the same bytes, so an interrupted push or load is found and
+  // resumed (cli-rerun.ts keys it by content), never staged anew.
+  const key = createHash('sha256')
+    .update(await readFile(resolve(file)))
+    .update(JSON.stringify(mapping))
+    .update(`${hierarchy ?? ''}\u0000${String(localPlaces)}`)
+    .digest('hex')
+    .slice(0, 32);
+  const folder = join(dataDir ?? defaultDataDir(), 'mapped', key);
   const copy = join(folder, basename(file));
-  await writeFile(copy, await applyMapping(resolve(file), basename(file), mapping, model, places));
+  if (existsSync(copy)) return copy;
+  const places = hierarchy === undefined || !localPlaces ? undefined : await placesOf(hierarchy, dataDir);
+  await mkdir(folder, { recursive: true });
+  await writeFile(`${copy}.partial`, await applyMapping(resolve(file), basename(file), mapping, model, places));
+  await rename(`${copy}.partial`, copy);
   return copy;
+}
+
+/**
+ * `--mapping`: a mapping file (a path that exists, or ends in .json), else the name of a mapping
+ * saved in the app for a customer (at `hierarchy` or above it when given; else the one of that
+ * name, refused when several nodes hold one).
+ */
+async function mappingNamed(given: string, hierarchy: string | undefined, dataDir: string | undefined): Promise<MappingFile> {
+  if (given.toLowerCase().endsWith('.json') || existsSync(given)) return mappingFileAt(given);
+  const service = await createService({ dataDir: dataDir ?? defaultDataDir() });
+  try {
+    const { store } = service;
+    const named = store.mappings.all().filter((record) => record.name === given);
+    const pathOf = (pkid: string): string => store.nodes.get(pkid)?.path ?? '';
+    const fitting = hierarchy === undefined ? named : named.filter((record) => isWithin(hierarchy, pathOf(record.node_pkid)));
+    // The nearest node's first: the longest path at or above the hierarchy.
+    fitting.sort((a, b) => pathOf(b.node_pkid).length - pathOf(a.node_pkid).length);
+    if (fitting.length === 0)
+      throw new Error(`no mapping file ${given} and no saved mapping named '${given}'${hierarchy ? ` at or above ${hierarchy}` : ''}`);
+    if (hierarchy === undefined && fitting.length > 1)
+      throw new Error(
+        `saved mappings named '${given}' are at ${fitting.map((record) => pathOf(record.node_pkid)).join(' and ')}: give --hierarchy`,
+      );
+    return readMapping(JSON.parse(fitting[0].mapping)).mapping;
+  } finally {
+    service.close();
+  }
 }
 
 async function mappingFileAt(mappingPath: string): Promise<MappingFile> {

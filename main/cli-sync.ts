@@ -6,6 +6,7 @@ import { createService, type Service } from './service';
 import type { SyncEvent } from './service/contract/service-events';
 import type { SyncPullAnswer, SyncStatus } from './service/contract/workstation-api';
 import { pushCommand } from './cli-push';
+import { mappedCopy } from './cli-map';
 import { mirrorAge } from './service/contract/mirror-age';
 
 /**
@@ -14,7 +15,7 @@ import { mirrorAge } from './service/contract/mirror-age';
  * 2 refused or unreachable (the fault's message on stderr).
  */
 export const SYNC_USAGE = `usage: workstation sync pull <profile> [--allow-mass-delete] [--data <dir>] [--json]   (password: WORKSTATION_REMOTE_PASSWORD, or asked)
-       workstation sync push <profile> <file.xlsx> [--hierarchy <path>] [--data <dir>] [--json]
+       workstation sync push <profile> <file.xlsx> [--hierarchy <path>] [--mapping <name or file.json>] [--data <dir>] [--json]
        workstation sync push <profile> --workbook <id> [--data <dir>] [--json]
        workstation sync status <profile> [--data <dir>] [--json]
   push exit codes: 0 every row loaded, 1 some rows failed or were kept back (conflicts, errors), 2 refused or unreachable;
@@ -28,6 +29,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
   workbook: { type: 'string' },
   hierarchy: { type: 'string' },
+  mapping: { type: 'string' },
   'allow-mass-delete': { type: 'boolean' },
 } as const;
 
@@ -90,7 +92,13 @@ export async function syncCommand(args: string[]): Promise<number> {
       return 0;
     }
     // A push reads the password only once it knows it will send something (cli-push.ts).
-    if (verb === 'push') return await pushCommand(service, vault, name, file, values);
+    if (verb === 'push') {
+      // A customer's own sheet, written through its mapping first: the mapping says the sites' and
+      // numbers' forms (the store's places are the local store's, not the remote's).
+      const pushed =
+        file !== undefined && values.mapping !== undefined ? await mappedCopy(file, values.mapping, undefined, values.data, false) : file;
+      return await pushCommand(service, vault, name, pushed, values);
+    }
     try {
       await unlockProfile(service, vault, name);
     } catch (error) {

@@ -30,15 +30,16 @@ import type {
  * (a table, or one JSON document with --json) to stdout. Exit codes: 0 clean, 1 some rows in
  * error (or failed), 2 the command was refused or could not run.
  */
-export const WORKBOOK_USAGE = `usage: workstation validate <file.xlsx> [--hierarchy <path>] [--profile <name>] [--mapping <file.json>] [--json] [--data <dir>]
-       workstation plan <file.xlsx> [--hierarchy <path>] [--profile <name>] [--mapping <file.json>] [--json] [--data <dir>]
-       workstation load <file.xlsx> [--hierarchy <path>] [--mapping <file.json>] [--json] [--allow-errors] [--data <dir>]
+export const WORKBOOK_USAGE = `usage: workstation validate <file.xlsx> [--hierarchy <path>] [--profile <name>] [--mapping <name or file.json>] [--json] [--data <dir>]
+       workstation plan <file.xlsx> [--hierarchy <path>] [--profile <name>] [--mapping <name or file.json>] [--json] [--data <dir>]
+       workstation load <file.xlsx> [--hierarchy <path>] [--mapping <name or file.json>] [--json] [--allow-errors] [--data <dir>]
 
   --hierarchy     the node the workbook loads at where its rows name none (default sys; with
                   --profile, the node of the remote the profile's mirror was pulled from)
   --profile       check against that remote profile's mirror (sync pull), offline; load it there
                   with 'workstation sync push'
-  --mapping       a customer's own sheet, read through a mapping file ('workstation map --save')
+  --mapping       a customer's own sheet, read through a mapping file ('workstation map --save') or a mapping
+                  saved in the app by name (the one at --hierarchy or above it)
   --json          the result as one JSON document on stdout (progress stays on stderr)
   --allow-errors  load: run the rows validation finds in error too (they fail as the loader says)
   exit codes      validate: 0 no error (warnings allowed), 1 errors
@@ -367,9 +368,11 @@ export async function workbookCommand(command: WorkbookCommand, args: string[], 
     return 2;
   };
   let service: Service;
+  /** The customer's sheet written through its mapping; messages still name the customer's file. */
+  let mapped: string | undefined;
   try {
     // A customer's own sheet: written through its mapping first (cli-map.ts), then run as any workbook.
-    if (values.mapping !== undefined) positionals[0] = await mappedCopy(positionals[0], values.mapping, values.hierarchy, values.data);
+    if (values.mapping !== undefined) mapped = await mappedCopy(positionals[0], values.mapping, values.hierarchy, values.data);
     service = await createService({ dataDir: values.data ?? defaultDataDir() });
   } catch (error) {
     return fail(error);
@@ -383,11 +386,11 @@ export async function workbookCommand(command: WorkbookCommand, args: string[], 
     const run = new Run(service, out, command, values.profile);
     if (command === 'load') {
       // The same content loaded whole before: said, and nothing run again (cli-rerun.ts).
-      run.fileKey = await fileKeyOf(positionals[0], 'load', values.hierarchy);
+      run.fileKey = await fileKeyOf(mapped ?? positionals[0], 'load', values.hierarchy);
       const rerun = run.fileKey ? loadRerunOf(service.store, run.fileKey) : undefined;
       if (rerun?.kind === 'done') return alreadyLoaded(out, positionals[0], rerun, values.json);
     }
-    return await run.run(positionals[0], values.hierarchy, values['allow-errors'], values.json);
+    return await run.run(mapped ?? positionals[0], values.hierarchy, values['allow-errors'], values.json);
   } catch (error) {
     return fail(error);
   } finally {
