@@ -8,8 +8,14 @@ import type { WorkbookInfo } from './workbook-api';
 export type MappingTransform =
   | { kind: 'trim' }
   | { kind: 'case'; to: 'upper' | 'lower' }
+  /**
+   * A local number made E.164 with a country code (`01 40 00 10 50`, `33` -> `+33140001050`);
+   * without one, the country of the row's node (mapping/mapping-places.ts).
+   */
   | { kind: 'e164'; country_code?: string }
+  /** A site's name made the path of the node of that name at or below the chosen node. */
   | { kind: 'node' }
+  /** A MAC address made the phone's device name (`00:1B:54:AA:10:01` -> `SEP001B54AA1001`). */
   | { kind: 'device-from-mac'; prefix?: string };
 
 export interface MappingColumnJson {

@@ -2,7 +2,7 @@ import { ApiError } from '../errors';
 import { findModel } from '../models/registry';
 import type { ModelDef } from '../models/types';
 import type { SheetProposal } from './propose-columns';
-import type { Transform } from './transforms';
+import type { MappingColumnJson, MappingFileJson, MappingTransform } from '../contract/mapping-api';
 
 /**
  * A mapping as a file (`workstation map --save`, `--mapping`): what each source column (by its
@@ -11,20 +11,8 @@ import type { Transform } from './transforms';
  * against the model: a target the model does not have, a transform it does not know, refuse the
  * file with a 400 naming the entry, before anything is written.
  */
-export interface MappingColumn {
-  header: string;
-  target: string | null;
-  transforms?: Transform[];
-  /** Source value -> the value written (a choice, or true/false for a yes/no field). */
-  values?: Record<string, string | boolean>;
-}
-
-export interface MappingFile {
-  model: string;
-  columns: MappingColumn[];
-  constants?: Record<string, string>;
-  joins?: { target: string; headers: string[]; separator: string }[];
-}
+export type MappingColumn = MappingColumnJson;
+export type MappingFile = MappingFileJson;
 
 const META = new Set(['#Hierarchy Node', '#Action', '#CFT Template']);
 const TRANSFORMS = new Set(['trim', 'case', 'e164', 'device-from-mac', 'node']);
@@ -71,7 +59,7 @@ export function readMapping(json: unknown): { mapping: MappingFile; model: Model
 }
 
 /** The transforms a column's values call for: a MAC made a phone name, local numbers E.164, site names nodes. */
-function transformsFor(column: SheetProposal['columns'][number]): Transform[] | undefined {
+function transformsFor(column: SheetProposal['columns'][number]): MappingTransform[] | undefined {
   if (column.kind === 'mac') return [{ kind: 'device-from-mac' }];
   if (column.kind === 'local-number') return [{ kind: 'e164' }];
   if (column.target === '#Hierarchy Node' && column.kind !== 'hierarchy') return [{ kind: 'node' }];

@@ -1,21 +1,13 @@
+import type { MappingTransform } from '../contract/mapping-api';
+
 /**
  * The changes a customer's values need before they are a model's (issue "Customer sheets in any
  * shape", point 3), each a pure function of the value, so a preview is the same call on sample
  * rows. A transform that cannot make sense of a value answers it unchanged: the check of the
  * field then reports it, quoted, rather than the transform guessing.
  */
-export type Transform =
-  | { kind: 'trim' }
-  | { kind: 'case'; to: 'upper' | 'lower' }
-  /**
-   * A local number made E.164 with a country code (`01 40 00 10 50`, `33` -> `+33140001050`);
-   * without one, the country of the row's node (mapping-places.ts).
-   */
-  | { kind: 'e164'; country_code?: string }
-  /** A site's name made the path of the node of that name at or below the chosen node. */
-  | { kind: 'node' }
-  /** A MAC address made the phone's device name (`00:1B:54:AA:10:01` -> `SEP001B54AA1001`). */
-  | { kind: 'device-from-mac'; prefix?: string };
+/** Trim, case, E.164 from a local number, a site's name made its node, a MAC made the phone's name (mapping-api.ts says each). */
+export type Transform = MappingTransform;
 
 const MAC = /^([0-9a-f]{2})[:.-]?([0-9a-f]{2})[:.-]?([0-9a-f]{2})[:.-]?([0-9a-f]{2})[:.-]?([0-9a-f]{2})[:.-]?([0-9a-f]{2})$/i;
 const CISCO_MAC = /^([0-9a-f]{4})\.([0-9a-f]{4})\.([0-9a-f]{4})$/i;

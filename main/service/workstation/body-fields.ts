@@ -1,5 +1,6 @@
 import { isJsonObject, type Json, type JsonObject } from '../api-types';
 import { ApiError, type FaultDetail } from '../errors';
+import { jsonBody, type RequestContext } from '../request-context';
 
 /**
  * The types of a `/workstation/` body's optional fields, checked before a route reads them: a
@@ -40,4 +41,15 @@ export function checkFieldTypes(body: JsonObject, kinds: Record<string, FieldKin
       `The body is not valid: ${problems.map((problem) => `'${problem.field}' ${problem.message}`).join('; ')}.`,
       problems,
     );
+}
+
+/** A `/workstation/` body's fault: 400 `validation-failed`, naming the field when there is one. */
+export const bad = (message: string, field?: string): ApiError =>
+  new ApiError(400, 'validation-failed', message, field ? [{ field, message }] : undefined);
+
+/** The request's JSON body, which must be an object. */
+export function bodyOf(ctx: RequestContext): JsonObject {
+  const body = jsonBody(ctx);
+  if (!isJsonObject(body)) throw bad('The body must be a JSON object.');
+  return body;
 }

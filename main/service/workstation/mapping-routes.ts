@@ -1,15 +1,15 @@
-import { isJsonObject, type ApiResponse, type JsonObject } from '../api-types';
+import type { ApiResponse } from '../api-types';
 import { assertRole } from '../auth/access';
 import type { SavedMappingFile, SavedMappingInfo } from '../contract/mapping-api';
 import { guardNode } from '../domain/guards';
 import { isWithin, resolveHierarchy } from '../domain/hierarchy';
-import { ApiError, notFound } from '../errors';
+import { notFound } from '../errors';
 import { readMapping } from '../mapping/mapping-file';
-import { jsonBody, type RequestContext } from '../request-context';
+import type { RequestContext } from '../request-context';
 import { json } from '../responses';
 import type { SavedMappingRecord } from '../store/mappings-repo';
 import { savedInfo } from '../workbooks/workbook-mapping';
-import { checkFieldTypes } from './body-fields';
+import { bad, bodyOf, checkFieldTypes } from './body-fields';
 import { methodNotAllowed, type WorkstationDeps, type WorkstationRouteGroup } from './route-group';
 
 /**
@@ -19,14 +19,6 @@ import { methodNotAllowed, type WorkstationDeps, type WorkstationRouteGroup } fr
  * one exports); `GET .../<id>/` exports it; `DELETE .../<id>/` removes it. A staged workbook saves
  * one with `save_as` when its mapping is confirmed.
  */
-const bad = (message: string, field?: string): ApiError =>
-  new ApiError(400, 'validation-failed', message, field ? [{ field, message }] : undefined);
-
-function bodyOf(ctx: RequestContext): JsonObject {
-  const body = jsonBody(ctx);
-  if (!isJsonObject(body)) throw bad('The body must be a JSON object.');
-  return body;
-}
 
 /** Saved at the caller's node, below it, or above it (a customer's mapping serves its sites). */
 function visible(deps: WorkstationDeps, ctx: RequestContext, record: SavedMappingRecord): boolean {

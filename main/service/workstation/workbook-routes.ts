@@ -8,7 +8,7 @@ import { guardNode } from '../domain/guards';
 import { resolveHierarchy } from '../domain/hierarchy';
 import { ownedUpload } from '../domain/owned-upload';
 import { ApiError, notFound } from '../errors';
-import { jsonBody, type RequestContext } from '../request-context';
+import type { RequestContext } from '../request-context';
 import { parseBoolean } from '../list/list-params';
 import { json } from '../responses';
 import { XLSX_TYPE } from '../sheets/write-workbook';
@@ -18,7 +18,7 @@ import { saveWorkbook } from '../workbooks/workbook-save';
 import { planPage } from '../workbooks/workbook-run-views';
 import { compileCellPattern, type CellPattern } from '../workbooks/cell-pattern';
 import { issueList, rowPage, workbookInfo } from '../workbooks/workbook-views';
-import { checkFieldTypes } from './body-fields';
+import { bad, bodyOf, checkFieldTypes } from './body-fields';
 import { methodNotAllowed, type WorkstationDeps, type WorkstationRouteGroup } from './route-group';
 import { usableProfile } from './profile-access';
 import { readMapping } from '../mapping/mapping-file';
@@ -31,15 +31,6 @@ import { mappingAnswer } from '../workbooks/workbook-mapping';
  * it (anyone else gets 404). Shapes: `../contract/workbook-api.ts`.
  */
 const whoOf = (ctx: RequestContext): Who => ({ principal: ctx.principal, callerPath: ctx.callerPath });
-
-const bad = (message: string, field?: string): ApiError =>
-  new ApiError(400, 'validation-failed', message, field ? [{ field, message }] : undefined);
-
-function bodyOf(ctx: RequestContext): JsonObject {
-  const body = jsonBody(ctx);
-  if (!isJsonObject(body)) throw bad('The body must be a JSON object.');
-  return body;
-}
 
 function text(body: JsonObject, name: string, required = true): string | undefined {
   const value = body[name];

@@ -1,7 +1,7 @@
 import { DataEditor, GridCellKind, type GridCell, type GridColumn, type GridSelection, type Item } from '@glideapps/glide-data-grid';
 import '@glideapps/glide-data-grid/dist/index.css';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { WorkbookIssue, WorkbookRow, WorkbookSheet } from '../../../main/service/contract/workbook-api';
+import type { WorkbookInfo, WorkbookIssue, WorkbookRow, WorkbookSheet } from '../../../main/service/contract/workbook-api';
 import { saveFile } from '../api/downloads';
 import { FaultNotice } from '../components/FaultNotice';
 import { SheetTabs } from '../components/SheetTabs';
@@ -59,6 +59,20 @@ function columnsOf(sheet: WorkbookSheet | undefined): GridColumn[] {
     title: `${column.title || column.name || column.letter}${column.required ? ' *' : ''}`,
     width: Math.min(260, Math.max(90, (column.title || column.name).length * 9 + 24)),
   }));
+}
+
+/** The workbook's name and state, as the grid and the mapping step head it. */
+function WorkbookTitle({ info }: { info: WorkbookInfo }) {
+  return (
+    <>
+      <h2 id="workbook-title" className="view-title">
+        {info.name}
+      </h2>
+      <span className={`pill wb-${info.state}`} data-testid="workbook-state">
+        {stateText(info)}
+      </span>
+    </>
+  );
 }
 
 export function WorkbookView() {
@@ -142,12 +156,7 @@ export function WorkbookView() {
           <button type="button" onClick={() => (remapping ? setRemapping(false) : nav.getState().go({ view: 'workbooks' }))}>
             {remapping ? '‹ Back to the grid' : '‹ Workbooks'}
           </button>
-          <h2 id="workbook-title" className="view-title">
-            {info.name}
-          </h2>
-          <span className={`pill wb-${info.state}`} data-testid="workbook-state">
-            {stateText(info)}
-          </span>
+          <WorkbookTitle info={info} />
         </div>
         <MappingStep
           info={info}
@@ -180,12 +189,7 @@ export function WorkbookView() {
         <button type="button" onClick={() => nav.getState().go({ view: 'workbooks' })}>
           ‹ Workbooks
         </button>
-        <h2 id="workbook-title" className="view-title">
-          {info.name}
-        </h2>
-        <span className={`pill wb-${info.state}`} data-testid="workbook-state">
-          {stateText(info)}
-        </span>
+        <WorkbookTitle info={info} />
         <span className="muted" data-testid="workbook-counts">
           {plural(info.counts.rows, 'row')}, {plural(info.counts.errors, 'error')}, {plural(info.counts.warnings, 'warning')}
         </span>
