@@ -8,7 +8,7 @@ import type {
 } from '../../../main/service/contract/mapping-api';
 import type { WorkbookInfo } from '../../../main/service/contract/workbook-api';
 import { ACME, openTestService, PARIS, type TestService } from '../helpers';
-import { rows, settled, stage } from '../workbooks/workbook-helpers';
+import { rows, saved, settled, stage } from '../workbooks/workbook-helpers';
 
 /**
  * A customer's own sheet is never refused at staging for its headers (issue "Customer sheets in
@@ -149,6 +149,21 @@ describe('a customer sheet staged', () => {
     // Its columns in the file's order: the node first, then the name, then the number.
     expect(Object.values((await rows(t, info.id)).rows[0].cells)).toEqual([PARIS, 'Poste 20', '+33149992000']);
     expect(done.mapping).toEqual({ applied: true, remembered: 'Acme site survey' });
+  });
+
+  it('saves as a workbook in our layout that stages again with no mapping step and the same issues', async () => {
+    const { info } = await stage(
+      t,
+      await sheetBytes('Relevé 3', SURVEY_HEADER, [...survey(30, 3), ['Paris', 'pas un numéro', 'Poste X', '']]),
+      ACME,
+    );
+    const mappedInfo = await confirm(info.id, { mapping: CONFIRMED });
+    expect(mappedInfo.counts.errors).toBeGreaterThan(0);
+    const again = await stage(t, await saved(t, info.id), ACME);
+    expect(again.info.state).toBe('draft');
+    expect(again.info.mapping).toBeNull();
+    const plain = (list: WorkbookInfo) => [list.counts.rows, list.counts.errors, list.counts.warnings];
+    expect(plain(again.info)).toEqual(plain(mappedInfo));
   });
 
   it('exports a saved mapping and imports it back under another name', async () => {
