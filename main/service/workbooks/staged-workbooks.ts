@@ -167,6 +167,8 @@ export class StagedWorkbooks {
     const found = this.find(who, id);
     if (found.state === 'staging' || found.state === 'failed')
       throw new ApiError(409, 'workbook-busy', 'Only a staged workbook can be duplicated: wait until it is staged.');
+    if (found.state === 'mapping')
+      throw new ApiError(409, 'workbook-mapping', 'The workbook waits for its mapping: confirm it before duplicating the rows it makes.');
     const rows = store.workbooks.sheets(found.wb).reduce((sum, sheet) => sum + sheet.rows, 0);
     checkNewWorkbook(store, this.quota, who.principal.pkid, rows);
     const now = this.deps.now();

@@ -212,7 +212,7 @@ function WorkbookTable({ rows }: { rows: WorkbookSummary[] }) {
               <button
                 type="button"
                 aria-label={`Duplicate ${row.name}`}
-                disabled={row.state === 'staging' || row.state === 'failed'}
+                disabled={row.state === 'staging' || row.state === 'failed' || row.state === 'mapping'}
                 onClick={() => void workbooks.getState().duplicate(row.id)}
               >
                 Duplicate

@@ -84,6 +84,10 @@ describe('a customer sheet staged', () => {
       edit: { op: 'insert_rows', sheet: 0, at: 0, count: 1 },
     });
     expect([refused.status, refused.body.code]).toEqual([409, 'workbook-mapping']);
+    const copy = await t.call('POST', `/workstation/workbooks/${id}/duplicate/`, {});
+    expect([copy.status, copy.body.code]).toEqual([409, 'workbook-mapping']);
+    const plan = await t.call('POST', `/workstation/workbooks/${id}/plan/`, { revision: info.revision });
+    expect([plan.status, plan.body.code]).toEqual([409, 'workbook-mapping']);
   });
 
   it('refuses a mapping naming a field the model lacks or a column the file lacks, and changes nothing', async () => {
