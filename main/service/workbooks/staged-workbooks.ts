@@ -26,7 +26,7 @@ import { addedRows, applySliced, BIG_EDIT, editSize } from './sliced-apply';
 import { checkNewWorkbook, checkRows, DEFAULT_WORKBOOK_QUOTA, type WorkbookQuota } from './workbook-quota';
 import type { MappingFile } from '../mapping/mapping-file';
 import type { WorkbookProposal } from '../mapping/propose-workbook';
-import { needsMapping, startingMapping } from './workbook-mapping';
+import { checkMappingFits, needsMapping, startingMapping } from './workbook-mapping';
 
 /**
  * Staged workbooks from end to end (architecture.md, Staged workbooks): staging a file (read on
@@ -313,25 +313,7 @@ export class StagedWorkbooks {
       );
     const proposal = JSON.parse(found.proposal) as WorkbookProposal;
     // Checked here, before anything changes: rows staged through an earlier mapping stay as they are.
-    const headers = new Set(proposal.sheets[0]?.columns.map((column) => column.header.trim()) ?? []);
-    const named = [...mapping.columns.map((column) => column.header), ...(mapping.joins ?? []).flatMap((join) => join.headers)];
-    const missing = named.find((header) => !headers.has(header.trim()));
-    const columns = proposal.sheets[0]?.columns ?? [];
-    const used = [
-      ...mapping.columns.filter((column) => column.target !== null).map((column) => column.header),
-      ...(mapping.joins ?? []).flatMap((join) => join.headers),
-    ];
-    const twin = used.find((header) => columns.filter((column) => column.header.trim() === header.trim()).length > 1);
-    if (twin !== undefined)
-      throw new ApiError(
-        400,
-        'duplicate-column',
-        `${found.file_name} has two columns headed '${twin}': rename one in the file and stage it again, or leave both out of the mapping.`,
-      );
-    if (missing !== undefined)
-      throw new ApiError(400, 'validation-failed', `The mapping names the column '${missing}', which ${found.file_name} does not have.`, [
-        { field: 'mapping', message: `no column '${missing}'` },
-      ]);
+    checkMappingFits(mapping, proposal, found.file_name);
     if (saveAs !== undefined) this.saveMapping(who, record, mapping, proposal, saveAs);
     store.workbooks.setState(record.wb, 'staging', null, this.deps.now());
     this.emit(id);

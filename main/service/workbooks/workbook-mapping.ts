@@ -90,6 +90,30 @@ export function startingMapping(
   return { mapping: mappingOf(first, node.path), remembered: undefined };
 }
 
+/**
+ * A mapping confirmed for a file must name its columns by headers the file has, once each: a
+ * header it lacks, or one it has twice (which the mapping cannot tell apart), is refused with 400
+ * before anything changes.
+ */
+export function checkMappingFits(mapping: MappingFile, proposal: WorkbookProposal, fileName: string): void {
+  const columns = proposal.sheets[0]?.columns ?? [];
+  const count = (header: string): number => columns.filter((column) => column.header.trim() === header.trim()).length;
+  const joined = (mapping.joins ?? []).flatMap((join) => join.headers);
+  const missing = [...mapping.columns.map((column) => column.header), ...joined].find((header) => count(header) === 0);
+  if (missing !== undefined)
+    throw new ApiError(400, 'validation-failed', `The mapping names the column '${missing}', which ${fileName} does not have.`, [
+      { field: 'mapping', message: `no column '${missing}'` },
+    ]);
+  const used = [...mapping.columns.filter((column) => column.target !== null).map((column) => column.header), ...joined];
+  const twin = used.find((header) => count(header) > 1);
+  if (twin !== undefined)
+    throw new ApiError(
+      400,
+      'duplicate-column',
+      `${fileName} has two columns headed '${twin}': rename one in the file and stage it again, or leave both out of the mapping.`,
+    );
+}
+
 /** The model's required fields the mapping leaves empty: no column, constant or join fills them (and they have no default). */
 export function unmappedRequired(mapping: MappingFile, model: ModelDef | undefined): string[] {
   if (!model) return [];
