@@ -57,6 +57,12 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: a customer sheet mapped'
     await expect.poll(() => page.getByLabel('Target of Numéro').inputValue()).toBe('pattern');
     await expect.poll(() => page.getByLabel('Target of Site').inputValue()).toBe('#Hierarchy Node');
     await screenshot(page, transport, 'mapping-step');
+    // As on a 1280x720 laptop, in dark mode: the step stays usable (looked at by hand).
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, transport, 'mapping-step-1280-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1440, height: 900 });
 
     // The engineer's correction: the comment is not loaded. The numbers keep their E.164 transform.
     await page.getByLabel('Target of Commentaire').selectOption('');
