@@ -181,10 +181,12 @@ function rowOf(number: number, values: readonly CellValue[]): SheetRow {
 }
 
 /**
- * The customer's sheet read through its mapping straight into the workbook: the model's compact
- * sheet (its header in row 1, each row where it was below the customer's header), and the
- * columns left out on a `#source` sheet, row for row. The same mapping as applyMapping writes,
- * without writing and reading a workbook in between (a third of the time).
+ * The customer's sheets read through their mapping straight into the workbook: each sheet with
+ * the columns the mapping names (a file with one sheet per site) becomes a compact sheet of the
+ * model (its header in row 1, each row where it was below the customer's header), its columns
+ * left out on a `#source` sheet beside it, row for row. A later sheet without those columns (a
+ * notes sheet) is kept as it was, not loaded; the first must have them. The same mapping as
+ * applyMapping writes, without writing and reading a workbook in between (a third of the time).
  */
 async function stageMapped(
   path: string,
@@ -194,34 +196,64 @@ async function stageMapped(
   emit: (chunk: StageChunk) => Promise<void>,
   mapped: StageMapping,
 ): Promise<number> {
-  const part = mappedSheetOf(pkg.sheets, fileName);
+  const first = mappedSheetOf(pkg.sheets, fileName);
   let total = 0;
-  const sheet = new SheetStager(0, mappedSheetName(mapped.model), false, async (chunk) => {
+  let sheetNo = 0;
+  let mappedSheets = 0;
+  const counted = async (chunk: StageChunk): Promise<void> => {
     if (chunk.type === 'rows') total += chunk.cells.length;
     await emit(chunk);
-  });
-  const source = new SheetStager(1, '#source', true, emit);
-  let header: SheetRow | undefined;
-  let mapper: SheetMapper | undefined;
-  for await (const rows of sheetRowBatches(path, worksheetEntry(pkg, part, fileName), book, fileName)) {
-    for (const row of rows) {
-      if (row.cells.size === 0) continue;
-      if (!header || !mapper) {
-        header = row;
-        mapper = sheetMapper(row, mapped.mapping, mapped.model, fileName, mapped.places);
-        await sheet.feed(rowOf(1, mapper.names));
-        await source.feed(rowOf(1, ['Row', ...mapper.unmappedHeaders]));
-        continue;
+  };
+  for (const part of pkg.sheets) {
+    if (part.name === CHOICES_SHEET || (part.name.startsWith('#') && part !== first)) continue;
+    const suffix = mappedSheets === 0 ? '' : ` (${mappedSheets + 1})`;
+    let sheet: SheetStager | undefined;
+    let source: SheetStager | undefined;
+    let kept: SheetStager | undefined;
+    let header: SheetRow | undefined;
+    let mapper: SheetMapper | undefined;
+    for await (const rows of sheetRowBatches(path, worksheetEntry(pkg, part, fileName), book, fileName)) {
+      for (const row of rows) {
+        if (row.cells.size === 0) continue;
+        if (kept) {
+          await kept.feed(row);
+          continue;
+        }
+        if (!header || !mapper || !sheet) {
+          header = row;
+          try {
+            mapper = sheetMapper(row, mapped.mapping, mapped.model, fileName, mapped.places);
+          } catch (error) {
+            if (part === first) throw error;
+            // Not a sheet of the mapping's shape: kept as it was, never loaded.
+            kept = new SheetStager(sheetNo++, `#${part.name}`, true, emit);
+            await kept.feed(row);
+            continue;
+          }
+          sheet = new SheetStager(sheetNo++, `${mappedSheetName(mapped.model)}${suffix}`, false, counted);
+          if (mapper.unmapped.length > 0) source = new SheetStager(sheetNo++, `#source${suffix}`, true, emit);
+          await sheet.feed(rowOf(1, mapper.names));
+          await source?.feed(rowOf(1, ['Row', ...mapper.unmappedHeaders]));
+          continue;
+        }
+        const number = row.number - header.number + 1;
+        await sheet.feed(rowOf(number, mapper.row(row)));
+        if (mapper.unmapped.length > 0 && source)
+          await source.feed(rowOf(number, [row.number, ...mapper.unmapped.map((column) => textOf(row, column))]));
       }
-      const number = row.number - header.number + 1;
-      await sheet.feed(rowOf(number, mapper.row(row)));
-      if (mapper.unmapped.length > 0)
-        await source.feed(rowOf(number, [row.number, ...mapper.unmapped.map((column) => textOf(row, column))]));
     }
+    if (kept) {
+      await kept.finish();
+      continue;
+    }
+    if (!sheet || !mapper) {
+      if (part === first) throw new ApiError(400, 'empty-workbook', `${fileName}'s sheet '${part.name}' has no header row to map.`);
+      continue;
+    }
+    await sheet.finish();
+    await source?.finish();
+    mappedSheets += 1;
   }
-  if (!mapper) throw new ApiError(400, 'empty-workbook', `${fileName}'s sheet '${part.name}' has no header row to map.`);
-  await sheet.finish();
-  if (mapper.unmapped.length > 0) await source.finish();
   return total;
 }
 

@@ -170,6 +170,33 @@ describe('a customer sheet staged', () => {
     expect(plain(again.info)).toEqual(plain(mappedInfo));
   });
 
+  it("maps every sheet of the mapping's shape (one per site), and keeps a sheet of another shape unloaded", async () => {
+    const book = new ExcelJS.Workbook();
+    for (const [name, first] of [
+      ['Bâtiment A', 40],
+      ['Bâtiment B', 50],
+    ] as const) {
+      const sheet = book.addWorksheet(name);
+      sheet.addRow(SURVEY_HEADER);
+      for (const row of survey(first, 2)) sheet.addRow(row);
+    }
+    book.addWorksheet('Notes').addRow(['Remarque', 'Auteur']);
+    book.getWorksheet('Notes')?.addRow(['Appeler le site avant', 'JD']);
+    const { info } = await stage(t, Buffer.from(await book.xlsx.writeBuffer()), ACME);
+    expect(info.state).toBe('mapping');
+    const done = await confirm(info.id, { mapping: CONFIRMED });
+    expect(done.state, done.problem ?? '').toBe('validated');
+    expect(done.sheets.map((sheet) => [sheet.name, sheet.skipped])).toEqual([
+      ['LineRelation', false],
+      ['#source', true],
+      ['LineRelation (2)', false],
+      ['#source (2)', true],
+      ['#Notes', true],
+    ]);
+    expect(done.counts.rows).toBe(4);
+    expect(Object.values((await rows(t, info.id, 2)).rows[1].cells)).toEqual([PARIS, '+33149995100', 'Poste 51']);
+  });
+
   it('exports a saved mapping and imports it back under another name', async () => {
     const list = (await t.call('GET', '/workstation/mappings/')).body as { mappings: SavedMappingInfo[] };
     const saved = list.mappings.find((entry) => entry.name === 'Acme site survey') as SavedMappingInfo;
