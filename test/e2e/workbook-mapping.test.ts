@@ -70,7 +70,19 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: a customer sheet mapped'
       .locator('tr')
       .filter({ hasText: 'Numéro' })
       .getByLabel(/E\.164/);
-    if (!(await e164.isChecked())) await e164.check();
+    // The preview shows the rows as they will be staged, and follows the transforms.
+    const preview = page.getByRole('table', { name: 'Mapping preview' });
+    if (await e164.isChecked()) await e164.uncheck();
+    await preview
+      .locator('td')
+      .filter({ hasText: `01 49 98 ${first} 00` })
+      .waitFor();
+    await e164.check();
+    await preview
+      .locator('td')
+      .filter({ hasText: `+3314998${first}00` })
+      .waitFor();
+    await screenshot(page, transport, 'mapping-preview');
     await page.getByLabel('Save mapping as').fill(`Survey ${transport}`);
     await page.getByRole('button', { name: 'Confirm mapping' }).click();
 

@@ -83,6 +83,15 @@ export interface WorkbookMappingAnswer {
   models: { model: string; title: string; targets: { name: string; title: string; required: boolean }[] }[];
 }
 
+/** POST .../mapping/preview/ with `{"mapping"}`: the first rows of the sheet as the mapping makes them. */
+export interface MappingPreviewAnswer {
+  success: true;
+  /** The model sheet's headers. */
+  names: string[];
+  /** The customer's row number and the values the mapping makes, transforms applied. */
+  rows: { row: number; values: (string | boolean | null)[] }[];
+}
+
 /** POST .../mapping/ */
 export interface WorkbookMappingRequest {
   mapping: MappingFileJson;

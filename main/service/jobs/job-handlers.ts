@@ -10,6 +10,7 @@ import type { ExportJob, WrittenExport } from '../sheets/export-job';
 import { stageFile, type StageChunk, type StageMapping } from '../workbooks/stage-file';
 import { readMapping, type MappingFile } from '../mapping/mapping-file';
 import { mappingPlaces } from '../mapping/mapping-places';
+import { previewMapping, type MappingPreview } from '../mapping/apply-mapping';
 import { placeFactsOf } from '../mapping/place-facts';
 import { proposeWorkbook, type WorkbookProposal } from '../mapping/propose-workbook';
 import { validateFull, validateIncremental, type SheetIssues } from '../workbooks/staged-revalidate';
@@ -198,6 +199,21 @@ async function proposeMapping(_ctx: JobContext, input: ProposeMappingInput): Pro
   return proposeWorkbook(input.path, input.fileName);
 }
 
+export interface PreviewMappingInput {
+  path: string;
+  fileName: string;
+  mapping: MappingFile;
+  nodePkid: string;
+}
+
+/** The first rows of a customer's sheet as a mapping makes them, transforms applied, before it is confirmed. */
+async function previewMappingJob(ctx: JobContext, input: PreviewMappingInput): Promise<MappingPreview> {
+  const { mapping, model } = readMapping(input.mapping);
+  const node = ctx.store.nodes.get(input.nodePkid);
+  if (!node) throw notFound('The hierarchy node of this workbook no longer exists.');
+  return previewMapping(input.path, input.fileName, mapping, model, mappingPlaces(placeFactsOf(ctx.store.db, node)));
+}
+
 export const JOB_HANDLERS = {
   'read-load': readLoad,
   validate,
@@ -205,6 +221,7 @@ export const JOB_HANDLERS = {
   'stage-file': stageWorkbookFile,
   'validate-workbook': validateStaged,
   'propose-mapping': proposeMapping,
+  'preview-mapping': previewMappingJob,
 } as const;
 
 export type JobKind = keyof typeof JOB_HANDLERS;

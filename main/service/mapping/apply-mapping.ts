@@ -203,3 +203,43 @@ export async function applyMapping(
     ...(mapper.unmapped.length > 0 ? [{ name: '#source', columns: [], rows: [], raw: kept }] : []),
   ]);
 }
+
+/** Rows a preview shows. */
+export const PREVIEW_ROWS = 5;
+
+export interface MappingPreview {
+  /** The compact sheet's headers. */
+  names: string[];
+  /** The first rows: the customer's row number and the values the mapping makes. */
+  rows: { row: number; values: (string | boolean | null)[] }[];
+}
+
+/** The first PREVIEW_ROWS rows of the sheet a mapping applies to, as it makes them: what the engineer checks before confirming. */
+export async function previewMapping(
+  path: string,
+  fileName: string,
+  mapping: MappingFile,
+  model: ModelDef,
+  places?: MappingPlaces,
+): Promise<MappingPreview> {
+  const pkg = await inspectWorkbookFile(path, fileName);
+  const book = await readXlsxBook(path, pkg, fileName);
+  const part = mappedSheetOf(pkg.sheets, fileName);
+  let mapper: SheetMapper | undefined;
+  const rows: MappingPreview['rows'] = [];
+  for await (const batch of sheetRowBatches(path, worksheetEntry(pkg, part, fileName), book, fileName)) {
+    for (const row of batch) {
+      if (row.cells.size === 0) continue;
+      if (!mapper) mapper = sheetMapper(row, mapping, model, fileName, places);
+      else
+        rows.push({
+          row: row.number,
+          values: mapper.row(row).map((value) => (typeof value === 'string' || typeof value === 'boolean' ? value : null)),
+        });
+      if (rows.length >= PREVIEW_ROWS) break;
+    }
+    if (rows.length >= PREVIEW_ROWS) break;
+  }
+  if (!mapper) throw new ApiError(400, 'empty-workbook', `${fileName}'s sheet '${part.name}' has no header row to map.`);
+  return { names: mapper.names, rows };
+}

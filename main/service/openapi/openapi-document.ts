@@ -154,6 +154,12 @@ function workbookPaths(paths: Record<string, PathItem>): void {
       requestBody: body('ConfirmMapping'),
     }),
   };
+  paths[`${w}{id}/mapping/preview/`] = {
+    post: op('preview_mapping', "The sheet's first rows as a mapping makes them, before it is confirmed", '200', 'MappingPreview', {
+      parameters: [WB],
+      requestBody: body('ConfirmMapping'),
+    }),
+  };
   const m = '/workstation/mappings/';
   const SAVED = p('id', { type: 'integer', minimum: 1 });
   paths[m] = {

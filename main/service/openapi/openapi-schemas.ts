@@ -84,6 +84,11 @@ export const SCHEMAS: Record<string, JsonSchema> = {
     },
     ['success', 'workbook', 'mapping', 'applied'],
   ),
+  MappingPreview: obj({
+    success: { const: true },
+    names: { type: 'array', items: str },
+    rows: { type: 'array', items: obj({ row: int, values: { type: 'array' } }) },
+  }),
   ConfirmMapping: obj({ mapping: ref('MappingFile'), save_as: { type: 'string', minLength: 1, maxLength: 100 } }, ['mapping']),
   SavedMapping: obj({ id: int, name: str, hierarchy: str, model: str, headers: { type: 'array', items: str } }),
   SavedMappingList: obj({ mappings: { type: 'array', items: ref('SavedMapping') } }),

@@ -25,6 +25,7 @@ import { TimeSlice } from '../turns';
 import { addedRows, applySliced, BIG_EDIT, editSize } from './sliced-apply';
 import { checkNewWorkbook, checkRows, DEFAULT_WORKBOOK_QUOTA, type WorkbookQuota } from './workbook-quota';
 import type { MappingFile } from '../mapping/mapping-file';
+import type { MappingPreview } from '../mapping/apply-mapping';
 import type { WorkbookProposal } from '../mapping/propose-workbook';
 import { checkMappingFits, needsMapping, startingMapping } from './workbook-mapping';
 
@@ -332,6 +333,22 @@ export class StagedWorkbooks {
     }).catch((error: unknown) => this.backToMapping(record.wb, error));
     this.track(id, work);
     return store.workbooks.getByWb(record.wb) as WorkbookRecord;
+  }
+
+  /** The first rows of the customer's sheet as `mapping` makes them (POST .../mapping/preview/), on a job worker; nothing changes. */
+  async previewMapping(who: Who, id: string, mapping: MappingFile): Promise<MappingPreview> {
+    const { store, pool } = this.deps;
+    const record = this.find(who, id);
+    const found = store.mappings.workbookMapping(record.wb);
+    if (!found) throw new ApiError(409, 'no-mapping', 'This workbook was staged from a sheet in our layout: it has no mapping to preview.');
+    const upload = store.uploads.get(found.upload_id);
+    if (!upload) throw new ApiError(409, 'upload-gone', `The file ${found.file_name} was deleted from the uploads: upload it again.`);
+    checkMappingFits(mapping, JSON.parse(found.proposal) as WorkbookProposal, found.file_name);
+    return pool.run(
+      'preview-mapping',
+      { path: store.uploads.pathOf(upload.id), fileName: found.file_name, mapping, nodePkid: record.hierarchy_pkid },
+      { owner: who.principal.username },
+    );
   }
 
   private saveMapping(who: Who, record: WorkbookRecord, mapping: MappingFile, proposal: WorkbookProposal, name: string): void {

@@ -22,6 +22,7 @@ import { bad, bodyOf, checkFieldTypes } from './body-fields';
 import { methodNotAllowed, type WorkstationDeps, type WorkstationRouteGroup } from './route-group';
 import { usableProfile } from './profile-access';
 import { readMapping } from '../mapping/mapping-file';
+import type { MappingPreviewAnswer } from '../contract/mapping-api';
 import { findModel } from '../models/registry';
 import { mappingAnswer } from '../workbooks/workbook-mapping';
 
@@ -283,6 +284,16 @@ async function oneWorkbook(deps: WorkstationDeps, ctx: RequestContext, rest: str
   if (action === 'sheets' && rest.length === 4 && tail === 'rows') {
     if (ctx.method !== 'GET') throw methodNotAllowed(ctx, 'GET');
     return rows(deps, ctx, id, sheet);
+  }
+  if (action === 'mapping' && rest.length === 3 && sheet === 'preview') {
+    if (ctx.method !== 'POST') throw methodNotAllowed(ctx, 'POST');
+    const body = bodyOf(ctx);
+    checkFieldTypes(body, { mapping: 'object' });
+    const preview: MappingPreviewAnswer = {
+      success: true,
+      ...(await deps.workbooks.previewMapping(who, id, readMapping(body.mapping).mapping)),
+    };
+    return json(200, preview);
   }
   if (rest.length !== 2) throw notFound(`No workstation endpoint at ${ctx.path}.`);
   const get = (): void => {

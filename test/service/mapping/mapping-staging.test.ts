@@ -2,6 +2,7 @@ import * as ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
   MappingFileJson,
+  MappingPreviewAnswer,
   SavedMappingFile,
   SavedMappingInfo,
   WorkbookMappingAnswer,
@@ -103,6 +104,16 @@ describe('a customer sheet staged', () => {
     expect(unknownColumn.body.message).toContain("'Fax'");
     const still = await settled(t, id);
     expect([still.state, still.counts.rows]).toEqual(['mapping', 0]);
+  });
+
+  it('previews the first rows as the mapping makes them, transforms applied, changing nothing', async () => {
+    const reply = await t.call('POST', `/workstation/workbooks/${id}/mapping/preview/`, { mapping: CONFIRMED });
+    expect(reply.status, reply.text).toBe(200);
+    const preview = reply.body as MappingPreviewAnswer;
+    expect(preview.names).toEqual(['Hierarchy Node', 'Directory Number', 'Alerting Name']);
+    expect(preview.rows[0]).toEqual({ row: 2, values: [PARIS, '+33149991000', 'Poste 10'] });
+    expect(preview.rows).toHaveLength(5);
+    expect((await settled(t, id)).state).toBe('mapping');
   });
 
   it('becomes an ordinary staged workbook once confirmed: E.164 numbers at the site, the unmapped column kept', async () => {

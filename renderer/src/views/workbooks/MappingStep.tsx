@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type {
   ColumnProposalJson,
+  MappingPreviewAnswer,
   MappingColumnJson,
   MappingFileJson,
   MappingTransform,
@@ -125,6 +126,60 @@ function ValueMapping({
   );
 }
 
+/** How long the mapping must stay unchanged before its preview is read again (typing in a value). */
+const PREVIEW_AFTER_MS = 300;
+
+/** The first rows as the mapping makes them, read again (on a worker) whenever the mapping changes. */
+function MappingPreview({ base, mapping }: { base: string; mapping: MappingFileJson }) {
+  const { client } = useStores();
+  const [preview, setPreview] = useState<MappingPreviewAnswer | null>(null);
+  const [fault, setFault] = useState<ApiFault | null>(null);
+  useEffect(() => {
+    let live = true;
+    const timer = setTimeout(() => {
+      client
+        .send<MappingPreviewAnswer>('POST', `${base}preview/`, { mapping })
+        .then((answer) => {
+          if (!live) return;
+          setPreview(answer);
+          setFault(null);
+        })
+        .catch((error: unknown) => live && setFault(asFault(error)));
+    }, PREVIEW_AFTER_MS);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [client, base, mapping]);
+  if (fault) return <FaultNotice fault={fault} />;
+  if (!preview) return null;
+  return (
+    <table className="grid-table mapping-preview" aria-label="Mapping preview">
+      <caption>The first rows as they will be staged</caption>
+      <thead>
+        <tr>
+          <th scope="col">Row</th>
+          {preview.names.map((name) => (
+            <th key={name} scope="col">
+              {name}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {preview.rows.map((row) => (
+          <tr key={row.row}>
+            <th scope="row">{row.row}</th>
+            {row.values.map((value, at) => (
+              <td key={preview.names[at]}>{value === null ? '' : String(value)}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 export function MappingStep({ info, onConfirmed }: { info: WorkbookInfo; onConfirmed: () => void }) {
   const { client } = useStores();
   const [step, setStep] = useState<WorkbookMappingAnswer | null>(null);
@@ -235,6 +290,7 @@ export function MappingStep({ info, onConfirmed }: { info: WorkbookInfo; onConfi
           Every row: {target.replace(/^#/, '')} = {value}
         </p>
       ))}
+      <MappingPreview base={base} mapping={mapping} />
       <div className="mapping-actions">
         <label>
           Save for this customer as{' '}
