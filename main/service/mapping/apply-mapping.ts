@@ -160,6 +160,36 @@ export function mappedSheetOf<T extends { name: string }>(sheets: readonly T[], 
 /** The compact sheet's name: the model's. */
 export const mappedSheetName = (model: ModelDef): string => model.modelType.split('/').pop() ?? model.modelType;
 
+/**
+ * Reads the sheet a mapping applies to: its mapper, made from its header row, and each row below
+ * the header with that mapper; `onRow` answers false to stop reading (a preview's few rows).
+ */
+async function readMappedSheet(
+  path: string,
+  fileName: string,
+  mapping: MappingFile,
+  model: ModelDef,
+  places: MappingPlaces | undefined,
+  onRow: (row: SheetRow, mapper: SheetMapper) => boolean,
+): Promise<{ header: SheetRow; mapper: SheetMapper }> {
+  const pkg = await inspectWorkbookFile(path, fileName);
+  const book = await readXlsxBook(path, pkg, fileName);
+  const part = mappedSheetOf(pkg.sheets, fileName);
+  let read: { header: SheetRow; mapper: SheetMapper } | undefined;
+  let more = true;
+  for await (const batch of sheetRowBatches(path, worksheetEntry(pkg, part, fileName), book, fileName)) {
+    for (const row of batch) {
+      if (row.cells.size === 0) continue;
+      if (!read) read = { header: row, mapper: sheetMapper(row, mapping, model, fileName, places) };
+      else more = onRow(row, read.mapper);
+      if (!more) break;
+    }
+    if (!more) break;
+  }
+  if (!read) throw new ApiError(400, 'empty-workbook', `${fileName}'s sheet '${part.name}' has no header row to map.`);
+  return read;
+}
+
 /** The first sheet of `path` rewritten by `mapping` as a compact bulk-load workbook. */
 export async function applyMapping(
   path: string,
@@ -168,28 +198,14 @@ export async function applyMapping(
   model: ModelDef,
   places?: MappingPlaces,
 ): Promise<Uint8Array> {
-  const pkg = await inspectWorkbookFile(path, fileName);
-  const book = await readXlsxBook(path, pkg, fileName);
-  const part = mappedSheetOf(pkg.sheets, fileName);
-  let header: SheetRow | undefined;
-  let mapper: SheetMapper | undefined;
   const rows: [number, CellValue[]][] = [];
   const kept: [number, CellValue[]][] = [];
-  for await (const batch of sheetRowBatches(path, worksheetEntry(pkg, part, fileName), book, fileName)) {
-    for (const row of batch) {
-      if (row.cells.size === 0) continue;
-      if (!header || !mapper) {
-        header = row;
-        mapper = sheetMapper(row, mapping, model, fileName, places);
-        kept.push([1, ['Row', ...mapper.unmappedHeaders]]);
-        continue;
-      }
-      rows.push([row.number, mapper.row(row)]);
-      if (mapper.unmapped.length > 0 && kept.length <= KEPT_ROWS)
-        kept.push([kept.length + 1, [row.number, ...mapper.unmapped.map((column) => textOf(row, column) || null)]]);
-    }
-  }
-  if (!header || !mapper) throw new ApiError(400, 'empty-workbook', `${fileName}'s sheet '${part.name}' has no header row to map.`);
+  const { header, mapper } = await readMappedSheet(path, fileName, mapping, model, places, (row, mapper) => {
+    rows.push([row.number, mapper.row(row)]);
+    if (mapper.unmapped.length > 0 && kept.length < KEPT_ROWS)
+      kept.push([kept.length + 2, [row.number, ...mapper.unmapped.map((column) => textOf(row, column) || null)]]);
+    return true;
+  });
   const columns: SheetColumn[] = mapper.names.map((name) => ({ name, group: '', title: '', text: true }));
   // Each row at its Excel number: the gaps before it are empty rows, as in the customer's file.
   const gapsBefore = new Map<number, number>();
@@ -200,7 +216,9 @@ export async function applyMapping(
   });
   return writeWorkbook([
     { name: mappedSheetName(model), columns, rows: rows.map(([, values]) => values), gapsBefore },
-    ...(mapper.unmapped.length > 0 ? [{ name: '#source', columns: [], rows: [], raw: kept }] : []),
+    ...(mapper.unmapped.length > 0
+      ? [{ name: '#source', columns: [], rows: [], raw: [[1, ['Row', ...mapper.unmappedHeaders]] as [number, CellValue[]], ...kept] }]
+      : []),
   ]);
 }
 
@@ -222,24 +240,11 @@ export async function previewMapping(
   model: ModelDef,
   places?: MappingPlaces,
 ): Promise<MappingPreview> {
-  const pkg = await inspectWorkbookFile(path, fileName);
-  const book = await readXlsxBook(path, pkg, fileName);
-  const part = mappedSheetOf(pkg.sheets, fileName);
-  let mapper: SheetMapper | undefined;
   const rows: MappingPreview['rows'] = [];
-  for await (const batch of sheetRowBatches(path, worksheetEntry(pkg, part, fileName), book, fileName)) {
-    for (const row of batch) {
-      if (row.cells.size === 0) continue;
-      if (!mapper) mapper = sheetMapper(row, mapping, model, fileName, places);
-      else
-        rows.push({
-          row: row.number,
-          values: mapper.row(row).map((value) => (typeof value === 'string' || typeof value === 'boolean' ? value : null)),
-        });
-      if (rows.length >= PREVIEW_ROWS) break;
-    }
-    if (rows.length >= PREVIEW_ROWS) break;
-  }
-  if (!mapper) throw new ApiError(400, 'empty-workbook', `${fileName}'s sheet '${part.name}' has no header row to map.`);
+  const { mapper } = await readMappedSheet(path, fileName, mapping, model, places, (row, rowMapper) => {
+    const values = rowMapper.row(row).map((value) => (typeof value === 'string' || typeof value === 'boolean' ? value : null));
+    rows.push({ row: row.number, values });
+    return rows.length < PREVIEW_ROWS;
+  });
   return { names: mapper.names, rows };
 }
