@@ -13,7 +13,7 @@ import { isWithin } from './service/domain/hierarchy';
 import { applyMapping } from './service/mapping/apply-mapping';
 import type { MappingPlaces } from './service/mapping/mapping-places';
 import { mappingOf, readMapping, type MappingFile } from './service/mapping/mapping-file';
-import { proposeWorkbook, type WorkbookProposal } from './service/mapping/propose-workbook';
+import { proposeWorkbook, sheetsNamePlaces, type WorkbookProposal } from './service/mapping/propose-workbook';
 
 /**
  * `workstation map <file.xlsx>`: the mapping proposed for a customer's sheet (its columns to the
@@ -28,9 +28,10 @@ export const MAP_USAGE = `usage: workstation map <file.xlsx> [--model <type>] [-
   --model    map to this model (e.g. relation/Bundle) instead of the one the columns fill best
   --json     the proposal as one JSON document on stdout
   --save     write the first sheet's proposal as a mapping file to edit (targets, value mappings,
-             transforms, constants such as "#Hierarchy Node", joins)
-  --write    write the first sheet, mapped, as a bulk-load workbook of the model (the columns left
-             out on a #source sheet): validate, plan or load it as any workbook
+             transforms, constants such as "#Hierarchy Node", joins, splits, sheet_name)
+  --write    write the file, mapped, as a bulk-load workbook of the model: every sheet with the first
+             sheet's columns (one per site) mapped, the columns left out on #source sheets, other
+             sheets kept unloaded as #<name>: validate, plan or load it as any workbook
   --mapping  the mapping file to write with, instead of the proposal
   --hierarchy  the node the rows go to: a site column's names ('Paris') become the nodes of
              that name below it, local numbers take the country of their row's node, and rows
@@ -62,11 +63,17 @@ function proposalText(proposal: WorkbookProposal): string {
             )}`,
         )
         .join('');
+      const splits = (sheet.splits ?? [])
+        .map(
+          (split) =>
+            `split '${split.header}' at '${split.separator}' into ${split.targets.map((target) => target ?? '-').join(', ')}: ${split.reason}\n`,
+        )
+        .join('');
       const missing =
         sheet.unmappedRequired.length > 0
           ? `required, not mapped: ${sheet.unmappedRequired.join(', ')}\n`
           : 'every required field is mapped\n';
-      return `sheet '${sheet.sheet}' (headers in row ${sheet.headerRow}): ${sheet.model}, from ${sheet.modelReason}\n${table(['col', 'header', 'field', 'sure', 'why'], rows)}${mapped}${missing}`;
+      return `sheet '${sheet.sheet}' (headers in row ${sheet.headerRow}): ${sheet.model}, from ${sheet.modelReason}\n${table(['col', 'header', 'field', 'sure', 'why'], rows)}${splits}${mapped}${missing}`;
     })
     .join('\n');
 }
@@ -82,15 +89,21 @@ const OPTIONS = {
 } as const;
 const parse = (args: string[]) => parseArgs({ args, allowPositionals: true, options: OPTIONS });
 
+/** The first sheet's proposal as a mapping; with the store's places, sheets named after them give their rows' node. */
+function proposedMapping(proposal: WorkbookProposal, hierarchy: string | undefined, places: MappingPlaces | undefined): MappingFile {
+  const sheetsArePlaces = places !== undefined && sheetsNamePlaces(proposal, (name) => places.nodePath(name) !== undefined);
+  return mappingOf(proposal.sheets[0], hierarchy, sheetsArePlaces);
+}
+
 /** The file written by a mapping (the given one, else the proposal's), as a bulk-load workbook. */
 async function writeMapped(file: string, target: string, values: ReturnType<typeof parse>['values'], out: Output): Promise<number> {
   const mappingPath = values.mapping;
+  const places = values.hierarchy === undefined ? undefined : await placesOf(values.hierarchy, values.data);
   const mapping =
     mappingPath !== undefined
       ? await mappingFileAt(mappingPath)
-      : mappingOf((await proposeWorkbook(resolve(file), basename(file), values.model)).sheets[0], values.hierarchy);
+      : proposedMapping(await proposeWorkbook(resolve(file), basename(file), values.model), values.hierarchy, places);
   const { model } = readMapping(mapping);
-  const places = values.hierarchy === undefined ? undefined : await placesOf(values.hierarchy, values.data);
   await writeFile(target, await applyMapping(resolve(file), basename(file), mapping, model, places));
   out.stdout(`${target}: ${basename(file)} mapped to ${model.modelType}; validate, plan or load it as any workbook\n`);
   return 0;
@@ -195,9 +208,11 @@ export async function mapCommand(args: string[], out: Output = processOutput): P
     const { values } = parsed;
     if (values.write !== undefined) return await writeMapped(file, values.write, values, out);
     const proposal = await proposeWorkbook(resolve(file), basename(file), values.model);
-    const unmapped = proposal.sheets.some((sheet) => sheet.unmappedRequired.length > 0);
+    // The mapping is the first sheet's (and its like's, one per site): its required fields decide.
+    const unmapped = proposal.sheets[0].unmappedRequired.length > 0;
     if (values.save !== undefined) {
-      await writeFile(values.save, `${JSON.stringify(mappingOf(proposal.sheets[0], values.hierarchy), null, 2)}\n`);
+      const places = values.hierarchy === undefined ? undefined : await placesOf(values.hierarchy, values.data);
+      await writeFile(values.save, `${JSON.stringify(proposedMapping(proposal, values.hierarchy, places), null, 2)}\n`);
       out.stderr(`mapping of sheet '${proposal.sheets[0].sheet}' saved to ${values.save}\n`);
     }
     out.stdout(values.json ? `${JSON.stringify(proposal, null, 2)}\n` : proposalText(proposal));

@@ -7,7 +7,8 @@ import type { WorkbookInfo } from './workbook-api';
  */
 export type MappingTransform =
   | { kind: 'trim' }
-  | { kind: 'case'; to: 'upper' | 'lower' }
+  /** `title` makes each word's first letter upper case and the rest lower (`JEAN-PIERRE DUPONT` -> `Jean-Pierre Dupont`). */
+  | { kind: 'case'; to: 'upper' | 'lower' | 'title' }
   /**
    * A local number made E.164 with a country code (`01 40 00 10 50`, `33` -> `+33140001050`);
    * without one, the country of the row's node (mapping/mapping-places.ts).
@@ -32,6 +33,16 @@ export interface MappingFileJson {
   columns: MappingColumnJson[];
   constants?: Record<string, string>;
   joins?: { target: string; headers: string[]; separator: string }[];
+  /**
+   * A column cut at a separator into several fields (`Jean Dupont` -> first name, last name): part
+   * i fills `targets[i]` (null: not loaded), the last target takes the rest of the value.
+   */
+  splits?: { header: string; separator: string; targets: (string | null)[] }[];
+  /**
+   * The name of each sheet fills this field in its rows (a file with one sheet per site: the
+   * sheet `Paris` as the Hierarchy Node), through the transforms given (`node`: the node of that name).
+   */
+  sheet_name?: { target: string; transforms?: MappingTransform[] };
 }
 
 export interface ValueProposalJson {
@@ -61,6 +72,8 @@ export interface SheetProposalJson {
   modelReason: string;
   columns: ColumnProposalJson[];
   unmappedRequired: string[];
+  /** A column of full names proposed cut into first and last names, with why. */
+  splits?: { header: string; separator: string; targets: (string | null)[]; reason: string }[];
 }
 
 /** GET .../mapping/: what the mapping step shows. */
@@ -116,4 +129,19 @@ export interface SavedMappingFile {
   hierarchy: string;
   headers: string[];
   mapping: MappingFileJson;
+}
+
+/**
+ * The fields a mapping fills, from every source it has (its columns, constants, joins, the parts
+ * of its splits and the sheet's name): what decides which required fields stay unfilled, in the
+ * service and in the mapping step alike.
+ */
+export function mappingFills(mapping: MappingFileJson): Set<string> {
+  return new Set([
+    ...mapping.columns.flatMap((column) => (column.target === null ? [] : [column.target])),
+    ...Object.keys(mapping.constants ?? {}),
+    ...(mapping.joins ?? []).map((join) => join.target),
+    ...(mapping.splits ?? []).flatMap((split) => split.targets.flatMap((target) => (target === null ? [] : [target]))),
+    ...(mapping.sheet_name ? [mapping.sheet_name.target] : []),
+  ]);
 }

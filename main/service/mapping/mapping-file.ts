@@ -27,6 +27,31 @@ function checkTarget(model: ModelDef, target: string, where: string): void {
   if (!field || field.readonly) throw bad(`${where} names '${target}', which is no field of ${model.modelType} that a sheet fills`);
 }
 
+/** A transform as the file gives it: a known kind with fields of the right type. */
+function checkTransforms(transforms: unknown, where: string): void {
+  if (transforms === undefined) return;
+  if (!Array.isArray(transforms)) throw bad(`${where} has 'transforms' that are not a list`);
+  for (const transform of transforms) {
+    const kind = isRecord(transform) ? String(transform.kind) : '';
+    if (!isRecord(transform) || !TRANSFORMS.has(kind)) throw bad(`${where} has a transform that is none of ${[...TRANSFORMS].join(', ')}`);
+    if (kind === 'case' && !['upper', 'lower', 'title'].includes(String(transform.to)))
+      throw bad(`${where} has a case transform whose 'to' is none of upper, lower, title`);
+    if (kind === 'e164' && transform.country_code !== undefined && !/^\+?\d{1,3}$/.test(String(transform.country_code)))
+      throw bad(`${where} has an E.164 transform whose country code '${String(transform.country_code)}' is not 1 to 3 digits`);
+    if (kind === 'device-from-mac' && transform.prefix !== undefined && !/^[A-Za-z]{0,8}$/.test(String(transform.prefix)))
+      throw bad(`${where} has a MAC transform whose prefix is not up to 8 letters`);
+  }
+}
+
+/** A separator of joins and splits: some text, not a paragraph. */
+function checkSeparator(separator: unknown, where: string, empty: boolean): void {
+  if (typeof separator !== 'string' || separator.length > 10 || (!empty && separator === ''))
+    throw bad(`${where} needs a 'separator' of ${empty ? '0' : '1'} to 10 characters`);
+}
+
+const MOST_HEADER = 1_000;
+const isHeader = (value: unknown): value is string => typeof value === 'string' && value.length <= MOST_HEADER;
+
 /** The mapping file's JSON, checked against its model; refused with what is wrong. */
 export function readMapping(json: unknown): { mapping: MappingFile; model: ModelDef } {
   if (!isRecord(json) || typeof json.model !== 'string' || !Array.isArray(json.columns)) {
@@ -34,26 +59,55 @@ export function readMapping(json: unknown): { mapping: MappingFile; model: Model
   }
   const model = findModel(json.model);
   if (!model) throw bad(`names the model '${json.model}', which does not exist`);
-  const targets = new Set<string>();
+  const targets = new Map<string, string>();
+  // One field, one source: a column, a constant, a join, a split's part or the sheet's name.
+  const fill = (target: unknown, where: string): void => {
+    if (typeof target !== 'string') throw bad(`${where} needs a 'target' (a field name)`);
+    checkTarget(model, target, where);
+    const first = targets.get(target);
+    if (first !== undefined)
+      throw bad(`fills '${target}' twice (from${first.replace(/^'s/, '')} and from${where.replace(/^'s/, '')}): one source per field`);
+    targets.set(target, where);
+  };
   json.columns.forEach((column: unknown, index) => {
-    const where = `column ${index + 1}`;
-    if (!isRecord(column) || typeof column.header !== 'string') throw bad(`'s ${where} needs a 'header' (the source column's header)`);
-    if (column.target === null) return;
-    if (typeof column.target !== 'string') throw bad(`'s ${where} ('${column.header}') needs a 'target' (a field name, or null)`);
-    checkTarget(model, column.target, `'s ${where} ('${column.header}')`);
-    if (targets.has(column.target)) throw bad(`fills '${column.target}' from two columns: one column per field`);
-    targets.add(column.target);
-    for (const transform of Array.isArray(column.transforms) ? column.transforms : []) {
-      if (!isRecord(transform) || !TRANSFORMS.has(String(transform.kind))) {
-        throw bad(`'s ${where} ('${column.header}') has a transform that is none of ${[...TRANSFORMS].join(', ')}`);
-      }
-    }
+    const where = `'s column ${index + 1}`;
+    if (!isRecord(column) || !isHeader(column.header)) throw bad(`${where} needs a 'header' (the source column's header)`);
+    if (column.target === null || column.target === undefined) return;
+    fill(column.target, `${where} ('${column.header}')`);
+    checkTransforms(column.transforms, `${where} ('${column.header}')`);
+    if (
+      column.values !== undefined &&
+      (!isRecord(column.values) || Object.values(column.values).some((to) => typeof to !== 'string' && typeof to !== 'boolean'))
+    )
+      throw bad(`${where} ('${column.header}') has 'values' that are not an object of source value -> text or true/false`);
   });
-  for (const target of Object.keys(isRecord(json.constants) ? json.constants : {})) checkTarget(model, target, `'s constant`);
+  if (json.constants !== undefined && !isRecord(json.constants)) throw bad("'s constants must be an object of field -> value");
+  for (const [target, value] of Object.entries(isRecord(json.constants) ? json.constants : {})) {
+    fill(target, `'s constant for '${target}'`);
+    if (typeof value !== 'string') throw bad(`'s constant for '${target}' must be text`);
+  }
   for (const join of Array.isArray(json.joins) ? json.joins : []) {
-    if (!isRecord(join) || typeof join.target !== 'string' || !Array.isArray(join.headers))
-      throw bad("'s joins need a 'target' and 'headers'");
-    checkTarget(model, join.target, `'s join`);
+    if (!isRecord(join) || !Array.isArray(join.headers) || join.headers.length < 1 || !join.headers.every(isHeader))
+      throw bad("'s joins need a 'target' and 'headers' (the columns joined, in order)");
+    checkSeparator(join.separator, `'s join into '${String(join.target)}'`, true);
+    fill(join.target, `'s join into '${String(join.target)}'`);
+  }
+  for (const split of Array.isArray(json.splits) ? json.splits : []) {
+    if (
+      !isRecord(split) ||
+      !isHeader(split.header) ||
+      !Array.isArray(split.targets) ||
+      split.targets.length < 2 ||
+      split.targets.length > 10
+    )
+      throw bad("'s splits need a 'header' (the column cut) and 2 to 10 'targets' (a field name, or null, per part)");
+    checkSeparator(split.separator, `'s split of '${split.header}'`, false);
+    for (const target of split.targets) if (target !== null) fill(target, `'s split of '${split.header}'`);
+  }
+  if (json.sheet_name !== undefined) {
+    if (!isRecord(json.sheet_name)) throw bad("'s sheet_name must be an object with a 'target'");
+    fill(json.sheet_name.target, "'s sheet name");
+    checkTransforms(json.sheet_name.transforms, "'s sheet name");
   }
   return { mapping: json as unknown as MappingFile, model };
 }
@@ -66,11 +120,15 @@ function transformsFor(column: SheetProposal['columns'][number]): MappingTransfo
   return undefined;
 }
 
+/** Each sheet's name made its rows' node: the node of that name below the chosen one. */
+const SHEET_AS_NODE: MappingFile['sheet_name'] = { target: '#Hierarchy Node', transforms: [{ kind: 'node' }] };
+
 /**
  * The proposal as a mapping file the user can edit and give back; with the chosen node, the rows
- * whose sheet names no node go to it.
+ * whose sheet names no node go to it, unless the sheets are named after places (`sheetsArePlaces`,
+ * propose-workbook.ts's sheetsNamePlaces): then each sheet's name is its rows' node.
  */
-export function mappingOf(proposal: SheetProposal, hierarchy?: string): MappingFile {
+export function mappingOf(proposal: SheetProposal, hierarchy?: string, sheetsArePlaces = false): MappingFile {
   const hasNode = proposal.columns.some((column) => column.target === '#Hierarchy Node');
   return {
     model: proposal.model,
@@ -89,6 +147,8 @@ export function mappingOf(proposal: SheetProposal, hierarchy?: string): MappingF
           : {}),
       };
     }),
-    ...(hierarchy !== undefined && !hasNode ? { constants: { '#Hierarchy Node': hierarchy } } : {}),
+    ...(proposal.splits ? { splits: proposal.splits.map(({ header, separator, targets }) => ({ header, separator, targets })) } : {}),
+    ...(sheetsArePlaces && !hasNode ? { sheet_name: SHEET_AS_NODE } : {}),
+    ...(hierarchy !== undefined && !hasNode && !sheetsArePlaces ? { constants: { '#Hierarchy Node': hierarchy } } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import type { FieldDef, ModelDef } from '../models/types';
 import { compact, similarity } from './similarity';
 import { CONCEPTS, LANGUAGES, type Concept } from './synonyms';
+import { proposeSplits, type SplitProposal } from './propose-splits';
 import { proposeValues, type ValueProposal } from './value-mapping';
 import { kindOfValues, type ValueKind } from './value-kinds';
 
@@ -42,6 +43,8 @@ export interface SheetProposal {
   columns: ColumnProposal[];
   /** Required fields of the model no column fills. */
   unmappedRequired: string[];
+  /** A column of full names cut into first and last names (propose-splits.ts). */
+  splits?: SplitProposal[];
 }
 
 interface Candidate {
@@ -193,10 +196,13 @@ export function requiredOf(model: ModelDef): string[] {
 }
 
 function proposalFor(model: ModelDef, columns: SourceColumn[]): SheetProposal {
-  const proposed = assign(columns, targetsOf(model));
+  const targets = targetsOf(model);
+  const proposed = assign(columns, targets);
   const filled = new Set(proposed.flatMap((column) => (column.target ? [column.target] : [])));
+  const splits = proposeSplits(columns, new Set(targets.keys()), filled);
+  for (const split of splits) for (const target of split.targets) if (target !== null) filled.add(target);
   const unmappedRequired = requiredOf(model).filter((name) => !filled.has(name));
-  return { model: model.modelType, modelReason: '', columns: proposed, unmappedRequired };
+  return { model: model.modelType, modelReason: '', columns: proposed, unmappedRequired, ...(splits.length > 0 ? { splits } : {}) };
 }
 
 /** How well a model takes the sheet: what its columns fill, more for required fields, less for those left empty. */

@@ -4,6 +4,7 @@ import type { ModelDef } from '../models/types';
 import { modelOfSheetName } from '../sheets/sheet-model';
 import { proposeSheet, type SheetProposal } from './propose-columns';
 import { sampleSheets } from './sheet-sample';
+import { normalized } from './similarity';
 
 /**
  * The mapping proposed for every sheet of a customer's file: what `workstation map` prints and
@@ -55,4 +56,24 @@ export async function proposeWorkbook(path: string, fileName: string, modelType?
       };
     }),
   };
+}
+
+/** A sheet's headers as one key, whatever their order and spelling of case and accents. */
+const shapeOf = (sheet: WorkbookProposal['sheets'][number]): string =>
+  sheet.columns
+    .map((column) => normalized(column.header))
+    .sort()
+    .join('\u0000');
+
+/**
+ * A file with one sheet per site (`Paris`, `Lyon`, each with the same columns and no site
+ * column): every sheet of the first sheet's shape is named after a place below the chosen node,
+ * so each sheet's name is proposed as its rows' Hierarchy Node. Sheets named otherwise
+ * (`Sheet1`, `Sheet2`) are not places, and the chosen node stays every row's.
+ */
+export function sheetsNamePlaces(proposal: WorkbookProposal, isPlace: (name: string) => boolean): boolean {
+  const [first] = proposal.sheets;
+  if (!first || first.columns.some((column) => column.target === '#Hierarchy Node')) return false;
+  const alike = proposal.sheets.filter((sheet) => shapeOf(sheet) === shapeOf(first));
+  return alike.length >= 2 && alike.every((sheet) => isPlace(sheet.sheet));
 }

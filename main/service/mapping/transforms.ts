@@ -29,6 +29,33 @@ export function deviceFromMac(value: string, prefix = 'SEP'): string {
   return match ? `${prefix}${match.slice(1).join('').toUpperCase()}` : value;
 }
 
+/** Each word's first letter upper case, the rest lower: after a space, a hyphen or an apostrophe (`O'NEILL` -> `O'Neill`). */
+export function titleCase(value: string): string {
+  return value.toLowerCase().replace(/(^|[\s'’-])(\p{L})/gu, (_, before: string, letter: string) => before + letter.toUpperCase());
+}
+
+/**
+ * A value cut at a separator into `parts` pieces, the last taking the rest (`Jean Pierre Dupont`
+ * cut in two at a space: `Jean`, `Pierre Dupont`); spaces around the pieces trimmed, missing
+ * pieces empty. A space separator cuts at any run of white space.
+ */
+export function splitValue(value: string, separator: string, parts: number): string[] {
+  const text = value.trim();
+  const pieces: string[] = [];
+  let rest = text;
+  const cut = separator.trim() === '' ? /\s+/ : undefined;
+  while (pieces.length < parts - 1 && rest !== '') {
+    const match = cut ? cut.exec(rest) : undefined;
+    const at = match ? match.index : rest.indexOf(separator);
+    if (at < 0) break;
+    pieces.push(rest.slice(0, at).trim());
+    rest = rest.slice(at + (match ? match[0].length : separator.length)).trim();
+  }
+  pieces.push(rest);
+  while (pieces.length < parts) pieces.push('');
+  return pieces;
+}
+
 /** What a transform may need beyond the value: the places of mapping-places.ts, and the row's node. */
 export interface TransformContext {
   nodePath?: (name: string) => string | undefined;
@@ -42,7 +69,8 @@ export function applyTransform(value: string, transform: Transform, context: Tra
     case 'trim':
       return value.trim();
     case 'case':
-      return transform.to === 'upper' ? value.toUpperCase() : value.toLowerCase();
+      if (transform.to === 'upper') return value.toUpperCase();
+      return transform.to === 'title' ? titleCase(value) : value.toLowerCase();
     case 'e164': {
       const code = transform.country_code ?? context.countryCode?.();
       return code === undefined ? value : e164(value, code);

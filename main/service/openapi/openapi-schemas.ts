@@ -67,6 +67,15 @@ export const SCHEMAS: Record<string, JsonSchema> = {
       columns: { type: 'array', items: obj({ header: str, target: { type: ['string', 'null'] } }) },
       constants: { type: 'object', additionalProperties: str },
       joins: { type: 'array', items: obj({ target: str, headers: { type: 'array', items: str }, separator: str }) },
+      splits: {
+        type: 'array',
+        items: obj({ header: str, separator: str, targets: { type: 'array', items: { type: ['string', 'null'] } } }, [
+          'header',
+          'separator',
+          'targets',
+        ]),
+      },
+      sheet_name: obj({ target: str, transforms: { type: 'array', items: { type: 'object' } } }, ['target']),
     },
     ['model', 'columns'],
   ),

@@ -25,6 +25,7 @@ export class NodesRepo {
   private readonly childCount;
   private readonly insertRow;
   private readonly deleteRow;
+  private readonly subtreeNames;
 
   constructor(private readonly db: Db) {
     this.byPkid = db.prepare<[string], NodeRow>('SELECT * FROM nodes WHERE pkid = ?');
@@ -35,6 +36,14 @@ export class NodesRepo {
       'INSERT INTO nodes (pkid, parent_pkid, name, path, node_type) VALUES (@pkid, @parent_pkid, @name, @path, @node_type)',
     );
     this.deleteRow = db.prepare('DELETE FROM nodes WHERE pkid = ?');
+    this.subtreeNames = db.prepare<[string, string, string, number], { name: string; path: string }>(
+      'SELECT name, path FROM nodes WHERE path = ? OR (path > ? AND path < ?) LIMIT ?',
+    );
+  }
+
+  /** The names and paths of a node and the nodes below it, up to `most` of them. */
+  namesAtOrBelow(path: string, most: number): { name: string; path: string }[] {
+    return this.subtreeNames.all(path, `${path}.`, `${path}/`, most);
   }
 
   get(pkid: string): NodeRow | undefined {

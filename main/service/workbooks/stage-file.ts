@@ -4,9 +4,9 @@ import { metaText } from '../sheets/field-value';
 import { SHEET_LIMITS } from '../sheets/limits';
 import type { SheetRow } from '../sheets/sheet-reader';
 import { isDirective } from '../sheets/sheet-model';
-import { inspectWorkbookFile, type WorkbookPackage } from '../sheets/workbook-package';
+import { inspectWorkbookFile } from '../sheets/workbook-package';
 import { CHOICES_SHEET } from '../sheets/write-workbook';
-import { readXlsxBook, type XlsxBook } from '../sheets/xlsx-book';
+import { readXlsxBook } from '../sheets/xlsx-book';
 import { sheetRowBatches } from '../sheets/xlsx-row-stream';
 import type { WorkbookSheetRecord } from '../store/workbooks-repo';
 import type { RowGaps } from './row-gaps';
@@ -15,7 +15,8 @@ import { storedOf, type RowCells } from './workbook-cells';
 import type { RawCell } from '../sheets/cell-value';
 import type { CellValue } from '../sheets/write-cells';
 import type { ModelDef } from '../models/types';
-import { mappedSheetName, mappedSheetOf, sheetMapper, type SheetMapper } from '../mapping/apply-mapping';
+import { mappedSheets, type MappedFile } from '../mapping/mapped-sheets';
+import { mappedSheetName } from '../mapping/sheet-mapper';
 import type { MappingFile } from '../mapping/mapping-file';
 import type { MappingPlaces } from '../mapping/mapping-places';
 
@@ -181,78 +182,54 @@ function rowOf(number: number, values: readonly CellValue[]): SheetRow {
 }
 
 /**
- * The customer's sheets read through their mapping straight into the workbook: each sheet with
- * the columns the mapping names (a file with one sheet per site) becomes a compact sheet of the
- * model (its header in row 1, each row where it was below the customer's header), its columns
- * left out on a `#source` sheet beside it, row for row. A later sheet without those columns (a
- * notes sheet) is kept as it was, not loaded; the first must have them. The same mapping as
- * applyMapping writes, without writing and reading a workbook in between (a third of the time).
+ * The customer's sheets read through their mapping straight into the workbook
+ * (mapping/mapped-sheets.ts says which): each mapped sheet becomes a compact sheet of the model
+ * (its header in row 1, each row where it was below the customer's header), its columns left out
+ * on a `#source` sheet beside it, row for row; a sheet of another shape is kept as `#<its name>`,
+ * not loaded. The same as applyMapping writes, without writing and reading a workbook in between
+ * (a third of the time).
  */
-async function stageMapped(
-  path: string,
-  fileName: string,
-  pkg: WorkbookPackage,
-  book: XlsxBook,
-  emit: (chunk: StageChunk) => Promise<void>,
-  mapped: StageMapping,
-): Promise<number> {
-  const first = mappedSheetOf(pkg.sheets, fileName);
+async function stageMapped(file: MappedFile, emit: (chunk: StageChunk) => Promise<void>, mapped: StageMapping): Promise<number> {
   let total = 0;
   let sheetNo = 0;
-  let mappedSheets = 0;
   const counted = async (chunk: StageChunk): Promise<void> => {
     if (chunk.type === 'rows') total += chunk.cells.length;
     await emit(chunk);
   };
-  for (const part of pkg.sheets) {
-    if (part.name === CHOICES_SHEET || (part.name.startsWith('#') && part !== first)) continue;
-    const suffix = mappedSheets === 0 ? '' : ` (${mappedSheets + 1})`;
-    let sheet: SheetStager | undefined;
-    let source: SheetStager | undefined;
-    let kept: SheetStager | undefined;
-    let header: SheetRow | undefined;
-    let mapper: SheetMapper | undefined;
-    for await (const rows of sheetRowBatches(path, worksheetEntry(pkg, part, fileName), book, fileName)) {
-      for (const row of rows) {
-        if (row.cells.size === 0) continue;
-        if (kept) {
-          await kept.feed(row);
-          continue;
-        }
-        if (!header || !mapper || !sheet) {
-          header = row;
-          try {
-            mapper = sheetMapper(row, mapped.mapping, mapped.model, fileName, mapped.places);
-          } catch (error) {
-            if (part === first) throw error;
-            // Not a sheet of the mapping's shape: kept as it was, never loaded.
-            kept = new SheetStager(sheetNo++, `#${part.name}`, true, emit);
-            await kept.feed(row);
-            continue;
-          }
-          sheet = new SheetStager(sheetNo++, `${mappedSheetName(mapped.model)}${suffix}`, false, counted);
-          if (mapper.unmapped.length > 0) source = new SheetStager(sheetNo++, `#source${suffix}`, true, emit);
-          await sheet.feed(rowOf(1, mapper.names));
-          await source?.feed(rowOf(1, ['Row', ...mapper.unmappedHeaders]));
-          continue;
-        }
-        const number = row.number - header.number + 1;
-        await sheet.feed(rowOf(number, mapper.row(row)));
-        if (mapper.unmapped.length > 0 && source)
-          await source.feed(rowOf(number, [row.number, ...mapper.unmapped.map((column) => textOf(row, column))]));
+  let sheet: SheetStager | undefined;
+  let source: SheetStager | undefined;
+  let kept: SheetStager | undefined;
+  let headerRow = 1;
+  for await (const event of mappedSheets(file, mapped.mapping, mapped.model, mapped.places)) {
+    switch (event.type) {
+      case 'sheet': {
+        const { mapper } = event;
+        const suffix = event.index === 0 ? '' : ` (${event.index + 1})`;
+        headerRow = event.header.number;
+        sheet = new SheetStager(sheetNo++, `${mappedSheetName(mapped.model)}${suffix}`, false, counted);
+        source = mapper.unmapped.length > 0 ? new SheetStager(sheetNo++, `#source${suffix}`, true, emit) : undefined;
+        await sheet.feed(rowOf(1, mapper.names));
+        await source?.feed(rowOf(1, ['Row', ...mapper.unmappedHeaders]));
+        break;
       }
+      case 'rows':
+        for (const row of event.rows) {
+          const number = row.number - headerRow + 1;
+          await sheet?.feed(rowOf(number, event.mapper.row(row)));
+          await source?.feed(rowOf(number, [row.number, ...event.mapper.unmapped.map((column) => textOf(row, column))]));
+        }
+        break;
+      case 'other':
+        kept ??= new SheetStager(sheetNo++, `#${event.name}`, true, emit);
+        for (const row of event.rows) await kept.feed(row);
+        break;
+      case 'end':
+        await sheet?.finish();
+        await source?.finish();
+        await kept?.finish();
+        sheet = source = kept = undefined;
+        break;
     }
-    if (kept) {
-      await kept.finish();
-      continue;
-    }
-    if (!sheet || !mapper) {
-      if (part === first) throw new ApiError(400, 'empty-workbook', `${fileName}'s sheet '${part.name}' has no header row to map.`);
-      continue;
-    }
-    await sheet.finish();
-    await source?.finish();
-    mappedSheets += 1;
   }
   return total;
 }
@@ -266,7 +243,7 @@ export async function stageFile(
 ): Promise<number> {
   const pkg = await inspectWorkbookFile(path, fileName);
   const book = await readXlsxBook(path, pkg, fileName);
-  if (mapped) return stageMapped(path, fileName, pkg, book, emit, mapped);
+  if (mapped) return stageMapped({ path, fileName, pkg, book }, emit, mapped);
   let sheetNo = 0;
   let total = 0;
   let dataSheets = 0;

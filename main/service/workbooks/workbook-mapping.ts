@@ -1,8 +1,9 @@
-import type { MappingFileJson, SavedMappingInfo, WorkbookMappingAnswer } from '../contract/mapping-api';
+import { mappingFills, type MappingFileJson, type SavedMappingInfo, type WorkbookMappingAnswer } from '../contract/mapping-api';
 import type { Store } from '../domain/store';
 import { ApiError } from '../errors';
 import { mappingOf, type MappingFile } from '../mapping/mapping-file';
-import { PROVISIONING_MODELS, type WorkbookProposal } from '../mapping/propose-workbook';
+import { mappingPlaces } from '../mapping/mapping-places';
+import { PROVISIONING_MODELS, sheetsNamePlaces, type WorkbookProposal } from '../mapping/propose-workbook';
 import { mappingTargets, requiredOf } from '../mapping/propose-columns';
 import { normalized } from '../mapping/similarity';
 import type { ModelDef } from '../models/types';
@@ -65,7 +66,9 @@ export function rememberedFor(store: Store, node: NodeRow, headers: readonly str
  */
 export function fittedMapping(saved: MappingFile, headers: readonly string[]): MappingFile {
   const byHeader = new Map(saved.columns.map((column) => [normalized(column.header), column]));
-  const present = new Set(headers.map(normalized));
+  // The file's own spelling of each header, for the joins and splits that name them.
+  const spelled = new Map(headers.map((header) => [normalized(header), header]));
+  const inFile = (header: string): string | undefined => spelled.get(normalized(header));
   return {
     model: saved.model,
     columns: headers.map((header) => {
@@ -73,9 +76,27 @@ export function fittedMapping(saved: MappingFile, headers: readonly string[]): M
       return entry ? { ...entry, header } : { header, target: null };
     }),
     ...(saved.constants ? { constants: saved.constants } : {}),
-    ...(saved.joins ? { joins: saved.joins.filter((join) => join.headers.every((header) => present.has(normalized(header)))) } : {}),
+    ...(saved.joins
+      ? {
+          joins: saved.joins.flatMap((join) => {
+            const found = join.headers.map(inFile);
+            return found.every((header) => header !== undefined) ? [{ ...join, headers: found as string[] }] : [];
+          }),
+        }
+      : {}),
+    ...(saved.splits
+      ? {
+          splits: saved.splits.flatMap((split) =>
+            inFile(split.header) === undefined ? [] : [{ ...split, header: inFile(split.header) as string }],
+          ),
+        }
+      : {}),
+    ...(saved.sheet_name ? { sheet_name: saved.sheet_name } : {}),
   };
 }
+
+/** The most nodes read to tell whether the sheets are named after places. */
+const PLACES_READ = 20_000;
 
 /** The mapping a workbook's step starts from: a remembered one fitted to the file, else the proposal's. */
 export function startingMapping(
@@ -87,7 +108,9 @@ export function startingMapping(
   const headers = first.columns.map((column) => column.header);
   const remembered = rememberedFor(store, node, headers);
   if (remembered) return { mapping: fittedMapping(JSON.parse(remembered.mapping) as MappingFile, headers), remembered };
-  return { mapping: mappingOf(first, node.path), remembered: undefined };
+  const places = mappingPlaces({ nodes: store.nodes.namesAtOrBelow(node.path, PLACES_READ), lines: [], numbers: [], countryCodes: [] });
+  const sheetsArePlaces = sheetsNamePlaces(proposal, (name) => places.nodePath(name) !== undefined);
+  return { mapping: mappingOf(first, node.path, sheetsArePlaces), remembered: undefined };
 }
 
 /**
@@ -98,7 +121,8 @@ export function startingMapping(
 export function checkMappingFits(mapping: MappingFile, proposal: WorkbookProposal, fileName: string): void {
   const columns = proposal.sheets[0]?.columns ?? [];
   const count = (header: string): number => columns.filter((column) => column.header.trim() === header.trim()).length;
-  const joined = (mapping.joins ?? []).flatMap((join) => join.headers);
+  // Joined and split columns are named by header too.
+  const joined = [...(mapping.joins ?? []).flatMap((join) => join.headers), ...(mapping.splits ?? []).map((split) => split.header)];
   const missing = [...mapping.columns.map((column) => column.header), ...joined].find((header) => count(header) === 0);
   if (missing !== undefined)
     throw new ApiError(400, 'validation-failed', `The mapping names the column '${missing}', which ${fileName} does not have.`, [
@@ -117,11 +141,7 @@ export function checkMappingFits(mapping: MappingFile, proposal: WorkbookProposa
 /** The model's required fields the mapping leaves empty: no column, constant or join fills them (and they have no default). */
 export function unmappedRequired(mapping: MappingFile, model: ModelDef | undefined): string[] {
   if (!model) return [];
-  const filled = new Set<string>([
-    ...mapping.columns.flatMap((column) => (column.target === null ? [] : [column.target])),
-    ...Object.keys(mapping.constants ?? {}),
-    ...(mapping.joins ?? []).map((join) => join.target),
-  ]);
+  const filled = mappingFills(mapping);
   return requiredOf(model).filter((name) => !filled.has(name));
 }
 

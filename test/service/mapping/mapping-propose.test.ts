@@ -301,7 +301,7 @@ describe('a mapping file', () => {
           { header: 'B', target: 'userid' },
         ],
       }),
-    ).toThrow(/fills 'userid' from two columns/);
+    ).toThrow(/fills 'userid' twice \(from column \d \('[^']+'\) and from column \d/);
     expect(() => readMapping([])).toThrow(/must be a JSON object/);
   });
 });
