@@ -37,7 +37,7 @@ interface Placed {
   constant?: string;
   join?: { columns: number[]; separator: string };
   /** Part `part` of `parts` of a column cut at a separator. */
-  split?: { column: number; separator: string; part: number; parts: number };
+  split?: { column: number; separator: string; part: number; parts: number; transforms: Transform[] };
   /** The sheet's name, through these transforms. */
   sheetName?: Transform[];
 }
@@ -68,9 +68,16 @@ function placeColumns(mapping: MappingFile, model: ModelDef, headers: Map<string
     placed.push({ name: nameOf(join.target), join: { columns: join.headers.map(column), separator: join.separator } });
   for (const split of mapping.splits ?? []) {
     const source = column(split.header);
+    // The column's own case and trim shape its parts too: "JEAN DUPONT" in Title Case is Jean, Dupont.
+    const transforms = (mapping.columns.find((entry) => entry.header.trim() === split.header.trim())?.transforms ?? []).filter(
+      (transform) => transform.kind === 'case' || transform.kind === 'trim',
+    );
     split.targets.forEach((target, part) => {
       if (target !== null)
-        placed.push({ name: nameOf(target), split: { column: source, separator: split.separator, part, parts: split.targets.length } });
+        placed.push({
+          name: nameOf(target),
+          split: { column: source, separator: split.separator, part, parts: split.targets.length, transforms },
+        });
     });
   }
   if (mapping.sheet_name) placed.push({ name: nameOf(mapping.sheet_name.target), sheetName: mapping.sheet_name.transforms ?? [] });
@@ -143,8 +150,9 @@ export function sheetMapper(
           return parts.length > 0 ? parts.join(entry.join.separator) : null;
         }
         if (entry.split) {
-          const { column, separator, part, parts } = entry.split;
-          return splitValue(textOf(row, column), separator, parts)[part] || null;
+          const { column, separator, part, parts, transforms } = entry.split;
+          const whole = transforms.reduce((value, transform) => applyTransform(value, transform, context), textOf(row, column));
+          return splitValue(whole, separator, parts)[part] || null;
         }
         if (entry.sheetName) {
           let value = sheetName;

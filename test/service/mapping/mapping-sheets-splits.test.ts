@@ -129,8 +129,9 @@ describe('a file with one sheet per site and full names', () => {
       'User ID': 'moneill',
       'Directory Number': '+442079460001',
       'Device Name': 'SEP001B54AA3201',
-      'Last Name': "O'NEILL",
-      'First Name': 'MARY ANN',
+      // The column's case shapes its parts too.
+      'Last Name': "O'Neill",
+      'First Name': 'Mary Ann',
     });
   });
 

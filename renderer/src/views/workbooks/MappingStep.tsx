@@ -1,17 +1,19 @@
 import { useEffect, useState } from 'react';
-import type {
-  ColumnProposalJson,
-  MappingPreviewAnswer,
-  MappingColumnJson,
-  MappingFileJson,
-  MappingTransform,
-  WorkbookMappingAnswer,
+import {
+  mappingFills,
+  type ColumnProposalJson,
+  type MappingPreviewAnswer,
+  type MappingColumnJson,
+  type MappingFileJson,
+  type MappingTransform,
+  type WorkbookMappingAnswer,
 } from '../../../../main/service/contract/mapping-api';
 import type { WorkbookInfo } from '../../../../main/service/contract/workbook-api';
 import { asFault, type ApiFault } from '../../api/fault';
 import { FaultNotice } from '../../components/FaultNotice';
 import { Loading } from '../../components/States';
 import { useStores } from '../../store/stores';
+import { MappingFills } from './MappingFills';
 
 /**
  * The mapping step of a customer's sheet (issue "Customer sheets in any shape", point 6): where
@@ -23,25 +25,27 @@ import { useStores } from '../../store/stores';
  */
 const TRANSFORMS: { kind: MappingTransform['kind']; label: string }[] = [
   { kind: 'trim', label: 'Trim spaces' },
-  { kind: 'e164', label: 'E.164 (site’s country)' },
+  { kind: 'e164', label: 'E.164 number' },
   { kind: 'device-from-mac', label: 'MAC -> SEP name' },
   { kind: 'node', label: 'Site name -> node' },
 ];
 
 const hasTransform = (column: MappingColumnJson, kind: string): boolean => (column.transforms ?? []).some((entry) => entry.kind === kind);
 
-function withTransform(column: MappingColumnJson, kind: MappingTransform['kind'], on: boolean): MappingColumnJson {
-  const others = (column.transforms ?? []).filter((entry) => entry.kind !== kind);
-  return { ...column, transforms: on ? [...others, { kind } as MappingTransform] : others };
+/** The column with its transform of this kind replaced (at its place, so the order they run in stays), added, or removed (null). */
+function replaced(column: MappingColumnJson, kind: MappingTransform['kind'], next: MappingTransform | null): MappingColumnJson {
+  const transforms = column.transforms ?? [];
+  const at = transforms.findIndex((entry) => entry.kind === kind);
+  if (at < 0) return { ...column, transforms: next ? [...transforms, next] : transforms };
+  return { ...column, transforms: transforms.flatMap((entry, index) => (index !== at ? [entry] : next ? [next] : [])) };
 }
+
+const withTransform = (column: MappingColumnJson, kind: MappingTransform['kind'], on: boolean): MappingColumnJson =>
+  replaced(column, kind, on ? ({ kind } as MappingTransform) : null);
 
 function unfilled(mapping: MappingFileJson, step: WorkbookMappingAnswer): string[] {
   const targets = step.models.find((entry) => entry.model === mapping.model)?.targets ?? [];
-  const filled = new Set([
-    ...mapping.columns.flatMap((column) => (column.target === null ? [] : [column.target])),
-    ...Object.keys(mapping.constants ?? {}),
-    ...(mapping.joins ?? []).map((join) => join.target),
-  ]);
+  const filled = mappingFills(mapping);
   return targets.filter((target) => target.required && !filled.has(target.name)).map((target) => target.title);
 }
 
@@ -57,6 +61,8 @@ function ColumnRow({
   onChange: (next: MappingColumnJson) => void;
 }) {
   const label = `Target of ${column.header}`;
+  const e164 = column.transforms?.find((entry) => entry.kind === 'e164');
+  const caseOf = column.transforms?.find((entry) => entry.kind === 'case');
   return (
     <tr>
       <th scope="row">{column.header}</th>
@@ -78,7 +84,7 @@ function ColumnRow({
       <td className="mapping-reason">
         {proposed && proposed.target !== null ? `${Math.round(proposed.confidence * 100)}%: ${proposed.reason}` : proposed?.reason}
       </td>
-      <td>
+      <td className="mapping-transforms">
         {TRANSFORMS.map((transform) => (
           <label key={transform.kind} className="mapping-transform">
             <input
@@ -89,6 +95,38 @@ function ColumnRow({
             {transform.label}
           </label>
         ))}
+        {e164 && (
+          <label className="mapping-transform">
+            country code{' '}
+            <input
+              aria-label={`Country code of ${column.header}`}
+              className="mapping-country"
+              value={e164.country_code ?? ''}
+              placeholder="site’s"
+              maxLength={4}
+              onChange={(event) => {
+                const code = event.target.value.trim();
+                onChange(replaced(column, 'e164', { kind: 'e164', ...(code !== '' ? { country_code: code } : {}) }));
+              }}
+            />
+          </label>
+        )}
+        <label className="mapping-transform">
+          Case{' '}
+          <select
+            aria-label={`Case of ${column.header}`}
+            value={caseOf?.to ?? ''}
+            onChange={(event) => {
+              const to = event.target.value as 'upper' | 'lower' | 'title' | '';
+              onChange(replaced(column, 'case', to === '' ? null : { kind: 'case', to }));
+            }}
+          >
+            <option value="">as it is</option>
+            <option value="title">Title Case</option>
+            <option value="upper">UPPER</option>
+            <option value="lower">lower</option>
+          </select>
+        </label>
       </td>
     </tr>
   );
@@ -285,11 +323,16 @@ export function MappingStep({ info, onConfirmed }: { info: WorkbookInfo; onConfi
           <ValueMapping key={column.header} column={column} proposed={proposed} onChange={(next) => setColumn(index, next)} />
         ) : null;
       })}
-      {Object.entries(mapping.constants ?? {}).map(([target, value]) => (
-        <p key={target}>
-          Every row: {target.replace(/^#/, '')} = {value}
-        </p>
-      ))}
+      <MappingFills
+        mapping={mapping}
+        targets={model?.targets ?? []}
+        headers={mapping.columns.map((column) => column.header)}
+        filled={mappingFills(mapping)}
+        hierarchy={info.hierarchy}
+        sheets={step.proposal.sheets.length}
+        splitReasons={Object.fromEntries((sheet?.splits ?? []).map((split) => [split.header, split.reason]))}
+        onChange={setMapping}
+      />
       <MappingPreview base={base} mapping={mapping} />
       <div className="mapping-actions">
         <label>
