@@ -131,6 +131,30 @@ const KIND_WORDS: Record<ValueKind, string> = {
   'yes-no': 'yes/no flags',
 };
 
+/** Enough of a column's values are valid values of a field with choices: it is that field's. */
+const CHOICES_AGREE = 0.8;
+
+/**
+ * What the values say through the fields' choices: a column whose values are (8 in 10 or more)
+ * valid values of one field, written as the field writes them whatever the case and spacing
+ * (`Cisco 8845` under "Handset"), is that field's. Only exact choices count: a likeness would
+ * take any column of words for a field of words.
+ */
+function byChoices(values: string[], targets: Map<string, FieldDef | null>): Candidate[] {
+  const present = values.map((value) => compact(value)).filter((value) => value !== '');
+  if (present.length === 0) return [];
+  const found: Candidate[] = [];
+  for (const [target, field] of targets) {
+    const choices = field?.choices;
+    if (!field || !choices || choices.length < 2) continue;
+    const valid = new Set(choices.map((choice) => compact(choice.value)));
+    const hits = present.filter((value) => valid.has(value)).length;
+    if (hits / present.length >= CHOICES_AGREE)
+      found.push({ target, confidence: 0.6, reason: `its values are valid values of ${field.title}` });
+  }
+  return found;
+}
+
 /** The header's candidates, confirmed or weakened by the column's values. */
 function candidatesOf(source: SourceColumn, kind: ValueKind | undefined, targets: Map<string, FieldDef | null>): Candidate[] {
   const header = byHeader(source.header, targets).map((candidate) => {
@@ -145,7 +169,8 @@ function candidatesOf(source: SourceColumn, kind: ValueKind | undefined, targets
       reason: `${candidate.reason}; its values look like ${KIND_WORDS[kind]}`,
     };
   });
-  const values = kind ? byValues(kind, targets).filter((candidate) => !header.some((other) => other.target === candidate.target)) : [];
+  const byContent = [...(kind ? byValues(kind, targets) : []), ...byChoices(source.values, targets)];
+  const values = byContent.filter((candidate) => !header.some((other) => other.target === candidate.target));
   return [...header, ...values].sort((a, b) => b.confidence - a.confidence);
 }
 

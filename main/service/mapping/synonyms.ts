@@ -127,7 +127,7 @@ export const CONCEPTS: Concept[] = [
     name: 'phone model',
     targets: ['product'],
     words: {
-      en: ['phone model', 'model', 'product', 'phone type', 'handset model'],
+      en: ['phone model', 'model', 'product', 'phone type', 'handset model', 'handset', 'handset type', 'device model', 'device type'],
       fr: ['modele de telephone', 'modele de poste', 'type de poste'],
       de: ['modell', 'telefonmodell', 'geraetetyp', 'telefontyp'],
       es: ['modelo', 'modelo de telefono', 'tipo de telefono'],
@@ -147,6 +147,37 @@ export const CONCEPTS: Concept[] = [
       de: ['beschreibung', 'bemerkung'],
       es: ['descripcion', 'notas'],
     },
+  },
+  {
+    name: 'auto answer',
+    targets: ['autoAnswer'],
+    words: {
+      en: ['auto answer', 'autoanswer', 'automatic answer', 'auto-answer'],
+      fr: ['decroche automatique', 'reponse automatique', 'decroche auto'],
+      de: ['automatische annahme', 'auto annahme', 'automatische rufannahme'],
+      es: ['respuesta automatica', 'autorespuesta'],
+    },
+  },
+  {
+    name: 'precedence',
+    targets: ['patternPrecedence'],
+    words: {
+      en: ['precedence', 'priority', 'mlpp', 'call priority'],
+      fr: ['priorite', 'preseance', 'priorite d appel'],
+      de: ['prioritaet', 'vorrang', 'anrufprioritaet'],
+      es: ['prioridad', 'precedencia'],
+    },
+  },
+  {
+    name: 'reject anonymous calls',
+    targets: ['rejectAnonymousCall'],
+    words: {
+      en: ['reject anonymous', 'reject anonymous calls', 'block anonymous', 'block anonymous calls', 'anonymous call rejection'],
+      fr: ['refus appels anonymes', 'refuser les appels anonymes', 'rejet appels anonymes', 'bloquer les appels anonymes'],
+      de: ['anonyme anrufe ablehnen', 'anonyme anrufe blockieren'],
+      es: ['rechazar llamadas anonimas', 'bloquear llamadas anonimas'],
+    },
+    kinds: ['yes-no'],
   },
   {
     name: 'mobile',

@@ -72,8 +72,46 @@ function booleanOf(value: string): ValueProposal['to'] {
   return null;
 }
 
+/**
+ * Customers' words, in French, German and Spanish, for the English words of the call manager's
+ * choices (`Casque` is a headset: `Auto Answer with Headset`), by their compact form.
+ */
+const CHOICE_WORDS: Record<string, string> = {
+  casque: 'headset',
+  microcasque: 'headset',
+  kopfhoerer: 'headset',
+  auriculares: 'headset',
+  cascos: 'headset',
+  hautparleur: 'speaker',
+  lautsprecher: 'speaker',
+  freisprechen: 'speaker',
+  altavoz: 'speaker',
+  mainslibres: 'speaker',
+  desactive: 'off',
+  inactif: 'off',
+  ausgeschaltet: 'off',
+  desactivado: 'off',
+  apagado: 'off',
+  prioritaire: 'priority',
+  vorrang: 'priority',
+  prioridad: 'priority',
+  normale: 'routine',
+  normal: 'routine',
+  dringend: 'immediate',
+  urgente: 'immediate',
+};
+
 /** The choice this value stands for, with why; null when none is like it. */
 function choiceOf(value: string, choices: string[]): { to: string | null; reason: string } {
+  const word = CHOICE_WORDS[compact(value)];
+  if (word !== undefined) {
+    const found = choiceByWords(word, choices);
+    if (found.to !== null) return { to: found.to, reason: `"${value}" is ${word}: ${found.to}` };
+  }
+  return choiceByWords(value, choices);
+}
+
+function choiceByWords(value: string, choices: string[]): { to: string | null; reason: string } {
   const key = compact(value);
   const exact = choices.find((choice) => compact(choice) === key);
   if (exact) return { to: exact, reason: exact === value ? 'a valid value' : 'the valid value, written otherwise' };
