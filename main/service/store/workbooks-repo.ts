@@ -137,12 +137,16 @@ export class WorkbooksRepo {
       ),
       byId: p<[string], WorkbookRecord>('SELECT * FROM workbooks WHERE id = ?'),
       byWb: p<[number], WorkbookRecord>('SELECT * FROM workbooks WHERE wb = ?'),
-      all: p<[], WorkbookRecord>('SELECT * FROM workbooks ORDER BY created_at DESC, wb DESC'),
+      // Shelves (workbooks/workbook-remap.ts) are the rows a change of mapping took back: never listed.
+      all: p<[], WorkbookRecord>(`SELECT * FROM workbooks WHERE id NOT LIKE 'shelf:%' ORDER BY created_at DESC, wb DESC`),
+      setId: p<[string, number]>('UPDATE workbooks SET id = ? WHERE wb = ?'),
+      remapsAfter: p<[number, number], RevisionRecord>(`SELECT * FROM workbook_revisions WHERE wb = ? AND seq > ? AND op = 'remap'`),
       // A workbook being staged has no sheet rows yet (each sheet's count comes after its rows): its row ids taken (from 1) count.
+      // Shelves are not the user's to delete: bounded by KEPT_SHELVES per workbook (workbook-remap.ts), they count to no quota.
       usage: p<[string], WorkbookUsage>(
         `SELECT w.id, w.name, w.state, w.created_at,
            MAX(COALESCE((SELECT SUM(s.rows) FROM workbook_sheets s WHERE s.wb = w.wb), 0), CASE WHEN w.state = 'staging' THEN w.next_row - 1 ELSE 0 END) AS rows
-         FROM workbooks w WHERE w.owner_pkid = ? ORDER BY rows DESC, w.created_at`,
+         FROM workbooks w WHERE w.owner_pkid = ? AND w.id NOT LIKE 'shelf:%' ORDER BY rows DESC, w.created_at`,
       ),
       setState: p<[string, string | null, string, number]>('UPDATE workbooks SET state = ?, problem = ?, updated_at = ? WHERE wb = ?'),
       setRevision: p<[number, number, string, number]>('UPDATE workbooks SET revision = ?, head = ?, updated_at = ? WHERE wb = ?'),
@@ -639,6 +643,16 @@ export class WorkbooksRepo {
   /** The history without its (possibly large) edit bodies. */
   history(wb: number): Omit<RevisionRecord, 'forward' | 'backward'>[] {
     return this.s.revisions.all(wb);
+  }
+
+  /** A record's public id changed (workbooks/workbook-remap.ts swaps two). */
+  setId(wb: number, id: string): void {
+    this.s.setId.run(id, wb);
+  }
+
+  /** The changes of mapping in a workbook's history after `seq`. */
+  remapsAfter(wb: number, seq: number): RevisionRecord[] {
+    return this.s.remapsAfter.all(wb, seq);
   }
 
   /** A new edit after undos: the undone edits can no longer be redone. */

@@ -42,7 +42,7 @@ export type StageChunk =
 
 /** `#` sheets are for notes and lists: kept to be saved back, up to this many rows. */
 const MAX_KEPT_ROWS = 10_000;
-const ROWS_PER_CHUNK = 1000;
+const ROWS_PER_CHUNK = 500;
 const NO_COUNTS = { errors: 0, warnings: 0, rows_with_errors: 0, rows_with_warnings: 0 };
 
 const textOf = (row: SheetRow | undefined, column: number): string => {
@@ -97,6 +97,9 @@ class SheetStager {
       this.headers.set(row.number, row);
       return;
     }
+    // The loader's checks of the name and headers before the first row is stored: a sheet it
+    // refuses (a customer's, waiting for its mapping) never stores its 100,000 rows to clear them.
+    if (this.dataRows === 0 && this.emptyRows === 0) this.check(this.sheetInput());
     // Empty rows before this one are not stored: a gap keeps this row's Excel number.
     const skip = row.number - firstRow - this.dataRows - this.emptyRows;
     if (skip > 0) {
@@ -126,9 +129,8 @@ class SheetStager {
     this.pending = [];
   }
 
-  /** Answers whether the sheet takes rows: an empty sheet is kept (and saved) but, as the loader does, passed over. */
-  async finish(): Promise<boolean> {
-    await this.flush();
+  /** The sheet as read so far: its headers, columns and counts. */
+  private sheetInput(): StagedSheetInput {
     const empty = !this.skipped && this.directive === undefined;
     const columns: StagedColumn[] = [];
     const directive = this.directive ?? null;
@@ -141,7 +143,7 @@ class SheetStager {
         title: directive === null ? '' : textOf(this.headers.get(4), column),
       });
     }
-    const sheet: StagedSheetInput = {
+    return {
       sheet_no: this.sheetNo,
       name: this.name,
       skipped: this.skipped || empty ? 1 : 0,
@@ -153,10 +155,18 @@ class SheetStager {
       rows: this.dataRows,
       row_gaps: JSON.stringify(this.gaps),
     };
-    if (!sheet.skipped) {
-      // The loader's own checks of the sheet: its model, directive and every header.
-      sheet.model_type = sheetContext({ ...sheet, ...NO_COUNTS, wb: 0, sheet_issues: '[]' }).model.modelType;
-    }
+  }
+
+  /** The loader's own checks of the sheet: its model, directive and every header; answers its model. */
+  private check(sheet: StagedSheetInput): string {
+    return sheetContext({ ...sheet, ...NO_COUNTS, wb: 0, sheet_issues: '[]' }).model.modelType;
+  }
+
+  /** Answers whether the sheet takes rows: an empty sheet is kept (and saved) but, as the loader does, passed over. */
+  async finish(): Promise<boolean> {
+    await this.flush();
+    const sheet = this.sheetInput();
+    if (!sheet.skipped) sheet.model_type = this.check(sheet);
     await this.emit({ type: 'sheet', sheet });
     return sheet.skipped === 0;
   }

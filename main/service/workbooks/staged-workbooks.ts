@@ -12,7 +12,7 @@ import type { ValidationCaller } from '../sheets/validate-context';
 import type { NodeRow } from '../store/nodes-repo';
 import type { WalCheckpointer } from '../store/wal-checkpointer';
 import type { CheckTargets, MirrorTarget } from './check-targets';
-import type { WorkbookRecord } from '../store/workbooks-repo';
+import type { RevisionRecord, WorkbookRecord } from '../store/workbooks-repo';
 import type { StageChunk } from './stage-file';
 import type { FullOutcome, RowOutcome } from './staged-validator';
 import { EditPlanner } from './workbook-edits';
@@ -28,6 +28,18 @@ import type { MappingFile } from '../mapping/mapping-file';
 import type { MappingPreview } from '../mapping/apply-mapping';
 import type { WorkbookProposal } from '../mapping/propose-workbook';
 import { checkMappingFits, needsMapping, startingMapping } from './workbook-mapping';
+import type { WorkbookMappingRecord } from '../store/mappings-repo';
+import {
+  dropRevisionsAfter,
+  isShelf,
+  KEPT_SHELVES,
+  REMAP_OP,
+  remapReachable,
+  removeWithShelves,
+  restoreBeforeRemap,
+  shelveForRemap,
+  stepRemap,
+} from './workbook-remap';
 
 /**
  * Staged workbooks from end to end (architecture.md, Staged workbooks): staging a file (read on
@@ -93,7 +105,7 @@ export class StagedWorkbooks {
   /** The workbook when the caller may see it (as `find`), else undefined: for filtering, where nothing is refused. */
   visibleTo(who: Who, id: string): WorkbookRecord | undefined {
     const record = this.deps.store.workbooks.get(id);
-    return record !== undefined && maySee(who, record) ? record : undefined;
+    return record !== undefined && !isShelf(record) && maySee(who, record) ? record : undefined;
   }
 
   list(who: Who): WorkbookRecord[] {
@@ -292,9 +304,9 @@ export class StagedWorkbooks {
    * worker straight into the workbook's rows, in the workbook's turn. Answered at once (state
    * `staging`). A mapping that does not fit the file (a header it does not have) is refused before
    * anything changes; one that fails while staging puts the workbook back in `mapping`, its
-   * problem saying why. Confirmed again later, the rows are made anew from the file (the edits
-   * since are gone with the old rows, and the history with them); a workbook whose rows were
-   * loaded keeps them (409).
+   * problem saying why. Confirmed again later, the rows are made anew from the file as a revision
+   * that Undo takes back, with the edits before it (remap); a workbook whose rows were loaded
+   * keeps them (409).
    */
   confirmMapping(who: Who, id: string, mapping: MappingFile, saveAs?: string): WorkbookRecord {
     const { store } = this.deps;
@@ -316,12 +328,12 @@ export class StagedWorkbooks {
     // Checked here, before anything changes: rows staged through an earlier mapping stay as they are.
     checkMappingFits(mapping, proposal, found.file_name);
     if (saveAs !== undefined) this.saveMapping(who, record, mapping, proposal, saveAs);
+    if (found.applied === 1) return this.remap(who, record, mapping, store.uploads.pathOf(upload.id), found.file_name);
     store.workbooks.setState(record.wb, 'staging', null, this.deps.now());
     this.emit(id);
     const work = this.serial(record.wb, async () => {
       store.db.transaction(() => {
         store.workbooks.clear(record.wb);
-        // The old rows' history is gone with them: a revision of before is never valid again.
         store.workbooks.setRevision(record.wb, store.workbooks.nextRevision(), 0, this.deps.now());
         store.mappings.setWorkbookMapping({ ...found, mapping: JSON.stringify(mapping), applied: 1 });
       })();
@@ -333,6 +345,39 @@ export class StagedWorkbooks {
     }).catch((error: unknown) => this.backToMapping(record.wb, error));
     this.track(id, work);
     return store.workbooks.getByWb(record.wb) as WorkbookRecord;
+  }
+
+  /**
+   * A changed mapping on rows an earlier one made (workbook-remap.ts): the rows as they stand are
+   * shelved with their history, and the file is staged anew into the workbook's place, a revision
+   * Undo takes back. One that fails to stage gives the old rows back, its problem saying why.
+   */
+  private remap(who: Who, record: WorkbookRecord, mapping: MappingFile, path: string, fileName: string): WorkbookRecord {
+    const { store } = this.deps;
+    // Shelved at once, between two edits: an edit being applied would land on the shelf.
+    if (this.chains.has(record.wb))
+      throw new ApiError(409, 'workbook-busy', 'An edit of the workbook is being applied: confirm its mapping when it has ended.');
+    const wb = shelveForRemap(store, record, who.principal.username, this.deps.now());
+    const found = store.mappings.workbookMapping(wb) as WorkbookMappingRecord;
+    store.mappings.setWorkbookMapping({ ...found, mapping: JSON.stringify(mapping), applied: 1 });
+    this.emit(record.id);
+    const work = this.serial(wb, () => this.stage(wb, who, path, fileName, undefined, { mapping, nodePkid: record.hierarchy_pkid })).catch(
+      (error: unknown) => {
+        const old = restoreBeforeRemap(store, wb);
+        if (!old) return this.failStaging(wb, error);
+        if (!(error instanceof ApiError)) this.deps.onInternalError(error, record.id);
+        const why = error instanceof ApiError ? error.message : 'an internal error (see the log)';
+        store.workbooks.setState(
+          old.wb,
+          old.state,
+          `The changed mapping could not be applied, and the rows are as they were: ${why}`,
+          this.deps.now(),
+        );
+        this.emit(old.id);
+      },
+    );
+    this.track(record.id, work);
+    return store.workbooks.getByWb(wb) as WorkbookRecord;
   }
 
   /** The first rows of the customer's sheet as `mapping` makes them (POST .../mapping/preview/), on a job worker; nothing changes. */
@@ -587,7 +632,7 @@ export class StagedWorkbooks {
           record.wb,
           planned.ops,
           ({ forward, backward }) => {
-            store.workbooks.dropRevisionsAfter(record.wb, record.head);
+            dropRevisionsAfter(store, record.wb, record.head);
             store.workbooks.addRevision(record.wb, revisionOf(forward, backward));
             store.workbooks.setRevision(record.wb, store.workbooks.nextRevision(), record.head + 1, this.deps.now());
           },
@@ -601,7 +646,7 @@ export class StagedWorkbooks {
         const done = applyOps(store, record.wb, planned.ops);
         // Rows added (a paste past the end, inserted rows) count to the owner's quota: past it, nothing is applied.
         if (storedRows(store, record.wb) > rowsBefore) checkRows(store, this.quota, record.owner_pkid, 0);
-        store.workbooks.dropRevisionsAfter(record.wb, record.head);
+        dropRevisionsAfter(store, record.wb, record.head);
         store.workbooks.addRevision(record.wb, revisionOf(JSON.stringify(planned.ops), JSON.stringify(done.inverse)));
         store.workbooks.setRevision(record.wb, store.workbooks.nextRevision(), record.head + 1, this.deps.now());
         return done;
@@ -627,6 +672,7 @@ export class StagedWorkbooks {
           step < 0 ? 'nothing-to-undo' : 'nothing-to-redo',
           step < 0 ? 'There is no edit to undo.' : 'There is no undone edit to redo.',
         );
+      if (entry.op === REMAP_OP) return this.stepRemap(record, entry, step);
       const ops = JSON.parse(step < 0 ? entry.backward : entry.forward) as PrimitiveOp[];
       const moveHead = (): void =>
         store.workbooks.setRevision(record.wb, store.workbooks.nextRevision(), record.head + step, this.deps.now());
@@ -639,6 +685,20 @@ export class StagedWorkbooks {
       })();
       return this.afterChange(record.wb, applied);
     });
+  }
+
+  /** Undo or redo of a change of mapping: the workbook's id goes to the other rows, validated again against the store as it is. */
+  private async stepRemap(record: WorkbookRecord, entry: RevisionRecord, step: -1 | 1): Promise<WorkbookEditResult> {
+    const { store } = this.deps;
+    if (!remapReachable(store, entry))
+      throw new ApiError(
+        409,
+        'remap-gone',
+        `The rows from before this change of mapping are no longer kept (the ${KEPT_SHELVES} last changes are): it cannot be ${step < 0 ? 'undone' : 'redone'}.`,
+      );
+    const now = stepRemap(store, record, entry, step, this.deps.now());
+    this.emit(now.id);
+    return this.serial(now.wb, () => this.afterChange(now.wb, { inverse: [], changedCells: 0, rows: new Set(), structural: true }));
   }
 
   /** Validates what the change can affect (all of it when rows or columns moved) and answers the rows' issues now. */
@@ -712,7 +772,8 @@ export class StagedWorkbooks {
     const found = this.find(who, id);
     if (found.state === 'loading')
       throw new ApiError(409, 'workbook-busy', 'The workbook is being loaded: delete it when the load has ended.');
-    await this.serial(found.wb, async () => this.deps.store.workbooks.remove(found.wb));
+    // With the rows of its changes of mapping that Undo could bring back.
+    await this.serial(found.wb, async () => removeWithShelves(this.deps.store, found.wb));
   }
 }
 

@@ -12,6 +12,7 @@ import { writeOutcomes, writeSheetIssues } from './workbook-results';
 import { addToTotals, emptyTotals } from './workbook-plan';
 import { spoolWorkbook, type SpoolMode } from './workbook-spool';
 import { countsOf } from './workbook-views';
+import { restoreBeforeRemap } from './workbook-remap';
 
 /**
  * Plans and loads of staged workbooks, in the same per-workbook order as its edits. A plan is a
@@ -254,6 +255,17 @@ export class WorkbookRuns {
       void run.catch((error: unknown) => this.planFailed(record.wb, error));
     }
     for (const record of store.workbooks.withState('staging')) {
+      // A change of mapping cut by the stop: the rows as they were before it are the workbook's again.
+      const before = restoreBeforeRemap(store, record.wb);
+      if (before) {
+        store.workbooks.setState(
+          before.wb,
+          before.state,
+          'The app stopped while a changed mapping was being applied: the rows are as they were.',
+          now,
+        );
+        continue;
+      }
       store.db.transaction(() => {
         store.workbooks.clear(record.wb);
         store.workbooks.setState(record.wb, 'failed', 'The app stopped while the workbook was being staged: stage the file again.', now);
