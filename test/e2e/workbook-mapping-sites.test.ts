@@ -120,6 +120,17 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: an HR export with a shee
       'Smith',
     ]);
 
+    // The mapping changed again (the names as the customer wrote them), then taken back by Undo.
+    await page.getByRole('button', { name: 'Mapping', exact: true }).click();
+    await page.getByLabel('Case of Name').selectOption('');
+    await page.getByRole('button', { name: 'Confirm mapping' }).click();
+    await state.filter({ hasText: /^ready/ }).waitFor();
+    await cellWith(page, 'ANNE MARTIN').waitFor({ state: 'attached' });
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await cellWith(page, 'Anne Martin').waitFor({ state: 'attached' });
+    await state.filter({ hasText: /^ready/ }).waitFor();
+    await screenshot(page, transport, 'mapping-sites-undone');
+
     await page.getByRole('button', { name: 'Plan', exact: true }).click();
     await state.filter({ hasText: /^planned/ }).waitFor();
     await page.getByRole('button', { name: 'Load', exact: true }).click();

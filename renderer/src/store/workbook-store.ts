@@ -69,6 +69,8 @@ export interface WorkbookState {
   step(direction: 'undo' | 'redo'): Promise<void>;
   /** Reads the workbook again (a service event said it moved on). */
   refresh(): Promise<void>;
+  /** The workbook and its rows read anew (staged again through a changed mapping: every row is another). */
+  reload(): Promise<void>;
   /** The .xlsx in the workbook's own layout (with an issues column and sheet when asked). */
   save(withIssues: boolean): Promise<DownloadedFile | undefined>;
   /** Starts a plan of the current revision; the workbook's state then moves by its events. */
@@ -295,7 +297,8 @@ export function createWorkbookStore(client: ApiClient) {
         const page = Math.floor(index / PAGE_ROWS);
         const rows = get().pages.get(page);
         if (!rows) {
-          void readPage(page);
+          // A workbook being staged has no sheet to read yet: its rows are read once it is staged (refresh).
+          if (get().info?.state !== 'staging') void readPage(page);
           return undefined;
         }
         return rows[index - page * PAGE_ROWS];
@@ -410,10 +413,22 @@ export function createWorkbookStore(client: ApiClient) {
           }
         });
       },
+      async reload() {
+        loading.clear();
+        set({ fault: undefined, pages: new Map(), version: get().version + 1 });
+        await readInfo().catch((error: unknown) => set({ fault: asFault(error) }));
+      },
       async refresh() {
         const before = get().info;
         await readInfo().catch((error: unknown) => set({ fault: asFault(error) }));
         const after = get().info;
+        // Staged anew (a changed mapping): the rows held are another file's, and a page asked for while
+        // it was staging was refused (no sheet yet). The pages are read again as the grid asks for them.
+        if (after && before?.state === 'staging' && after.state !== 'staging') {
+          loading.clear();
+          set({ fault: undefined, pages: new Map(), version: get().version + 1 });
+          return;
+        }
         // A plan or a load moved on: each row's plan badge and outcome come with the rows, so the pages held are read again.
         if (
           after &&

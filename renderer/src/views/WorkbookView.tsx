@@ -162,7 +162,7 @@ export function WorkbookView() {
           info={info}
           onConfirmed={() => {
             setRemapping(false);
-            void workbook.getState().refresh();
+            void workbook.getState().reload();
           }}
         />
       </section>

@@ -269,7 +269,7 @@ export function MappingStep({ info, onConfirmed }: { info: WorkbookInfo; onConfi
       <h2 id="mapping-title">Map the columns of {step.file_name}</h2>
       <p className="mapping-reason-line">
         {step.applied
-          ? 'Staged through this mapping: change it and confirm again to make the rows anew from the file.'
+          ? 'Staged through this mapping: change it and confirm again to make the rows anew from the file. Undo in the grid then brings back the rows as they were, with your edits.'
           : 'This sheet is not in a template’s layout: choose the field each of its columns fills, then confirm. Nothing is loaded before the rows are checked.'}
       </p>
       {!step.applied && (
