@@ -101,6 +101,7 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: an HR export with a shee
     const state = page.getByTestId('workbook-state');
     await state.filter({ hasText: /^ready/ }).waitFor();
     await cellWith(page, `\\+3314000${n}01`).waitFor({ state: 'attached' });
+    await screenshot(page, transport, 'mapping-sites-confirmed');
 
     const env = flows.env();
     const list = await env.api.get<WorkbookList>('/workstation/workbooks/');
@@ -133,6 +134,7 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: an HR export with a shee
 
     await page.getByRole('button', { name: 'Plan', exact: true }).click();
     await state.filter({ hasText: /^planned/ }).waitFor();
+    await screenshot(page, transport, 'mapping-sites-planned');
     await page.getByRole('button', { name: 'Load', exact: true }).click();
     await state.filter({ hasText: /^loaded 3\/3/ }).waitFor();
     await screenshot(page, transport, 'mapping-sites-loaded');
