@@ -26,13 +26,12 @@ export async function openFixtureInGrid(page: Page, env?: E2eEnv): Promise<void>
     }
   }
   await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Workbooks' }).click();
+  // Opening a file opens it: staged, checked, then its grid.
   await page.getByLabel('Open .xlsx file').setInputFiles(FIXTURE);
-  const opened = page.getByRole('table', { name: 'Workbooks' }).locator('tbody tr').filter({ hasText: FIXTURE_NAME }).first();
-  await opened
-    .locator('.pill')
+  await page
+    .getByTestId('workbook-state')
     .filter({ hasText: /error|ready/ })
     .waitFor();
-  await opened.getByRole('button', { name: FIXTURE_NAME, exact: true }).click();
   await cellWith(page, '\\+33140001050').waitFor({ state: 'attached' });
 }
 

@@ -39,12 +39,11 @@ async function sheetWithGaps(name: string, rows: Placed): Promise<string> {
 async function openInGrid(page: Page, path: string, name: string): Promise<void> {
   await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Workbooks' }).click();
   await page.getByLabel('Open .xlsx file').setInputFiles(path);
-  const listed = page.getByRole('table', { name: 'Workbooks' }).locator('tbody tr').filter({ hasText: name }).first();
-  await listed
-    .locator('.pill')
+  await page.getByRole('heading', { name, exact: true }).waitFor();
+  await page
+    .getByTestId('workbook-state')
     .filter({ hasText: /error|ready/ })
     .waitFor();
-  await listed.getByRole('button', { name, exact: true }).click();
   await page.locator('[role="grid"] [role="gridcell"]').first().waitFor({ state: 'attached' });
 }
 

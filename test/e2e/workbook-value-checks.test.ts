@@ -40,12 +40,10 @@ async function writeBook(): Promise<void> {
 async function openBook(page: Page): Promise<void> {
   await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Workbooks' }).click();
   await page.getByLabel('Open .xlsx file').setInputFiles(FILE);
-  const opened = page.getByRole('table', { name: 'Workbooks' }).locator('tbody tr').filter({ hasText: NAME }).first();
-  await opened
-    .locator('.pill')
+  await page
+    .getByTestId('workbook-state')
     .filter({ hasText: /error|ready/ })
     .waitFor();
-  await opened.getByRole('button', { name: NAME, exact: true }).click();
   await cellWith(page, 'Spaces').waitFor({ state: 'attached' });
 }
 

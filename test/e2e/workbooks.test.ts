@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openSignedIn } from './app-page';
@@ -22,6 +23,14 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the Workbooks area', { t
     await page.getByRole('heading', { name: /Workbooks/ }).waitFor();
 
     await page.getByLabel('Open .xlsx file').setInputFiles(FIXTURE);
+    // Opening a file opens it: its grid, once staged and checked.
+    await page.getByRole('heading', { name: 'line-relation-libreoffice.xlsx', exact: true }).waitFor();
+    await page
+      .getByTestId('workbook-state')
+      .filter({ hasText: /error|ready/ })
+      .waitFor();
+    await page.locator('[role="grid"] [role="gridcell"]').first().waitFor({ state: 'attached' });
+    await page.getByRole('button', { name: '‹ Workbooks' }).click();
     const opened = workbookRow(page, 'line-relation-libreoffice.xlsx');
     // Staged and checked: the state says how many errors the file has (the fixture holds some).
     await opened
@@ -33,6 +42,8 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the Workbooks area', { t
 
     await page.getByLabel('Template model').selectOption('relation/LineRelation');
     await page.getByRole('button', { name: 'New', exact: true }).click();
+    await page.getByRole('heading', { name: 'LineRelation-template.xlsx', exact: true }).waitFor();
+    await page.getByRole('button', { name: '‹ Workbooks' }).click();
     const template = workbookRow(page, 'LineRelation-template.xlsx');
     await template.locator('.pill').filter({ hasText: /ready/ }).waitFor();
     expect(await template.locator('td').nth(2).textContent()).toBe('0');
@@ -55,7 +66,7 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the Workbooks area', { t
     expect(await workbookRow(page, 'line-relation-libreoffice.xlsx').count()).toBe(1);
   });
 
-  it('stages an .xlsx dropped anywhere on the window and opens the Workbooks area on it', async () => {
+  it('stages an .xlsx dropped anywhere on the window and opens it', async () => {
     const page = await openSignedIn(flows.env(), flows.context());
     await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Resources' }).click();
     // As the system does on a drop from the desktop: a DataTransfer carrying the file, on the view shown.
@@ -69,7 +80,13 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the Workbooks area', { t
       const target = document.querySelector('main.content');
       for (const type of ['dragover', 'drop']) target.dispatchEvent(new DragEvent(type, { dataTransfer: carried, bubbles: true, cancelable: true }));
     })()`);
-    await page.getByRole('heading', { name: /Workbooks/ }).waitFor();
+    // It opens where it was dropped: its grid, once staged.
+    await page.getByRole('heading', { name: 'dropped-lines.xlsx', exact: true }).waitFor();
+    await page
+      .getByTestId('workbook-state')
+      .filter({ hasText: /error|ready/ })
+      .waitFor();
+    await page.getByRole('button', { name: '‹ Workbooks' }).click();
     const dropped = workbookRow(page, 'dropped-lines.xlsx');
     await dropped
       .locator('.pill')
@@ -78,6 +95,20 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the Workbooks area', { t
     expect(await dropped.locator('td').nth(2).textContent()).toBe('6');
     await dropped.getByRole('button', { name: 'Delete dropped-lines.xlsx' }).click();
     await dropped.waitFor({ state: 'detached' });
+  });
+
+  it('shows why a file was refused where it was opened, and what to do, with the way back', async () => {
+    const page = await openSignedIn(flows.env(), flows.context());
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Workbooks' }).click();
+    await page.getByLabel('Open .xlsx file').setInputFiles(join(__dirname, '..', 'fixtures', 'hostile-encrypted.xlsx'));
+    const refusal = page.getByRole('alert').filter({ hasText: 'hostile-encrypted.xlsx could not be opened' });
+    await refusal.waitFor();
+    // The reason itself, not a tooltip, and what to do about it.
+    expect(await refusal.textContent()).toMatch(/encrypted|password/i);
+    expect(await refusal.textContent()).toContain('open it again');
+    await screenshot(page, transport, 'workbook-refused');
+    await refusal.getByRole('button', { name: 'Open another file' }).click();
+    await page.getByLabel('Open .xlsx file').waitFor({ state: 'attached' });
   });
 
   it('opens a workbook in the grid, shows its cells and issues, and takes an edit typed into a cell, then undoes it', async () => {

@@ -23,6 +23,7 @@ import { gridCellFor } from './workbooks/choice-cell';
 import { DirectiveBanner } from './workbooks/DirectiveBanner';
 import { GridEditBar } from './workbooks/GridEditBar';
 import { MappingStep } from './workbooks/MappingStep';
+import { WorkbookNotOpen } from './workbooks/WorkbookNotOpen';
 import { useDarkScheme } from './workbooks/use-dark-scheme';
 import { DARK_GRID_THEME } from './viewer/grid-theme';
 import { throttled } from './workbooks/throttle';
@@ -149,6 +150,20 @@ export function WorkbookView() {
 
   if (!id) return null;
   if (!info) return fault ? <FaultNotice fault={fault} /> : <Loading what="the workbook" />;
+  // Opened a moment ago: its file is being read, or was refused (its reason, what to do).
+  if ((info.state === 'staging' && info.sheets.length === 0) || (info.state === 'failed' && info.load === null)) {
+    return (
+      <section className="workbook-view" aria-labelledby="workbook-title">
+        <div className="workbook-head">
+          <button type="button" onClick={() => nav.getState().go({ view: 'workbooks' })}>
+            ‹ Workbooks
+          </button>
+          <WorkbookTitle info={info} />
+        </div>
+        <WorkbookNotOpen info={info} onBack={() => nav.getState().go({ view: 'workbooks' })} />
+      </section>
+    );
+  }
   if (info.state === 'mapping' || (remapping && info.mapping !== null)) {
     return (
       <section className="workbook-view" aria-labelledby="workbook-title">

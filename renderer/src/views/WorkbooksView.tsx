@@ -53,7 +53,11 @@ export function WorkbooksView() {
 
 /** Where a new workbook comes from: a file (picked or dropped) or a model's template. */
 function WorkbookSources({ hierarchy }: { hierarchy: string }) {
-  const { workbooks, client } = useStores();
+  const { workbooks, client, nav } = useStores();
+  /** A workbook made (a file opened, a template): its grid opens, or its mapping step, or its refusal. */
+  const show = (made: WorkbookSummary | undefined): void => {
+    if (made) nav.getState().go({ view: 'workbook', workbookId: made.id });
+  };
   const models = useKnownModels();
   const [modelType, setModelType] = useState('relation/LineRelation');
   const [dragging, setDragging] = useState(false);
@@ -62,8 +66,9 @@ function WorkbookSources({ hierarchy }: { hierarchy: string }) {
   const open = async (files: FileList | null): Promise<void> => {
     const file = files?.[0];
     if (!file) return;
-    await workbooks.getState().openFile(file.name, new Uint8Array(await file.arrayBuffer()), hierarchy);
+    const made = await workbooks.getState().openFile(file.name, new Uint8Array(await file.arrayBuffer()), hierarchy);
     if (picker.current) picker.current.value = '';
+    show(made);
   };
   const drop = (event: DragEvent<HTMLDivElement>): void => {
     event.preventDefault();
@@ -85,7 +90,7 @@ function WorkbookSources({ hierarchy }: { hierarchy: string }) {
     >
       {/* In the desktop shell main's dialog picks and uploads the file; in a browser, the page's picker. */}
       {picksFilesItself(client) ? (
-        <button type="button" className="primary" onClick={() => void workbooks.getState().pickFile(hierarchy)}>
+        <button type="button" className="primary" onClick={() => void workbooks.getState().pickFile(hierarchy).then(show)}>
           Open .xlsx file
         </button>
       ) : (
@@ -114,7 +119,7 @@ function WorkbookSources({ hierarchy }: { hierarchy: string }) {
           {models.length === 0 && <option value="relation/LineRelation">relation/LineRelation</option>}
         </select>
       </label>
-      <button type="button" onClick={() => void workbooks.getState().fromTemplate(modelType, hierarchy)}>
+      <button type="button" onClick={() => void workbooks.getState().fromTemplate(modelType, hierarchy).then(show)}>
         New
       </button>
     </div>

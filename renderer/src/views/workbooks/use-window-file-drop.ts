@@ -3,7 +3,8 @@ import { useStores } from '../../store/stores';
 
 /**
  * An .xlsx file dropped anywhere on the window is staged as a workbook at the chosen node (else
- * the user's own), and the Workbooks area opens on it. A drop the page handles itself (the
+ * the user's own), and opens: its grid, its mapping step or why it was refused (the Workbooks
+ * area shows meanwhile, with the upload's refusal if there is one). A drop the page handles itself (the
  * Workbooks area's box) is left to it. Without this, a file dropped outside a drop zone is opened
  * by the browser in place of the app (a browser's default; the desktop shell denies the navigation).
  */
@@ -23,7 +24,10 @@ export function useWindowFileDrop(): void {
       const tree = hierarchy.getState();
       const at = (tree.selected ? tree.nodes[tree.selected]?.path : undefined) ?? session.getState().user?.hierarchy ?? 'sys';
       nav.getState().go({ view: 'workbooks' });
-      void file.arrayBuffer().then((bytes) => workbooks.getState().openFile(file.name, new Uint8Array(bytes), at));
+      void file
+        .arrayBuffer()
+        .then((bytes) => workbooks.getState().openFile(file.name, new Uint8Array(bytes), at))
+        .then((made) => made && nav.getState().go({ view: 'workbook', workbookId: made.id }));
     };
     window.addEventListener('dragover', over);
     window.addEventListener('drop', drop);
