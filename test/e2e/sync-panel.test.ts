@@ -73,6 +73,13 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the Sync panel', { timeo
     await expect.poll(() => push.isEnabled(), { timeout: 30_000 }).toBe(true);
     await screenshot(page, transport, 'sync-staged');
     await push.click();
+    // It reaches a customer's system: asked first, naming the deployment and what the plan does there.
+    const asked = page.getByRole('alertdialog', { name: `Push to ${profile}` });
+    await asked.waitFor();
+    expect(await asked.textContent()).toContain(`Push field-${transport}.xlsx to ${profile} (http://127.0.0.1:`);
+    expect(await asked.textContent()).toMatch(/13 rows, not planned|The plan: \d+ adds?/);
+    await screenshot(page, transport, 'sync-push-asked');
+    await asked.getByRole('button', { name: 'Push' }).click();
     const report = page.getByRole('status', { name: `Push of field-${transport}.xlsx` });
     await report.getByTestId('push-loaded').getByText('13').waitFor({ timeout: 60_000 });
     expect(await report.getByTestId('push-failed').textContent()).toBe('0');

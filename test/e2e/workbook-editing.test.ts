@@ -115,6 +115,13 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: editing a workbook in th
     // Past Match case, Regular expression and Find next, to Replace all.
     await press(page, 'Tab', 4);
     await press(page, 'Enter');
+    // Asked first, with the count and the first changes; Enter on its button replaces.
+    const asked = page.getByRole('alertdialog', { name: 'Replace all' });
+    await asked.waitFor();
+    expect(await asked.textContent()).toContain('in 2 cells?');
+    expect(await asked.textContent()).toMatch(/Row 4, [^:]+: “sys\.hcs\.Telco\.Acme\.London” → “sys\.hcs\.Telco\.Acme\.Paris”/);
+    await screenshot(page, transport, 'workbook-replace-asked');
+    await asked.getByRole('button', { name: 'Replace all' }).click();
     await bar.getByText('Replaced in 2 cells.').waitFor();
     await screenshot(page, transport, 'workbook-replaced');
     expect((await serviceRows(flows.env(), workbook)).map((row) => row[0])).toEqual(Array(6).fill('sys.hcs.Telco.Acme.Paris'));

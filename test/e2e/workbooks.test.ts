@@ -48,7 +48,16 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the Workbooks area', { t
     await template.locator('.pill').filter({ hasText: /ready/ }).waitFor();
     expect(await template.locator('td').nth(2).textContent()).toBe('0');
 
+    // Deleting asks first, naming the workbook and its rows; Cancel keeps it.
     await template.getByRole('button', { name: 'Delete LineRelation-template.xlsx' }).click();
+    const asked = page.getByRole('alertdialog', { name: 'Delete a workbook' });
+    expect(await asked.textContent()).toContain('Delete the workbook LineRelation-template.xlsx, with its 0 rows?');
+    await screenshot(page, transport, 'workbook-delete-asked');
+    await asked.getByRole('button', { name: 'Cancel' }).click();
+    await asked.waitFor({ state: 'detached' });
+    expect(await template.count()).toBe(1);
+    await template.getByRole('button', { name: 'Delete LineRelation-template.xlsx' }).click();
+    await asked.getByRole('button', { name: 'Delete' }).click();
     await template.waitFor({ state: 'detached' });
     expect(await workbookRow(page, 'line-relation-libreoffice.xlsx').count()).toBe(1);
 
@@ -62,6 +71,7 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the Workbooks area', { t
       .waitFor();
     expect(await copy.locator('td').nth(2).textContent()).toBe(rowCount);
     await copy.getByRole('button', { name: 'Delete line-relation-libreoffice.xlsx (copy)' }).click();
+    await page.getByRole('alertdialog', { name: 'Delete a workbook' }).getByRole('button', { name: 'Delete' }).click();
     await copy.waitFor({ state: 'detached' });
     expect(await workbookRow(page, 'line-relation-libreoffice.xlsx').count()).toBe(1);
   });
@@ -94,6 +104,7 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the Workbooks area', { t
       .waitFor();
     expect(await dropped.locator('td').nth(2).textContent()).toBe('6');
     await dropped.getByRole('button', { name: 'Delete dropped-lines.xlsx' }).click();
+    await page.getByRole('alertdialog', { name: 'Delete a workbook' }).getByRole('button', { name: 'Delete' }).click();
     await dropped.waitFor({ state: 'detached' });
   });
 

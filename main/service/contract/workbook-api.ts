@@ -210,6 +210,17 @@ export interface WorkbookEditRequest {
   edit: WorkbookEdit;
 }
 
+/**
+ * POST .../edits/preview/ with `{"edit"}`: what an edit would change, nothing applied (Replace
+ * all's confirmation): how many cells, and the first of them with their value now and after.
+ */
+export interface WorkbookEditPreview {
+  success: true;
+  summary: string;
+  changed: number;
+  first: { row: number; column: string; before: string; after: string }[];
+}
+
 /** The answer to an edit, an undo or a redo. */
 export interface WorkbookEditResult {
   success: true;

@@ -127,6 +127,12 @@ function workbookPaths(paths: Record<string, PathItem>): void {
   paths[`${w}{id}/edits/`] = {
     post: op('edit_workbook', 'One edit, one revision', '200', 'EditResult', { parameters: [WB], requestBody: body('EditBody') }),
   };
+  paths[`${w}{id}/edits/preview/`] = {
+    post: op('preview_edit', 'What an edit would change, applied to nothing', '200', 'EditPreview', {
+      parameters: [WB],
+      requestBody: body('EditPreviewBody'),
+    }),
+  };
   paths[`${w}{id}/undo/`] = { post: op('undo_workbook', 'Undo the last edit', '200', 'EditResult', revision) };
   paths[`${w}{id}/redo/`] = { post: op('redo_workbook', 'Redo the last undone edit', '200', 'EditResult', revision) };
   paths[`${w}{id}/validate/`] = { post: op('validate_workbook', 'Validate it whole again', '200', 'WorkbookAnswer', { parameters: [WB] }) };

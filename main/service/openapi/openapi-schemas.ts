@@ -116,6 +116,13 @@ export const SCHEMAS: Record<string, JsonSchema> = {
   ),
   IssueList: obj({ issues: { type: 'array', items: { type: 'object' } } }, ['issues']),
   History: obj({ revision: int, history: { type: 'array', items: obj({ seq: int, op: str, summary: str }) } }),
+  EditPreviewBody: obj({ edit: ref('Edit') }),
+  EditPreview: obj({
+    success: { const: true },
+    summary: str,
+    changed: int,
+    first: { type: 'array', items: obj({ row: int, column: str, before: str, after: str }) },
+  }),
   EditResult: obj({
     success: { const: true },
     revision: int,

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { EventEmitter } from 'node:events';
 import { principalOfUser } from '../auth/principal';
 import type { WorkbookEvent } from '../contract/service-events';
-import type { WorkbookEditResult, WorkbookSource } from '../contract/workbook-api';
+import type { WorkbookEditPreview, WorkbookEditResult, WorkbookSource } from '../contract/workbook-api';
+import { cellChanges } from './edit-preview';
 import { isWithin } from '../domain/hierarchy';
 import type { Store } from '../domain/store';
 import { ApiError, notFound } from '../errors';
@@ -601,6 +602,20 @@ export class StagedWorkbooks {
         `The workbook is at revision ${record.revision}, not ${String(revision)}: it changed since you read it. Read it again and redo your edit.`,
       );
     }
+  }
+
+  /**
+   * What an edit would change, planned as `edit` plans it and applied to nothing (Replace all's
+   * confirmation): the cells it sets and the first PREVIEWED of them, with their value now.
+   */
+  async previewEdit(who: Who, id: string, edit: unknown): Promise<WorkbookEditPreview> {
+    const found = this.find(who, id);
+    this.editable(found);
+    return this.serial(found.wb, async () => {
+      const planner = new EditPlanner(this.deps.store, found.wb);
+      const planned = (await planner.prepare(edit)) ?? planner.plan(edit);
+      return { success: true, summary: planned.summary, ...cellChanges(this.deps.store, found.wb, planned.ops) };
+    });
   }
 
   async edit(who: Who, id: string, revision: unknown, edit: unknown): Promise<WorkbookEditResult> {

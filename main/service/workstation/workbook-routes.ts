@@ -295,6 +295,10 @@ async function oneWorkbook(deps: WorkstationDeps, ctx: RequestContext, rest: str
     };
     return json(200, preview);
   }
+  if (action === 'edits' && rest.length === 3 && sheet === 'preview') {
+    if (ctx.method !== 'POST') throw methodNotAllowed(ctx, 'POST');
+    return json(200, await deps.workbooks.previewEdit(who, id, bodyOf(ctx).edit));
+  }
   if (rest.length !== 2) throw notFound(`No workstation endpoint at ${ctx.path}.`);
   const get = (): void => {
     if (ctx.method !== 'GET') throw methodNotAllowed(ctx, 'GET');

@@ -9,6 +9,7 @@ import { useLiveWorkspace } from './live-workspace';
 export function LiveConfirmDialog() {
   const { confirm } = useStores();
   const question = useSlice('confirm', (s) => s.question);
+  const options = useSlice('confirm', (s) => s.options);
   const live = useLiveWorkspace();
   if (question === undefined) return null;
   const [ask, ...rest] = question.split('\n\n');
@@ -18,18 +19,20 @@ export function LiveConfirmDialog() {
         className="live-confirm"
         role="alertdialog"
         aria-modal="true"
-        aria-label="Confirm a live change"
+        aria-label={options?.label ?? 'Confirm a live change'}
         style={{ borderTopColor: live ? workspaceColour(live.name) : undefined }}
       >
         <p>
           <strong>{ask}</strong>
         </p>
-        {rest.map((line) => (
-          <p key={line}>{line}</p>
+        {rest.map((line, at) => (
+          <p key={at} className="confirm-detail">
+            {line}
+          </p>
         ))}
         <div className="toolbar">
           <button type="button" className="danger" autoFocus onClick={() => confirm.getState().answer(true)}>
-            Go on
+            {options?.action ?? 'Go on'}
           </button>
           <button type="button" onClick={() => confirm.getState().answer(false)}>
             Cancel

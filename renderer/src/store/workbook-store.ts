@@ -3,6 +3,7 @@ import type {
   WorkbookAnswer,
   WorkbookCell,
   WorkbookEdit,
+  WorkbookEditPreview,
   WorkbookEditResult,
   WorkbookInfo,
   WorkbookRow,
@@ -58,6 +59,8 @@ export interface WorkbookState {
   deleteRows(fromIndex: number, toIndex: number): Promise<void>;
   /** Replaces in every cell of the shown sheet; answers how many cells changed (undefined when refused). */
   replace(find: string, replacement: string, options: FindOptions): Promise<number | undefined>;
+  /** What Replace all would change in the shown sheet, applied to nothing; undefined when refused (the fault says why). */
+  previewReplace(find: string, replacement: string, options: FindOptions): Promise<WorkbookEditPreview | undefined>;
   /**
    * The next (or previous) cell whose text matches, from the row at `fromIndex` (none chosen: from
    * the top, or from the bottom going back), wrapping round. `none` when no cell matches; `failed`
@@ -102,6 +105,18 @@ export function findPattern(find: string, options: FindOptions): RegExp | undefi
   } catch {
     return undefined;
   }
+}
+
+/** Replace all over the shown sheet, as the service takes it: one edit, one revision. */
+function replaceEdit(find: string, replacement: string, options: FindOptions, sheet: number): WorkbookEdit {
+  return {
+    op: 'replace',
+    find,
+    replace: replacement,
+    regex: options.regex === true,
+    match_case: options.matchCase === true,
+    within: { sheet },
+  };
 }
 
 /** Edits that move rows (or may change every row's reading): every page read is read again. */
@@ -330,15 +345,21 @@ export function createWorkbookStore(client: ApiClient) {
         }
       },
       async replace(find, replacement, options) {
-        const result = await edit({
-          op: 'replace',
-          find,
-          replace: replacement,
-          regex: options.regex === true,
-          match_case: options.matchCase === true,
-          within: { sheet: get().sheet },
-        });
+        const result = await edit(replaceEdit(find, replacement, options, get().sheet));
         return result?.changed;
+      },
+      async previewReplace(find, replacement, options) {
+        const { id, sheet } = get();
+        if (!id) return undefined;
+        try {
+          set({ fault: undefined });
+          return await client.send<WorkbookEditPreview>('POST', `${base(id)}edits/preview/`, {
+            edit: replaceEdit(find, replacement, options, sheet),
+          });
+        } catch (error) {
+          set({ fault: asFault(error) });
+          return undefined;
+        }
       },
       async findNext(find, options, fromIndex, direction = 'next') {
         const { id, info, sheet } = get();

@@ -153,8 +153,18 @@ export function stateText(row: WorkbookSummary): string {
   }
 }
 
+/** The question before a workbook is deleted: it names the workbook and what goes with it. */
+export function deleteQuestion(row: Pick<WorkbookSummary, 'name' | 'counts'>): string {
+  const rows = `${row.counts.rows.toLocaleString()} row${row.counts.rows === 1 ? '' : 's'}`;
+  return `Delete the workbook ${row.name}, with its ${rows}?\n\nIts rows, its checks and its history (what Undo could bring back) go with it: this cannot be undone. The file it was opened from is not touched.`;
+}
+
 function WorkbookTable({ rows }: { rows: WorkbookSummary[] }) {
-  const { workbooks, nav } = useStores();
+  const { workbooks, nav, confirm } = useStores();
+  const remove = async (row: WorkbookSummary): Promise<void> => {
+    if (await confirm.getState().ask(deleteQuestion(row), { label: 'Delete a workbook', action: 'Delete' }))
+      await workbooks.getState().remove(row.id);
+  };
   return (
     <table className="grid-table workbooks-table" aria-label="Workbooks">
       <thead>
@@ -227,7 +237,7 @@ function WorkbookTable({ rows }: { rows: WorkbookSummary[] }) {
                 className="danger"
                 aria-label={`Delete ${row.name}`}
                 disabled={row.state === 'loading'}
-                onClick={() => void workbooks.getState().remove(row.id)}
+                onClick={() => void remove(row)}
               >
                 Delete
               </button>

@@ -51,8 +51,26 @@ export function ProfileWorkbooks({ profile }: { profile: string }) {
   );
 }
 
+/**
+ * The question before a push: it reaches a customer's system, so it names the deployment, its
+ * address, and what the plan will do there (or that the push plans it first).
+ */
+export function pushQuestion(row: WorkbookSummary, profile: string, baseUrl: string | null | undefined): string {
+  const where = baseUrl ? `${profile} (${baseUrl})` : profile;
+  const totals = row.plan?.revision === row.revision ? row.plan.totals : undefined;
+  const what = totals
+    ? `The plan: ${plural(totals.add, 'add')}, ${plural(totals.modify, 'modify')}, ${plural(totals.delete, 'delete')}${totals.conflict > 0 ? `, ${plural(totals.conflict, 'conflict')} (not pushed)` : ''}${totals.error > 0 ? `, ${plural(totals.error, 'row')} in error (not pushed)` : ''}.`
+    : `${plural(row.counts.rows, 'row')}, not planned since the last change: the push pulls ${profile}'s changes and plans them first.`;
+  return `Push ${row.name} to ${where}?\n\n${what}\n\nThe rows are written on the customer's system; each row's outcome is reported here.`;
+}
+
 function ProfileWorkbookRow({ row, profile }: { row: WorkbookSummary; profile: string }) {
-  const { sync, nav } = useStores();
+  const { sync, nav, confirm } = useStores();
+  const baseUrl = useSlice('workspace', (s) => s.workspaces.find((entry) => entry.name === profile)?.base_url);
+  const push = async (): Promise<void> => {
+    if (await confirm.getState().ask(pushQuestion(row, profile, baseUrl), { label: `Push to ${profile}`, action: 'Push' }))
+      await sync.getState().push(row.id);
+  };
   const outcome = useSlice('sync', (s) => (s.profile === profile ? s.pushes[row.id] : undefined));
   // One pull or push of a profile at a time on the service (a push pulls first): the others wait.
   const profileBusy = useSlice('sync', (s) => s.pulling || Object.values(s.pushes).some((push) => push.kind === 'running'));
@@ -99,7 +117,7 @@ function ProfileWorkbookRow({ row, profile }: { row: WorkbookSummary; profile: s
             aria-label={`Push ${row.name}`}
             disabled={pushTitle !== undefined}
             title={pushTitle ?? (offline ? `Needs the network: ${profile} cannot be reached now` : undefined)}
-            onClick={() => void sync.getState().push(row.id)}
+            onClick={() => void push()}
           >
             {outcome?.kind === 'running' ? 'Pushing…' : 'Push'}
           </button>

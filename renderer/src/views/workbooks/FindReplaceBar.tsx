@@ -1,6 +1,16 @@
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useStores } from '../../store/stores';
+import type { WorkbookEditPreview } from '../../../../main/service/contract/workbook-api';
 import type { FindDirection, FindOptions } from '../../store/workbook-store';
+
+const cells = (count: number): string => `${count.toLocaleString()} cell${count === 1 ? '' : 's'}`;
+
+/** Replace all's question: how many cells, and the first changes as "row, column: before -> after". */
+export function replaceQuestion(find: string, replacement: string, preview: WorkbookEditPreview): string {
+  const lines = preview.first.map((change) => `Row ${change.row}, ${change.column}: “${change.before}” → “${change.after}”`);
+  const more = preview.changed > preview.first.length ? `\n…and ${cells(preview.changed - preview.first.length)} more.` : '';
+  return `Replace “${find}” with “${replacement}” in ${cells(preview.changed)}?\n\n${lines.join('\n')}${more}\n\nOne step: Undo takes it all back.`;
+}
 
 /**
  * Find and replace over the shown sheet (Ctrl+H): "Find next" (Enter) and "Find previous"
@@ -15,7 +25,7 @@ export function FindReplaceBar({
   findNext: (find: string, options: FindOptions, direction: FindDirection) => Promise<'found' | 'none' | 'failed'>;
   onClose: () => void;
 }) {
-  const { workbook } = useStores();
+  const { workbook, confirm } = useStores();
   const [find, setFind] = useState('');
   const [replacement, setReplacement] = useState('');
   const [matchCase, setMatchCase] = useState(false);
@@ -32,8 +42,17 @@ export function FindReplaceBar({
   };
   const replaceAll = async (): Promise<void> => {
     if (find === '') return;
+    // What it would change, asked before it changes anything: the count and the first changes.
+    const preview = await workbook.getState().previewReplace(find, replacement, options);
+    if (!preview) return;
+    if (preview.changed === 0) {
+      setSaid(`No cell matches “${find}”.`);
+      return;
+    }
+    if (!(await confirm.getState().ask(replaceQuestion(find, replacement, preview), { label: 'Replace all', action: 'Replace all' })))
+      return;
     const changed = await workbook.getState().replace(find, replacement, options);
-    if (changed !== undefined) setSaid(`Replaced in ${changed.toLocaleString()} cell${changed === 1 ? '' : 's'}.`);
+    if (changed !== undefined) setSaid(`Replaced in ${cells(changed)}.`);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLFormElement>): void => {
     if (event.key === 'Enter' && event.shiftKey) {
