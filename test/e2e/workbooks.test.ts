@@ -159,6 +159,12 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the Workbooks area', { t
 
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Save with issues' }).click();
-    expect((await download).suggestedFilename()).toBe('line-relation-libreoffice.xlsx');
+    expect((await download).suggestedFilename()).toBe('line-relation-libreoffice with issues.xlsx');
+    // The issues alone, as a report to send: CSV and .xlsx from the Issues panel.
+    const report = page.waitForEvent('download');
+    await page.getByTestId('issue-panel').getByRole('button', { name: 'CSV' }).click();
+    const csv = await report;
+    expect(csv.suggestedFilename()).toBe('line-relation-libreoffice issues.csv');
+    expect(readFileSync((await csv.path()) ?? '', 'utf8')).toMatch(/^\uFEFFSheet,Row,Column,Severity,Code,Message\r\n/);
   });
 });

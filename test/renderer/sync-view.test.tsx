@@ -94,6 +94,17 @@ async function showSync(transport: FakeTransport): Promise<Stores> {
   return stores;
 }
 
+/** Push, asked first (it reaches the customer's deployment, named with its address), then said yes to. */
+async function pushConfirmed(stores: Stores): Promise<void> {
+  await act(async () => {
+    fireEvent.click(screen.getByRole('button', { name: 'Push tomorrow.xlsx' }));
+  });
+  expect(stores.confirm.getState().question).toMatch(/^Push tomorrow\.xlsx to AcmeProd( \(https?:[^)]+\))?\?/);
+  await act(async () => {
+    stores.confirm.getState().answer(true);
+  });
+}
+
 const pullButton = (): HTMLButtonElement => screen.getByRole('button', { name: /Pull now|Pulling/ });
 
 describe('sync panel of a remote profile', () => {
@@ -218,9 +229,7 @@ describe('sync panel of a remote profile', () => {
       return { body: answer };
     });
     const stores = await showSync(transport);
-    await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Push tomorrow.xlsx' }));
-    });
+    await pushConfirmed(stores);
     expect(transport.calls.find((call) => call.method === 'POST' && call.url.startsWith(SYNC))).toMatchObject({
       url: `${SYNC}push/`,
       body: { workbook: 'w1' },
@@ -260,7 +269,7 @@ describe('sync panel of a remote profile', () => {
       .on('POST', `${SYNC}push/`, { body: PUSHED });
     const sync = (profile: string, action: 'pull' | 'push', text: string, ended = false): void =>
       act(() => transport.emit({ type: 'sync', profile_id: 'p1', profile, action, text, ended }));
-    await showSync(transport);
+    const stores = await showSync(transport);
     const endPull = transport.hold('POST', `${SYNC}pull/`);
     await act(async () => {
       fireEvent.click(pullButton());
@@ -274,9 +283,7 @@ describe('sync panel of a remote profile', () => {
     expect(screen.queryByTestId('pull-progress')).toBeNull();
 
     const endPush = transport.hold('POST', `${SYNC}push/`);
-    await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Push tomorrow.xlsx' }));
-    });
+    await pushConfirmed(stores);
     sync('AcmeProd', 'push', 'Processing: [ 4100/5240 ] Row 4101');
     expect(screen.getByTestId('push-progress').textContent).toBe('Pushing tomorrow.xlsx: Processing: [ 4100/5240 ] Row 4101');
     sync('AcmeProd', 'push', 'done', true);
@@ -331,10 +338,8 @@ describe('sync panel of a remote profile', () => {
       `${SYNC}push/`,
       fault(409, 'conflict', 'A pull or push of AcmeProd is already running: wait for it to end.'),
     );
-    await showSync(transport);
-    await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Push tomorrow.xlsx' }));
-    });
+    const stores = await showSync(transport);
+    await pushConfirmed(stores);
     const table = screen.getByRole('table', { name: 'Workbooks staged for AcmeProd' });
     expect(within(table).getByRole('alert').textContent).toContain('already running');
     expect((screen.getByRole('button', { name: 'Push tomorrow.xlsx' }) as HTMLButtonElement).disabled).toBe(false);

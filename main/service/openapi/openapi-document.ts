@@ -122,7 +122,11 @@ function workbookPaths(paths: Record<string, PathItem>): void {
     }),
   };
   const revision = { parameters: [WB], requestBody: body('RevisionBody') };
-  paths[`${w}{id}/issues/`] = { get: op('workbook_issues', 'Every issue, with counts', '200', 'IssueList', { parameters: [WB] }) };
+  paths[`${w}{id}/issues/`] = {
+    get: op('workbook_issues', 'Every issue, with counts; with format, every issue as a file (xlsx or csv)', '200', 'IssueList', {
+      parameters: [WB, q('format', { enum: ['xlsx', 'csv'] })],
+    }),
+  };
   paths[`${w}{id}/history/`] = { get: op('workbook_history', 'The edits, undone or not', '200', 'History', { parameters: [WB] }) };
   paths[`${w}{id}/edits/`] = {
     post: op('edit_workbook', 'One edit, one revision', '200', 'EditResult', { parameters: [WB], requestBody: body('EditBody') }),

@@ -88,7 +88,7 @@ function rawSheet(sheet: WorkbookSheetRecord): SheetSpec {
   return { name: sheet.name, columns: [], rows: [], raw: rows };
 }
 
-function issuesSheet(store: Store, record: WorkbookRecord): SheetSpec {
+export function issuesSheet(store: Store, record: WorkbookRecord): SheetSpec {
   const list = issueList(store, record, 0, 1_000_000);
   const names = new Map(store.workbooks.sheets(record.wb).map((sheet) => [sheet.sheet_no, sheet.name]));
   const header: SheetColumn[] = ['Sheet', 'Row', 'Column', 'Severity', 'Code', 'Message'].map((name) => ({

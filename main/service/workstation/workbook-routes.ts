@@ -7,13 +7,14 @@ import type { PlanAction, WorkbookAnswer, WorkbookList, WorkbookLoadAnswer, Work
 import { guardNode } from '../domain/guards';
 import { resolveHierarchy } from '../domain/hierarchy';
 import { ownedUpload } from '../domain/owned-upload';
-import { ApiError, notFound } from '../errors';
+import { ApiError, badParameter, notFound } from '../errors';
 import type { RequestContext } from '../request-context';
 import { parseBoolean } from '../list/list-params';
 import { json } from '../responses';
 import { XLSX_TYPE } from '../sheets/write-workbook';
 import type { NodeRow } from '../store/nodes-repo';
 import type { Who } from '../workbooks/staged-workbooks';
+import { issuesFile } from '../workbooks/issues-file';
 import { saveWorkbook } from '../workbooks/workbook-save';
 import { planPage } from '../workbooks/workbook-run-views';
 import { compileCellPattern, type CellPattern } from '../workbooks/cell-pattern';
@@ -237,11 +238,19 @@ async function rows(deps: WorkstationDeps, ctx: RequestContext, id: string, shee
 
 async function save(deps: WorkstationDeps, ctx: RequestContext, id: string): Promise<ApiResponse> {
   const record = deps.workbooks.find(whoOf(ctx), id);
-  const bytes = await saveWorkbook(deps.store, record, parseBoolean(ctx.query, 'issues', false));
-  const name = record.name.replace(/[^\w.() -]/g, '_').replace(/(\.xlsx)?$/i, '.xlsx');
+  const withIssues = parseBoolean(ctx.query, 'issues', false);
+  const bytes = await saveWorkbook(deps.store, record, withIssues);
+  // The two saves under two names: the copy with its issues never replaces the file it came from.
+  const base = record.name.replace(/\.xlsx$/i, '');
+  return attachment(`${base}${withIssues ? ' with issues' : ''}.xlsx`, XLSX_TYPE, bytes);
+}
+
+/** A file to download, its name kept to characters every file system takes. */
+function attachment(fileName: string, type: string, bytes: Uint8Array): ApiResponse {
+  const name = fileName.replace(/[^\w.() -]/g, '_');
   return {
     status: 200,
-    headers: { 'content-type': XLSX_TYPE, 'content-disposition': `attachment; filename="${name}"`, 'cache-control': 'no-store' },
+    headers: { 'content-type': type, 'content-disposition': `attachment; filename="${name}"`, 'cache-control': 'no-store' },
     body: bytes,
   };
 }
@@ -310,6 +319,12 @@ async function oneWorkbook(deps: WorkstationDeps, ctx: RequestContext, rest: str
     case 'issues': {
       get();
       const record = deps.workbooks.find(who, id);
+      const format = ctx.query.get('format');
+      if (format !== null) {
+        if (format !== 'xlsx' && format !== 'csv') throw badParameter("'format' must be xlsx or csv.", 'format');
+        const file = await issuesFile(deps.store, record, format);
+        return attachment(file.fileName, file.type, file.bytes);
+      }
       return json(200, issueList(deps.store, record, intParam(ctx, 'skip', 0, 10_000_000), intParam(ctx, 'limit', 1000, 100_000)));
     }
     case 'history': {

@@ -59,6 +59,8 @@ export interface WorkbookState {
   deleteRows(fromIndex: number, toIndex: number): Promise<void>;
   /** Replaces in every cell of the shown sheet; answers how many cells changed (undefined when refused). */
   replace(find: string, replacement: string, options: FindOptions): Promise<number | undefined>;
+  /** Every issue of the workbook as an .xlsx or CSV report; undefined when refused (the fault says why). */
+  issuesFile(format: 'xlsx' | 'csv'): Promise<DownloadedFile | undefined>;
   /** What Replace all would change in the shown sheet, applied to nothing; undefined when refused (the fault says why). */
   previewReplace(find: string, replacement: string, options: FindOptions): Promise<WorkbookEditPreview | undefined>;
   /**
@@ -348,6 +350,17 @@ export function createWorkbookStore(client: ApiClient) {
         const result = await edit(replaceEdit(find, replacement, options, get().sheet));
         return result?.changed;
       },
+      async issuesFile(format) {
+        const { id, info } = get();
+        if (!id || !info) return undefined;
+        try {
+          const fallback = `${info.name.replace(/\.xlsx$/i, '')} issues.${format}`;
+          return await client.file('GET', `${base(id)}issues/`, { query: { format } }, fallback);
+        } catch (error) {
+          set({ fault: asFault(error) });
+          return undefined;
+        }
+      },
       async previewReplace(find, replacement, options) {
         const { id, sheet } = get();
         if (!id) return undefined;
@@ -461,7 +474,8 @@ export function createWorkbookStore(client: ApiClient) {
         const { id, info } = get();
         if (!id || !info) return undefined;
         try {
-          return await client.file('GET', `${base(id)}file/`, { query: withIssues ? { issues: true } : undefined }, info.name);
+          const fallback = withIssues ? `${info.name.replace(/\.xlsx$/i, '')} with issues.xlsx` : info.name;
+          return await client.file('GET', `${base(id)}file/`, { query: withIssues ? { issues: true } : undefined }, fallback);
         } catch (error) {
           set({ fault: asFault(error) });
           return undefined;

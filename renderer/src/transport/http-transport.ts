@@ -35,7 +35,10 @@ export function createHttpTransport(baseUrl = '', fetcher: typeof fetch = (...ar
       if (answerHeaders['x-csrftoken']) csrfToken = answerHeaders['x-csrftoken'];
       if (path === '/logout/' && response.ok) csrfToken = undefined;
       const type = answerHeaders['content-type'] ?? '';
-      const body = TEXT_TYPES.test(type) || type === '' ? await response.text() : new Uint8Array(await response.arrayBuffer());
+      // A file to download is kept byte for byte, text or not: text() would drop a CSV's byte-order mark.
+      const download = /^attachment/i.test(answerHeaders['content-disposition'] ?? '');
+      const body =
+        !download && (TEXT_TYPES.test(type) || type === '') ? await response.text() : new Uint8Array(await response.arrayBuffer());
       return { status: response.status, headers: answerHeaders, body };
     },
   };

@@ -1,3 +1,4 @@
+import { saveFile } from '../../api/downloads';
 import type { WorkbookSheet } from '../../../../main/service/contract/workbook-api';
 import { useSlice, useStores } from '../../store/stores';
 import { NO_FILTER, isFiltered, type RowFilter } from '../../store/workbook-filter';
@@ -13,6 +14,11 @@ const sameFilter = (a: RowFilter, b: RowFilter): boolean => a.only === b.only &&
 
 export function IssuePanel({ sheet, onNavigate }: { sheet: WorkbookSheet | undefined; onNavigate: (direction: Direction) => void }) {
   const { workbook } = useStores();
+  /** The issues as a report to send (every issue: sheet, row, column, severity, code, message). */
+  const download = async (format: 'xlsx' | 'csv'): Promise<void> => {
+    const file = await workbook.getState().issuesFile(format);
+    if (file) saveFile(file.bytes, file.fileName, file.type);
+  };
   const counts = useSlice('workbookIssues', (s) => s.counts);
   const filter = useSlice('workbook', (s) => s.filter);
   const filteredRows = useSlice('workbook', (s) => s.filteredRows);
@@ -89,6 +95,17 @@ export function IssuePanel({ sheet, onNavigate }: { sheet: WorkbookSheet | undef
           </li>
         ))}
       </ul>
+      {counts && counts.total > 0 && (
+        <p className="issue-downloads">
+          Download issues{' '}
+          <button type="button" onClick={() => void download('xlsx')}>
+            .xlsx
+          </button>{' '}
+          <button type="button" onClick={() => void download('csv')}>
+            CSV
+          </button>
+        </p>
+      )}
       <p className="muted issue-keys">F8 next error, Shift+F8 previous, Ctrl+. applies a suggested fix.</p>
     </aside>
   );
