@@ -27,6 +27,7 @@ describe('workbook grid editing', () => {
     expect(gridCommandFor(keys('y'))).toBe('redo');
     expect(gridCommandFor(keys('d'))).toBe('fill-down');
     expect(gridCommandFor(keys('h'))).toBe('find-replace');
+    expect(gridCommandFor(keys('f'))).toBe('find-replace');
     expect(gridCommandFor(keys('+', { shift: true }))).toBe('insert-rows');
     expect(gridCommandFor(keys('=', { shift: true }))).toBe('insert-rows');
     expect(gridCommandFor(keys('-'))).toBe('delete-rows');

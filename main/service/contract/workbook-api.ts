@@ -242,7 +242,8 @@ export interface WorkbookUndoRequest {
 
 export interface WorkbookHistoryEntry {
   seq: number;
-  op: WorkbookEdit['op'];
+  /** The edit's op, or `remap`: the rows made anew through a changed mapping. */
+  op: WorkbookEdit['op'] | 'remap';
   summary: string;
   username: string;
   at: string;

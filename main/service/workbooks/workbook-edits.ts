@@ -4,7 +4,8 @@ import type { Store } from '../domain/store';
 import { ApiError } from '../errors';
 import type { WorkbookSheetRecord } from '../store/workbooks-repo';
 import { compileCellPattern, MAX_PATTERN, TimeSlice, type CellPattern } from './cell-pattern';
-import { columnsOf, sheetContext, type StagedColumn } from './staged-sheet';
+import { columnsOf, rowNumberOf, sheetContext, type StagedColumn } from './staged-sheet';
+import { columnLetters } from '../sheets/sheet-xml-scan';
 import { cellFromRequest, cellText, MAX_CELL_TEXT, parseCells } from './workbook-cells';
 import type { PrimitiveOp } from './workbook-ops';
 import { parseTsvInTurns } from './workbook-tsv';
@@ -116,7 +117,19 @@ export class EditPlanner {
       this.columnPlace(sheet, cell.column_id);
       return [cell.row_id as number, cell.column_id as number, cellFromRequest(cell.value, `cells[${index}].value`)];
     });
-    return { op: 'set', ops: [['cells', sheet.sheet_no, cells]], summary: `Set ${plural(cells.length, 'cell')} in '${sheet.name}'` };
+    return { op: 'set', ops: [['cells', sheet.sheet_no, cells]], summary: this.setSummary(sheet, cells) };
+  }
+
+  /** What the history calls a set: the cell and its value for one ("Set E2 to “Accueil”"), else how many. */
+  private setSummary(sheet: WorkbookSheetRecord, cells: [number, number, WorkbookCell][]): string {
+    if (cells.length !== 1) return `Set ${plural(cells.length, 'cell')} in '${sheet.name}'`;
+    const [[rowId, columnId, value]] = cells;
+    const row = this.store.workbooks.row(this.wb, rowId);
+    const place = columnsOf(sheet).findIndex((column) => column.id === columnId);
+    const text = cellText(value);
+    const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+    const cell = `${columnLetters(place + 1)}${row ? rowNumberOf(sheet, row.idx) : ''}`;
+    return text === '' ? `Cleared ${cell} in '${sheet.name}'` : `Set ${cell} to “${shown}” in '${sheet.name}'`;
   }
 
   private async paste(fields: Fields): Promise<PlannedEdit> {

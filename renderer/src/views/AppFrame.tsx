@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { Breadcrumb } from '../components/Breadcrumb';
 import { LiveConfirmDialog } from '../components/LiveConfirmDialog';
+import { ShortcutsSheet } from './ShortcutsSheet';
 import { StatusLine } from '../components/StatusLine';
 import { TopBar } from '../components/TopBar';
 import { TreePanel } from '../components/TreePanel';
@@ -55,6 +56,7 @@ export function AppFrame() {
       </main>
       <StatusLine />
       <LiveConfirmDialog />
+      <ShortcutsSheet />
     </div>
   );
 }

@@ -11,6 +11,7 @@ import { cellText } from '../store/workbook-cell-text';
 import { stateText } from './WorkbooksView';
 import { CellFix } from './workbooks/CellFix';
 import { CellTooltip } from './workbooks/CellTooltip';
+import { HistoryPanel } from './workbooks/HistoryPanel';
 import { IssuePanel } from './workbooks/IssuePanel';
 import { ChangedSinceLoad, LoadProgress } from './workbooks/LoadProgress';
 import { PushFromSync, WorkbookProfileNote } from './workbooks/ProfileNote';
@@ -87,6 +88,8 @@ export function WorkbookView() {
   const [selection, setSelection] = useState<GridSelection | undefined>();
   /** The mapping step reopened on a workbook staged through one (a customer's sheet). */
   const [remapping, setRemapping] = useState(false);
+  /** The side panel shows the revisions (what Undo will undo) instead of the issues. */
+  const [showHistory, setShowHistory] = useState(false);
   const chosen = selection?.current?.cell;
 
   useEffect(() => {
@@ -222,6 +225,9 @@ export function WorkbookView() {
         <button type="button" disabled={!info.can_redo} onClick={() => void workbook.getState().step('redo')}>
           Redo
         </button>
+        <button type="button" aria-pressed={showHistory} onClick={() => setShowHistory(!showHistory)} title="What Undo will undo">
+          History
+        </button>
       </div>
       {fault && <FaultNotice fault={fault} />}
       <SheetTabs
@@ -266,7 +272,14 @@ export function WorkbookView() {
             onGridSelectionChange={setSelection}
           />
         </div>
-        <IssuePanel sheet={sheet} onNavigate={(direction) => void navigation.go(direction)} />
+        {showHistory ? (
+          <aside className="issue-panel" aria-label="History of the workbook">
+            <h3>History</h3>
+            <HistoryPanel />
+          </aside>
+        ) : (
+          <IssuePanel sheet={sheet} onNavigate={(direction) => void navigation.go(direction)} />
+        )}
       </div>
       <CellTooltip hovered={editing.hovered} sheet={sheet} lead={GUTTER} />
       <ChangedSinceLoad />

@@ -20,7 +20,8 @@ export function gridCommandFor(event: KeyLike): GridCommand | undefined {
   if (key === 'z') return event.shiftKey ? 'redo' : 'undo';
   if (key === 'y' && !event.shiftKey) return 'redo';
   if (key === 'd' && !event.shiftKey) return 'fill-down';
-  if (key === 'h' && !event.shiftKey) return 'find-replace';
+  // Ctrl+F as in every program, Ctrl+H as in Excel: the same bar, its Find box focused.
+  if ((key === 'h' || key === 'f') && !event.shiftKey) return 'find-replace';
   // Ctrl+Shift+= on most layouts reads as '+'; Ctrl++ on the keypad as '+' without Shift.
   if (key === '+' || (key === '=' && event.shiftKey)) return 'insert-rows';
   if (key === '-' && !event.shiftKey) return 'delete-rows';
@@ -44,5 +45,5 @@ export const COMMAND_KEYS: Record<GridCommand, { shown: string; aria: string }> 
   'fill-down': { shown: 'Ctrl+D', aria: 'Control+D' },
   'insert-rows': { shown: 'Ctrl+Shift++', aria: 'Control+Shift+Plus' },
   'delete-rows': { shown: 'Ctrl+-', aria: 'Control+Minus' },
-  'find-replace': { shown: 'Ctrl+H', aria: 'Control+H' },
+  'find-replace': { shown: 'Ctrl+F or Ctrl+H', aria: 'Control+F Control+H' },
 };
