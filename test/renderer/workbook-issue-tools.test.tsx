@@ -131,7 +131,7 @@ describe('the issue panel', () => {
     const { stores, fake } = await opened();
     render(
       <StoresContext.Provider value={stores}>
-        <IssuePanel sheet={stores.workbook.getState().info?.sheets[0]} onNavigate={() => undefined} />
+        <IssuePanel sheet={stores.workbook.getState().info?.sheets[0]} onNavigate={() => undefined} onHistory={() => undefined} />
       </StoresContext.Provider>,
     );
     const byCode = screen.getByRole('list', { name: 'Issues by code' });

@@ -189,6 +189,8 @@ export type WorkbookEdit =
   | { op: 'set'; sheet: number; cells: { row_id: number; column_id: number; value: WorkbookCell }[] }
   /** A block copied from Excel or LibreOffice: tab-separated cells, one line a row; rows past the end are added. */
   | { op: 'paste'; sheet: number; row_id: number; column_id: number; tsv: string }
+  /** A block pasted after the last row (`index`: the sheet's row count): its rows are added. */
+  | { op: 'paste'; sheet: number; index: number; column_id: number; tsv: string }
   /** `cells` per new row (column id -> value); `count` empty rows when absent. */
   | { op: 'insert_rows'; sheet: number; at: number; count?: number; rows?: Record<string, WorkbookCell>[] }
   | { op: 'delete_rows'; sheet: number; row_ids: number[] }

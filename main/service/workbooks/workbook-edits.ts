@@ -136,7 +136,9 @@ export class EditPlanner {
     const slice = new TimeSlice();
     const sheet = this.sheet(fields);
     const tsv = text(fields, 'tsv', 50 * 1024 * 1024);
-    const top = this.rowIdx(sheet, fields.row_id);
+    // At a row, or (`index`, the sheet's row count) after the last: a block pasted in a template's first empty row.
+    const top =
+      fields.row_id === undefined && fields.index !== undefined ? this.endIndex(sheet, fields) : this.rowIdx(sheet, fields.row_id);
     const left = this.columnPlace(sheet, fields.column_id);
     const block = await parseTsvInTurns(tsv, slice);
     const columns = columnsOf(sheet);
@@ -179,6 +181,16 @@ export class EditPlanner {
     const ops: PrimitiveOp[] = extra > 0 ? [['insert', sheet.sheet_no, sheet.rows, made]] : [];
     ops.push(['cells', sheet.sheet_no, cells]);
     return { op: 'paste', ops, summary: `Pasted ${block.length} x ${width} cells in '${sheet.name}'`, insertedCells };
+  }
+
+  /** `index` where only the place after the last row is one: a paste there adds its rows. */
+  private endIndex(sheet: WorkbookSheetRecord, fields: Fields): number {
+    const index = int(fields, 'index');
+    if (index !== sheet.rows)
+      throw bad(
+        `'index' pastes after the last row of sheet '${sheet.name}' only (${sheet.rows}); name a row by its 'row_id' to paste over it.`,
+      );
+    return index;
   }
 
   private newRows(sheet: WorkbookSheetRecord, at: number, count: number, rows?: Record<string, WorkbookCell>[]): PrimitiveOp {

@@ -53,6 +53,8 @@ export interface WorkbookState {
   paste(rowIndex: number, columnId: number, tsv: string): Promise<void>;
   /** Copies the cells of the row at `fromIndex` down to `toIndex`, in these columns. */
   fillDown(columnIds: number[], fromIndex: number, toIndex: number): Promise<void>;
+  /** Rows with these cells (column id -> value) after the last row of the shown sheet: typed in its first empty rows. */
+  appendRows(rows: Record<string, WorkbookCell>[]): Promise<void>;
   /** `count` empty rows before the row at `at` (at the end when `at` is the sheet's row count). */
   insertRows(at: number, count: number): Promise<void>;
   /** The rows from `fromIndex` to `toIndex` (inclusive) of the shown sheet. */
@@ -326,7 +328,17 @@ export function createWorkbookStore(client: ApiClient) {
       async setCells(cells) {
         if (cells.length > 0) await edit({ op: 'set', sheet: get().sheet, cells });
       },
+      async appendRows(rows) {
+        const shown = get().info?.sheets.find((candidate) => candidate.index === get().sheet);
+        if (shown && rows.length > 0) await edit({ op: 'insert_rows', sheet: get().sheet, at: shown.rows, count: rows.length, rows });
+      },
       async paste(rowIndex, columnId, tsv) {
+        // In the empty rows after the last: the block is added after it (its first empty row).
+        const shown = get().info?.sheets.find((candidate) => candidate.index === get().sheet);
+        if (shown && rowIndex >= shown.rows) {
+          await edit({ op: 'paste', sheet: get().sheet, index: shown.rows, column_id: columnId, tsv });
+          return;
+        }
         const [row] = await rowsBetween(rowIndex, rowIndex).catch(() => []);
         if (row) await edit({ op: 'paste', sheet: get().sheet, row_id: row.id, column_id: columnId, tsv });
       },

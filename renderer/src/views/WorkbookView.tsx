@@ -63,6 +63,19 @@ function columnsOf(sheet: WorkbookSheet | undefined): GridColumn[] {
   }));
 }
 
+/** Empty rows an empty sheet (a template's) shows, so that its first rows take typing and paste. */
+const EMPTY_ROWS = 20;
+const BLANK_CELL: GridCell = { kind: GridCellKind.Text, data: '', displayData: '', allowOverlay: false, readonly: true };
+
+/**
+ * Empty rows shown in a sheet with none (New from template), as a spreadsheet shows them: typed
+ * into or pasted at, they become its rows. A sheet with rows grows by Insert rows or a paste past
+ * its end; a `#` sheet by neither.
+ */
+function emptyRowsAfter(sheet: WorkbookSheet | undefined): number {
+  return sheet && !sheet.skipped && sheet.rows === 0 ? EMPTY_ROWS : 0;
+}
+
 /** The workbook's name and state, as the grid and the mapping step head it. */
 function WorkbookTitle({ info }: { info: WorkbookInfo }) {
   return (
@@ -137,6 +150,11 @@ export function WorkbookView() {
 
   const getCellContent = useCallback(
     ([col, row]: Item): GridCell => {
+      // The empty rows after the last (emptyRowsAfter): blank, and typed or pasted into as new rows.
+      if (sheet && !filtered && row >= sheet.rows) {
+        const column = sheet.columns[col - GUTTER];
+        return column ? gridCellFor(column, '', { readonly: false }) : BLANK_CELL;
+      }
       const found = workbook.getState().rowAt(row);
       if (col < GUTTER) return gutterCell(found, dark);
       const column = sheet?.columns[col - GUTTER];
@@ -148,7 +166,7 @@ export function WorkbookView() {
       return gridCellFor(column, text, { readonly: sheet?.skipped === true, themeOverride: tint ? { bgCell: tint } : undefined });
     },
     // `version` is a dependency so that a new page or an edit hands the grid a new function: it repaints.
-    [workbook, sheet, version, infoKinds, info, dark],
+    [workbook, sheet, version, infoKinds, info, dark, filtered],
   );
 
   if (!id) return null;
@@ -225,9 +243,6 @@ export function WorkbookView() {
         <button type="button" disabled={!info.can_redo} onClick={() => void workbook.getState().step('redo')}>
           Redo
         </button>
-        <button type="button" aria-pressed={showHistory} onClick={() => setShowHistory(!showHistory)} title="What Undo will undo">
-          History
-        </button>
       </div>
       {fault && <FaultNotice fault={fault} />}
       <SheetTabs
@@ -258,7 +273,7 @@ export function WorkbookView() {
             {...editing.gridProps}
             key={`${sheetIndex}`}
             columns={columns}
-            rows={filtered ? (filteredRows ?? 0) : (sheet?.rows ?? 0)}
+            rows={filtered ? (filteredRows ?? 0) : (sheet?.rows ?? 0) + emptyRowsAfter(sheet)}
             getCellContent={getCellContent}
             // The grid's own markers count 1..n: the gutter column says each row's Excel number instead, filtered or not.
             rowMarkers="none"
@@ -274,11 +289,16 @@ export function WorkbookView() {
         </div>
         {showHistory ? (
           <aside className="issue-panel" aria-label="History of the workbook">
-            <h3>History</h3>
+            <h3 className="side-panel-head">
+              History
+              <button type="button" className="side-switch" onClick={() => setShowHistory(false)}>
+                Issues
+              </button>
+            </h3>
             <HistoryPanel />
           </aside>
         ) : (
-          <IssuePanel sheet={sheet} onNavigate={(direction) => void navigation.go(direction)} />
+          <IssuePanel sheet={sheet} onNavigate={(direction) => void navigation.go(direction)} onHistory={() => setShowHistory(true)} />
         )}
       </div>
       <CellTooltip hovered={editing.hovered} sheet={sheet} lead={GUTTER} />

@@ -12,7 +12,16 @@ import type { Direction } from './error-navigation';
  */
 const sameFilter = (a: RowFilter, b: RowFilter): boolean => a.only === b.only && a.code === b.code && a.column === b.column;
 
-export function IssuePanel({ sheet, onNavigate }: { sheet: WorkbookSheet | undefined; onNavigate: (direction: Direction) => void }) {
+export function IssuePanel({
+  sheet,
+  onNavigate,
+  onHistory,
+}: {
+  sheet: WorkbookSheet | undefined;
+  onNavigate: (direction: Direction) => void;
+  /** Shows the revisions (what Undo will undo) in the panel's place. */
+  onHistory: () => void;
+}) {
   const { workbook } = useStores();
   /** The issues as a report to send (every issue: sheet, row, column, severity, code, message). */
   const download = async (format: 'xlsx' | 'csv'): Promise<void> => {
@@ -30,8 +39,13 @@ export function IssuePanel({ sheet, onNavigate }: { sheet: WorkbookSheet | undef
   };
   return (
     <aside className="issue-panel" aria-labelledby="issue-panel-title" data-testid="issue-panel">
-      <h3 id="issue-panel-title">
-        Issues <span className="muted">{counts ? counts.total.toLocaleString() : '…'}</span>
+      <h3 id="issue-panel-title" className="side-panel-head">
+        <span>
+          Issues <span className="muted">{counts ? counts.total.toLocaleString() : '…'}</span>
+        </span>
+        <button type="button" className="side-switch" onClick={onHistory} title="What Undo will undo">
+          History
+        </button>
       </h3>
       <label className="issue-only-errors">
         <input

@@ -80,14 +80,22 @@ export function useGridEditing(
   const onCellsEdited = useCallback(
     (edits: readonly EditListItem[]): boolean => {
       const cells: CellChange[] = [];
+      // Typed in the empty rows after the last (a template's): each such row becomes a new row.
+      const added = new Map<number, Record<string, string>>();
       for (const { location, value } of edits) {
-        const row = workbook.getState().rowAt(location[1]);
         const column = sheet?.columns[location[0] - lead];
         const text = editedText(value);
+        if (!column || text === undefined) continue;
+        if (sheet && location[1] >= sheet.rows) {
+          if (text !== '') added.set(location[1], { ...added.get(location[1]), [String(column.id)]: text });
+          continue;
+        }
+        const row = workbook.getState().rowAt(location[1]);
         // Always text: a directory number typed as 0033... keeps its zeros; '' empties the cell.
-        if (row && column && text !== undefined) cells.push({ row_id: row.id, column_id: column.id, value: text === '' ? null : text });
+        if (row) cells.push({ row_id: row.id, column_id: column.id, value: text === '' ? null : text });
       }
-      void workbook.getState().setCells(cells);
+      if (cells.length > 0) void workbook.getState().setCells(cells);
+      if (added.size > 0) void workbook.getState().appendRows([...added].sort((a, b) => a[0] - b[0]).map(([, given]) => given));
       return true;
     },
     [workbook, sheet, lead],
