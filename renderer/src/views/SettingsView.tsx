@@ -20,7 +20,7 @@ export function SettingsView() {
   }, [profiles]);
   return (
     <section className="settings" aria-label="Settings">
-      <h2>Remote deployments</h2>
+      <h1 className="view-title">Remote deployments</h1>
       {vault?.warning && (
         <p className="vault-warning" role="note">
           {vault.warning}

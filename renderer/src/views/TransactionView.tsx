@@ -38,9 +38,9 @@ export function TransactionView() {
     <section className="transaction-view" data-testid="transaction-view" data-status={detail.status} aria-labelledby="transaction-title">
       <div className="toolbar">
         {back}
-        <h2 id="transaction-title" className="view-title tx-title">
+        <h1 id="transaction-title" className="view-title tx-title">
           {detail.action} <code>{detail.model_type}</code> <span className={pillClass(detail.status)}>{detail.status}</span>
-        </h2>
+        </h1>
         <span className="spacer" />
         {running && (
           <span className="tx-live" role="status">

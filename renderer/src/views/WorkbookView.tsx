@@ -65,9 +65,9 @@ function columnsOf(sheet: WorkbookSheet | undefined): GridColumn[] {
 function WorkbookTitle({ info }: { info: WorkbookInfo }) {
   return (
     <>
-      <h2 id="workbook-title" className="view-title">
+      <h1 id="workbook-title" className="view-title">
         {info.name}
-      </h2>
+      </h1>
       <span className={`pill wb-${info.state}`} data-testid="workbook-state">
         {stateText(info)}
       </span>

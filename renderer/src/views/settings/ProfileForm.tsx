@@ -100,7 +100,7 @@ export function ProfileForm({ mode, title, initial, busy, onSubmit, onCancel }: 
   };
   return (
     <form className="profile-form" aria-label={title} onSubmit={(event) => void submit(event)}>
-      <h3 style={{ gridColumn: '1 / 3' }}>{title}</h3>
+      <h2 style={{ gridColumn: '1 / 3' }}>{title}</h2>
       {field('name', 'Name', 'text', 'AcmeProd')}
       {field('base_url', 'Base URL', 'url', 'https://voss.example.com')}
       {field('username', 'User name')}

@@ -24,9 +24,9 @@ export function IssuePanel({ sheet, onNavigate }: { sheet: WorkbookSheet | undef
   };
   return (
     <aside className="issue-panel" aria-labelledby="issue-panel-title" data-testid="issue-panel">
-      <h3 id="issue-panel-title">
+      <h2 id="issue-panel-title">
         Issues <span className="muted">{counts ? counts.total.toLocaleString() : '…'}</span>
-      </h3>
+      </h2>
       <label className="issue-only-errors">
         <input
           type="checkbox"
@@ -51,7 +51,7 @@ export function IssuePanel({ sheet, onNavigate }: { sheet: WorkbookSheet | undef
           Next error ›
         </button>
       </div>
-      <h4>By code</h4>
+      <h3>By code</h3>
       <ul className="issue-counts" aria-label="Issues by code">
         {(counts?.by_code ?? []).map((entry) => (
           <li key={`${entry.code}-${entry.severity}`}>
@@ -68,7 +68,7 @@ export function IssuePanel({ sheet, onNavigate }: { sheet: WorkbookSheet | undef
         ))}
         {counts && counts.by_code.length === 0 && <li className="muted">No issue</li>}
       </ul>
-      <h4>By column</h4>
+      <h3>By column</h3>
       <ul className="issue-counts" aria-label="Issues by column">
         {columns.map((entry) => (
           <li key={String(entry.column_id)}>
