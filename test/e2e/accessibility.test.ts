@@ -1,0 +1,154 @@
+import ExcelJS from 'exceljs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ADMIN } from '../http/api-client';
+import { LINE } from './api-fixtures';
+import { ACME, openSignedIn, PARIS, tree } from './app-page';
+import { blocking, checkScreen, describeFinding, type Finding } from './axe';
+import { TRANSPORTS, type E2eEnv } from './environment';
+import { formReady, instanceView } from './form-page';
+import { dataRows, goToNode, listSettled, openModel } from './resource-page';
+import { useBrowser, useFlows } from './suite';
+import { openFixtureInGrid } from './workbook-grid';
+
+/**
+ * Issue 32, point 8: every screen readable by everyone. axe-core runs on each screen in light and
+ * dark mode at 1440x900; a screen fails on any serious or critical violation, a missing
+ * level-one heading or a landmark named twice, and the failure lists each (rule, element, why).
+ * Each screen is also photographed in both themes at 1440x900 and 1280x720, to be looked at.
+ */
+const shared = useBrowser('accessibility');
+const folder = mkdtempSync(join(tmpdir(), 'ws-e2e-a11y-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** What a failing screen reports: one line per broken rule and element. */
+function expectClean(found: Finding[]): void {
+  expect(found.filter(blocking).map(describeFinding)).toEqual([]);
+}
+
+function view(page: Page, name: string): Promise<void> {
+  return page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name, exact: true }).click();
+}
+
+/** A customer's own sheet: opened, it stops at the mapping step. */
+async function writeSurvey(file: string): Promise<void> {
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('Site survey');
+  sheet.addRow(['Site', 'Number', 'Display name', 'Comment']);
+  for (let i = 0; i < 3; i += 1) sheet.addRow(['Paris', `01 49 97 ${10 + i} 00`, `Desk ${i}`, `room ${i}`]);
+  await book.xlsx.writeFile(file);
+}
+
+/** A line added through the API: the Transactions list has a row, and the row a detail. */
+async function addLine(env: E2eEnv): Promise<void> {
+  const pattern = env.transport === 'http' ? '+33149970901' : '+33149970902';
+  const answer = await env.api.post(`/api/${LINE}/?hierarchy=${encodeURIComponent(PARIS)}`, {
+    data: { pattern, routePartitionName: 'Paris-PT', alertingName: 'Accessibility check' },
+  });
+  expect(answer.status).toBe(200);
+}
+
+describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: every screen readable by everyone', { timeout: 180_000 }, (transport) => {
+  const flows = useFlows(transport, shared, addLine);
+
+  it.runIf(transport === 'http')('the sign-in page', async () => {
+    const page = await flows.env().open(flows.context(), ADMIN);
+    await page.getByRole('form', { name: 'Sign in' }).waitFor();
+    expectClean(await checkScreen(page, transport, 'sign-in'));
+  });
+
+  it('the tree, the Resources list, a resource form and an instance', async () => {
+    const page = await openSignedIn(flows.env(), flows.context());
+    const found: Finding[] = [];
+    await goToNode(page, ACME);
+    await listSettled(page);
+    await tree(page).focus();
+    found.push(...(await checkScreen(page, transport, 'tree')));
+
+    await goToNode(page, PARIS);
+    await openModel(page, LINE);
+    found.push(...(await checkScreen(page, transport, 'resources')));
+
+    await page.getByRole('region', { name: 'Resources' }).getByRole('button', { name: 'Add', exact: true }).click();
+    await formReady(page);
+    found.push(...(await checkScreen(page, transport, 'resource-form')));
+
+    await view(page, 'Resources');
+    await listSettled(page);
+    await dataRows(page).first().click();
+    await instanceView(page).waitFor();
+    found.push(...(await checkScreen(page, transport, 'instance')));
+    expectClean(found);
+  });
+
+  it('the Workbooks list, a workbook grid and the mapping step of a customer sheet', async () => {
+    const env = flows.env();
+    const page = await openSignedIn(env, flows.context());
+    const found: Finding[] = [];
+    await openFixtureInGrid(page, env);
+    found.push(...(await checkScreen(page, transport, 'workbook-grid')));
+
+    await view(page, 'Workbooks');
+    const list = page.getByRole('table', { name: 'Workbooks' });
+    await list.locator('tbody tr').first().waitFor();
+    found.push(...(await checkScreen(page, transport, 'workbooks')));
+
+    const name = `a11y-survey-${transport}.xlsx`;
+    await writeSurvey(join(folder, name));
+    await page.getByLabel('Open .xlsx file').setInputFiles(join(folder, name));
+    const listed = list.locator('tbody tr').filter({ hasText: name }).first();
+    await listed.locator('.pill').filter({ hasText: 'columns to map' }).waitFor();
+    await listed.getByRole('button', { name, exact: true }).click();
+    await page.getByRole('table', { name: 'Mapping preview' }).waitFor();
+    found.push(...(await checkScreen(page, transport, 'mapping-step')));
+    expectClean(found);
+  });
+
+  it('the Transactions list and one transaction', async () => {
+    const page = await openSignedIn(flows.env(), flows.context());
+    const found: Finding[] = [];
+    await view(page, 'Transactions');
+    const table = page.locator('[data-testid="transaction-table"][data-list-state="ready"]');
+    await table.waitFor();
+    found.push(...(await checkScreen(page, transport, 'transactions')));
+
+    await table.locator('tr.tx-row').first().click();
+    await page.locator('[data-testid="transaction-view"][data-status="Success"]').waitFor();
+    found.push(...(await checkScreen(page, transport, 'transaction')));
+    expectClean(found);
+  });
+
+  it('Search, Settings and Help', async () => {
+    const page = await openSignedIn(flows.env(), flows.context());
+    const found: Finding[] = [];
+    await page
+      .getByRole('banner')
+      .getByRole('searchbox', { name: 'Search', exact: true })
+      .fill('relation/Subscriber with lastname is Dubois');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('search-results').locator('[data-href]').first().waitFor();
+    found.push(...(await checkScreen(page, transport, 'search')));
+
+    await view(page, 'Settings');
+    await page.getByRole('form', { name: 'Add a remote deployment' }).waitFor();
+    found.push(...(await checkScreen(page, transport, 'settings')));
+
+    await view(page, 'Help');
+    await page.getByRole('table', { name: 'API operations' }).waitFor();
+    found.push(...(await checkScreen(page, transport, 'help')));
+    expectClean(found);
+  });
+
+  it('the export viewer', async () => {
+    const page = await openSignedIn(flows.env(), flows.context());
+    await goToNode(page, PARIS);
+    await openModel(page, LINE);
+    await page.getByRole('region', { name: 'Resources' }).getByRole('button', { name: 'View', exact: true }).click();
+    await page.getByRole('heading', { name: 'LineRelation-export.xlsx' }).waitFor();
+    await page.locator('[role="grid"] [role="gridcell"]').first().waitFor({ state: 'attached' });
+    expectClean(await checkScreen(page, transport, 'export-viewer'));
+  });
+});
