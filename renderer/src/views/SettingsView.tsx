@@ -3,7 +3,7 @@ import type { ConnectionTestResult, RemoteProfile, RemoteProfileInput } from '..
 import { FaultNotice } from '../components/FaultNotice';
 import { Empty, Loading } from '../components/States';
 import { useSlice, useStores } from '../store/stores';
-import { EMPTY, ProfileForm, valuesOf } from './settings/ProfileForm';
+import { EMPTY, PROFILE_LABELS, ProfileForm, valuesOf } from './settings/ProfileForm';
 
 /** Settings: the remote deployments (profiles) this admin may work live against. */
 export function SettingsView() {
@@ -29,7 +29,7 @@ export function SettingsView() {
       {vault && !vault.persistent && (
         <p className="muted">Passwords are kept in memory only: enter them again after the workstation restarts.</p>
       )}
-      {fault && <FaultNotice fault={fault} />}
+      {fault && <FaultNotice fault={fault} fields={PROFILE_LABELS} summary="The remote deployment was not saved: correct these fields." />}
       {loading && list.length === 0 ? <Loading what="the remote profiles" /> : <ProfileTable onEdit={setEditing} />}
       {editing ? <EditProfileForm profile={editing} onDone={() => setEditing(undefined)} /> : <AddProfileForm />}
     </section>
