@@ -9,10 +9,10 @@ import { LINE } from './api-fixtures';
 import { ACME, openSignedIn, PARIS, tree } from './app-page';
 import { blocking, checkScreen, describeFinding, type Finding } from './axe';
 import { TRANSPORTS, type E2eEnv } from './environment';
-import { formReady, instanceView } from './form-page';
+import { formReady, instanceView, resourceForm } from './form-page';
 import { dataRows, goToNode, listSettled, openModel } from './resource-page';
 import { useBrowser, useFlows } from './suite';
-import { openFixtureInGrid } from './workbook-grid';
+import { clickFirstCell, openFixtureInGrid } from './workbook-grid';
 
 /**
  * Issue 32, point 8: every screen readable by everyone. axe-core runs on each screen in light and
@@ -42,13 +42,18 @@ async function writeSurvey(file: string): Promise<void> {
   await book.xlsx.writeFile(file);
 }
 
-/** A line added through the API: the Transactions list has a row, and the row a detail. */
+/**
+ * A line added through the API, then added again: the Transactions list has a row that succeeded
+ * and one that failed (its key taken), each with a detail.
+ */
 async function addLine(env: E2eEnv): Promise<void> {
   const pattern = env.transport === 'http' ? '+33149970901' : '+33149970902';
-  const answer = await env.api.post(`/api/${LINE}/?hierarchy=${encodeURIComponent(PARIS)}`, {
-    data: { pattern, routePartitionName: 'Paris-PT', alertingName: 'Accessibility check' },
-  });
-  expect(answer.status).toBe(200);
+  const add = () =>
+    env.api.post(`/api/${LINE}/?hierarchy=${encodeURIComponent(PARIS)}`, {
+      data: { pattern, routePartitionName: 'Paris-PT', alertingName: 'Accessibility check' },
+    });
+  expect((await add()).status).toBe(200);
+  expect((await add()).status).toBeGreaterThanOrEqual(400);
 }
 
 describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: every screen readable by everyone', { timeout: 180_000 }, (transport) => {
@@ -75,6 +80,10 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: every screen readable by
     await page.getByRole('region', { name: 'Resources' }).getByRole('button', { name: 'Add', exact: true }).click();
     await formReady(page);
     found.push(...(await checkScreen(page, transport, 'resource-form')));
+    // Saved empty: each required field says what it needs, and a summary above lists them.
+    await resourceForm(page).getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByTestId('form-errors').waitFor();
+    found.push(...(await checkScreen(page, transport, 'resource-form-errors')));
 
     await view(page, 'Resources');
     await listSettled(page);
@@ -89,7 +98,18 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: every screen readable by
     const page = await openSignedIn(env, flows.context());
     const found: Finding[] = [];
     await openFixtureInGrid(page, env);
+    await clickFirstCell(page);
     found.push(...(await checkScreen(page, transport, 'workbook-grid')));
+    // Planned, then loaded: the Plan and Outcome columns, the totals, the progress bar.
+    await page.getByRole('button', { name: 'Plan', exact: true }).click();
+    await page.getByTestId('plan-totals').waitFor();
+    found.push(...(await checkScreen(page, transport, 'workbook-planned')));
+    await page.getByRole('button', { name: 'Load', exact: true }).click();
+    await page
+      .getByTestId('workbook-state')
+      .filter({ hasText: /^loaded/ })
+      .waitFor();
+    found.push(...(await checkScreen(page, transport, 'workbook-loaded')));
 
     await view(page, 'Workbooks');
     const list = page.getByRole('table', { name: 'Workbooks' });
@@ -115,9 +135,14 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: every screen readable by
     await table.waitFor();
     found.push(...(await checkScreen(page, transport, 'transactions')));
 
-    await table.locator('tr.tx-row').first().click();
+    await table.locator('tr.tx-row').filter({ hasText: 'Success' }).first().click();
     await page.locator('[data-testid="transaction-view"][data-status="Success"]').waitFor();
     found.push(...(await checkScreen(page, transport, 'transaction')));
+
+    await page.getByRole('button', { name: '‹ All transactions' }).click();
+    await table.locator('tr.tx-row').filter({ hasText: 'Fail' }).first().click();
+    await page.locator('[data-testid="transaction-view"][data-status="Fail"]').waitFor();
+    found.push(...(await checkScreen(page, transport, 'transaction-failed')));
     expectClean(found);
   });
 
