@@ -47,7 +47,7 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: words for a field engine
     // The transaction opens its resource by the line's number, not its pkid.
     await page
       .getByTestId('transaction-resource')
-      .getByRole('button', { name: `Open relation/LineRelation ${pattern}` })
+      .getByRole('button', { name: `Open Line Relation ${pattern}` })
       .waitFor();
     // Saved, the description is the value the preview showed.
     const line = await lineByPattern(flows.env().api, pattern);

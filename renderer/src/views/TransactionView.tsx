@@ -3,10 +3,11 @@ import { FaultNotice } from '../components/FaultNotice';
 import { Empty, Loading } from '../components/States';
 import { FINISHED } from '../api/finished';
 import { useSlice, useStores } from '../store/stores';
+import { useKnownModels } from '../store/use-model-catalog';
 import { TransactionFacts } from './transactions/TransactionFacts';
 import { TransactionLog } from './transactions/TransactionLog';
 import { SubTransactionList } from './transactions/SubTransactionList';
-import { pillClass, shortId } from './transactions/tx-format';
+import { pillClass, shortId, typeTitle } from './transactions/tx-format';
 import './transactions/transactions.css';
 
 /** One transaction: what it did, how it ended, its sub-transactions and its log, followed live. */
@@ -16,6 +17,7 @@ export function TransactionView() {
   const detail = useSlice('transactions', (s) => (s.detail?.transaction_id === id ? s.detail : undefined));
   const state = useSlice('transactions', (s) => s.detailState);
   const fault = useSlice('transactions', (s) => s.detailFault);
+  const models = useKnownModels();
 
   useEffect(() => {
     if (!id) return;
@@ -39,7 +41,9 @@ export function TransactionView() {
       <div className="toolbar">
         {back}
         <h1 id="transaction-title" className="view-title tx-title">
-          {detail.action} <code>{detail.model_type}</code> <span className={pillClass(detail.status)}>{detail.status}</span>
+          {/* The model as the engineer knows it (Line Relation); its type on hover. */}
+          {detail.action} <span title={detail.model_type}>{typeTitle(models, detail.model_type)}</span>{' '}
+          <span className={pillClass(detail.status)}>{detail.status}</span>
         </h1>
         <span className="spacer" />
         {running && (

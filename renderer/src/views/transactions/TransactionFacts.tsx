@@ -1,7 +1,8 @@
 import type { TransactionDetail } from '../../../../main/service/contract/transaction-api';
 import { useStores } from '../../store/stores';
+import { useKnownModels } from '../../store/use-model-catalog';
 import { useReferenceName } from '../instance/instance-name';
-import { durationOf, formatTime, shortId } from './tx-format';
+import { durationOf, formatTime, shortId, typeTitle } from './tx-format';
 
 /**
  * Where the resource can be opened: not after a delete, nor after a create that failed (both
@@ -20,6 +21,7 @@ export function TransactionFacts({ detail }: { detail: TransactionDetail }) {
   const link = resourceLinkOf(detail);
   // The resource by its name (a line's number) when it can still be read; its pkid otherwise.
   const name = useReferenceName(link?.href);
+  const models = useKnownModels();
   const took = durationOf(detail.started_time ?? detail.submitted_time, detail.completed_time);
   return (
     <div className="card tx-facts">
@@ -54,7 +56,7 @@ export function TransactionFacts({ detail }: { detail: TransactionDetail }) {
               title={detail.resource?.pkid}
               onClick={() => nav.getState().go({ view: 'instance', ...link })}
             >
-              Open {link.modelType} {name ?? <code>{detail.resource?.pkid}</code>}
+              Open {typeTitle(models, link.modelType)} {name ?? <code>{detail.resource?.pkid}</code>}
             </button>
           ) : detail.resource?.pkid ? (
             <span>
