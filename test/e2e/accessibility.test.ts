@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../http/api-client';
 import { LINE } from './api-fixtures';
-import { ACME, openSignedIn, PARIS, tree } from './app-page';
+import { ACME, addRemote, openSignedIn, PARIS, tree } from './app-page';
 import { blocking, checkScreen, describeFinding, type Finding } from './axe';
 import { TRANSPORTS, type E2eEnv } from './environment';
 import { formReady, instanceView, resourceForm } from './form-page';
@@ -146,7 +146,7 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: every screen readable by
     expectClean(found);
   });
 
-  it('Search, Settings and Help', async () => {
+  it('Search, Settings with a remote deployment, its Sync panel, and Help', async () => {
     const page = await openSignedIn(flows.env(), flows.context());
     const found: Finding[] = [];
     await page
@@ -157,9 +157,18 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: every screen readable by
     await page.getByTestId('search-results').locator('[data-href]').first().waitFor();
     found.push(...(await checkScreen(page, transport, 'search')));
 
-    await view(page, 'Settings');
-    await page.getByRole('form', { name: 'Add a remote deployment' }).waitFor();
+    // A deployment that does not answer (nothing listens on port 9): listed, its mirror never pulled.
+    const remote = `A11y-${transport}`;
+    await addRemote(page, remote, 'http://127.0.0.1:9', 'not-used-1');
+    await page.locator(`tr[data-profile="${remote}"]`).waitFor();
     found.push(...(await checkScreen(page, transport, 'settings')));
+
+    await page.getByRole('button', { name: `Sync ${remote}` }).click();
+    await page
+      .getByRole('region', { name: `Mirror of ${remote}` })
+      .getByText(/never pulled/)
+      .waitFor();
+    found.push(...(await checkScreen(page, transport, 'sync')));
 
     await view(page, 'Help');
     await page.getByRole('table', { name: 'API operations' }).waitFor();

@@ -53,7 +53,9 @@ function ProfileTable({ onEdit }: { onEdit(profile: RemoteProfile): void }) {
           <th>User</th>
           <th>Release</th>
           <th>Password</th>
-          <th />
+          <th>
+            <span className="visually-hidden">Actions</span>
+          </th>
         </tr>
       </thead>
       <tbody>
