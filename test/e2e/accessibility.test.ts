@@ -129,7 +129,20 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: every screen readable by
     if (!(await preview.isVisible())) await listed.getByRole('button', { name, exact: true }).click();
     await preview.waitFor();
     found.push(...(await checkScreen(page, transport, 'mapping-step')));
+
     expectClean(found);
+  });
+
+  it('a file the app cannot open, with its reason where it was opened', async () => {
+    const page = await openSignedIn(flows.env(), flows.context());
+    await view(page, 'Workbooks');
+    await page.getByLabel('Open .xlsx file').setInputFiles(join(__dirname, '..', 'fixtures', 'hostile-encrypted.xlsx'));
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /encrypted|password/i })
+      .first()
+      .waitFor();
+    expectClean(await checkScreen(page, transport, 'workbook-refused'));
   });
 
   it('the Transactions list and one transaction', async () => {
