@@ -76,6 +76,9 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: every screen readable by
     await goToNode(page, PARIS);
     await openModel(page, LINE);
     found.push(...(await checkScreen(page, transport, 'resources')));
+    // A row chosen: its highlight, and the actions for the selection.
+    await dataRows(page).first().getByRole('checkbox').check();
+    found.push(...(await checkScreen(page, transport, 'resources-selected')));
 
     await page.getByRole('region', { name: 'Resources' }).getByRole('button', { name: 'Add', exact: true }).click();
     await formReady(page);
@@ -90,6 +93,12 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: every screen readable by
     await dataRows(page).first().click();
     await instanceView(page).waitFor();
     found.push(...(await checkScreen(page, transport, 'instance')));
+    // Delete asks first, in the view's own dialog.
+    await instanceView(page).getByRole('toolbar', { name: 'Instance actions' }).getByRole('button', { name: 'Delete' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Confirm delete' });
+    await confirm.waitFor();
+    found.push(...(await checkScreen(page, transport, 'instance-delete-confirm')));
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
     expectClean(found);
   });
 
@@ -173,6 +182,7 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: every screen readable by
       .fill('relation/Subscriber with lastname is Dubois');
     await page.keyboard.press('Enter');
     await page.getByTestId('search-results').locator('[data-href]').first().waitFor();
+    await page.getByText('Query grammar', { exact: true }).click();
     found.push(...(await checkScreen(page, transport, 'search')));
 
     // A deployment that does not answer (nothing listens on port 9): listed, its mirror never pulled.
