@@ -62,7 +62,7 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: a line added with a CFT,
       .getByLabel('Configuration template')
       .selectOption({ label: `${TEMPLATE_NAME} (${ACME})` });
     // The picker says what the template will fill before anything is saved.
-    await resourceForm(page).locator('.template-fills').getByText('presenceGroupName').waitFor();
+    await resourceForm(page).locator('.template-fills li').filter({ hasText: 'Presence Group ←' }).waitFor();
     // A field the template fills shows the template's value in grey, not the schema default.
     const presence = resourceForm(page).locator('[name="presenceGroupName"]');
     expect([await presence.inputValue(), await presence.getAttribute('placeholder')]).toEqual(['', TEMPLATE_FILLS.presenceGroupName]);
@@ -77,6 +77,8 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: a line added with a CFT,
     await fillField(page, 'callForwardAll.destination', '+33140009000');
     // The picture shows the pickers, what the template fills, and the Line tab with a field left to it.
     await resourceForm(page).getByRole('tab', { name: 'Line' }).click();
+    // The template's macro ({{ input.alertingName }} (E2E)) shows the value it makes from the name typed.
+    expect(await resourceForm(page).locator('[name="description"]').getAttribute('placeholder')).toBe('Zoe Lambert (E2E)');
     await resourceForm(page)
       .locator('.form-shapers')
       .evaluate((element) => element.scrollIntoView({ block: 'center' }));

@@ -134,7 +134,7 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the workbook grid rows',
     const cellIssues = page.getByTestId('cell-issues');
     await cellIssues.filter({ hasText: /^E4\b/ }).waitFor();
     const note = page.getByTestId('loaded-note');
-    await note.filter({ hasText: /^Row 4 is loaded: it is instance \S+/ }).waitFor();
+    await note.filter({ hasText: /^Row 4 is loaded: it is \+\d+ \(open it\)/ }).waitFor();
     expect(await note.textContent()).toContain('A change to this row is loaded as a modify of that instance by the next Load.');
     await screenshot(page, transport, 'workbook-loaded-row-chosen');
 
@@ -198,7 +198,7 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the workbook grid rows',
     await clickFirstCell(page, 'A2');
     await press(page, 'ArrowRight', 4);
     await press(page, 'ArrowDown');
-    await note.filter({ hasText: /^Row 4 is loaded: it is instance \S+/ }).waitFor();
+    await note.filter({ hasText: /^Row 4 is loaded: it is \+\d+ \(open it\)/ }).waitFor();
     expect(await cellIssues.getByTestId('row-outcome').textContent()).toContain(`Loaded by workbook '${name}'`);
     expect(await page.getByRole('button', { name: 'Load', exact: true }).isDisabled()).toBe(true);
     await screenshot(page, transport, 'workbook-duplicate-of-loaded');

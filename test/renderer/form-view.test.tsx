@@ -65,11 +65,17 @@ describe('form view', () => {
     expect(screen.queryByText('from template')).toBeNull();
     fireEvent.change(screen.getByLabelText('Configuration template'), { target: { value: CFT_PKID } });
     expect(screen.getByText(/This template fills 4 fields/)).toBeTruthy();
-    expect(screen.getAllByText('{{ input.pattern }} Paris').length).toBeGreaterThan(0);
+    // A macro is shown as the value it makes, never as its text: here it waits for the number.
+    const fills = screen.getByText(/This template fills 4 fields/).closest('.template-fills');
+    expect(fills?.textContent).toContain('Alerting Name ← ‹Directory Number› Paris once Directory Number is filled');
+    expect(fills?.textContent).not.toContain('{{');
     const alerting = screen.getByLabelText(/Alerting Name/) as HTMLInputElement;
     expect(alerting.closest('.form-field')?.textContent).toContain('from template');
-    // A macro: the field is empty and shows the macro as its grey text.
-    expect([alerting.value, alerting.placeholder]).toEqual(['', '{{ input.pattern }} Paris']);
+    expect([alerting.value, alerting.placeholder]).toEqual(['', '‹Directory Number› Paris']);
+    // Typed, the number makes the value, in the field's grey text and in the list.
+    fireEvent.change(screen.getByLabelText(/Directory Number/), { target: { value: '+33140005555' } });
+    expect([alerting.value, alerting.placeholder]).toEqual(['', '+33140005555 Paris']);
+    expect(fills?.textContent).toContain('Alerting Name ← +33140005555 Paris');
     expect(screen.getByLabelText(/Forward to Voice Mail/, { selector: '[name="callForwardBusy.forwardToVoiceMail"]' })).toHaveProperty(
       'checked',
       true,

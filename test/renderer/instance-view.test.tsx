@@ -35,6 +35,21 @@ function renderInstance(transport: ExportingTransport, role: 'admin' | 'operator
 }
 
 describe('instance view', () => {
+  it('shows references by the names of what they point to, the pkid only where there is no name (issue 32, point 9)', async () => {
+    const node = `/api/data/HierarchyNode/${'n'.repeat(24)}/`;
+    const transport = new ExportingTransport()
+      .on('GET', LINE, { body: lineRelation() })
+      .on('GET', node, { body: { data: { name: 'Paris', node_type: 'Site' }, meta: {} } })
+      .on('GET', `/api/device/cucm/Line/${'d'.repeat(24)}/`, { body: { data: { usage: 'Device' }, meta: {} } });
+    renderInstance(transport);
+    const meta = await screen.findByTestId('instance-meta');
+    const parent = await within(meta).findByRole('button', { name: 'Paris' });
+    expect(parent.getAttribute('data-href')).toBe(node);
+    expect(parent.closest('li')?.textContent).toBe('Paris data/HierarchyNode');
+    // A device line without a name of its own keeps its model and pkid.
+    expect(within(meta).getByRole('button', { name: 'device/cucm/Line' }).closest('li')?.textContent).toContain('d'.repeat(24));
+  });
+
   it('shows data with nested call-forward settings, meta, tags and references', async () => {
     const transport = new ExportingTransport().on('GET', LINE, { body: lineRelation() });
     const stores = renderInstance(transport);

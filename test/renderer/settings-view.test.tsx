@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RemoteProfile } from '../../main/service/contract/workstation-api';
 import { createStores, StoresContext } from '../../renderer/src/store/stores';
 import { SettingsView } from '../../renderer/src/views/SettingsView';
-import { FakeTransport } from './fake-transport';
+import { fault, FakeTransport } from './fake-transport';
 
 afterEach(cleanup);
 const PROFILES = '/workstation/remote-profiles/';
@@ -74,6 +74,40 @@ describe('settings: remote deployments', () => {
     });
     expect((within(form).getByLabelText('Password', { exact: true }) as HTMLInputElement).value).toBe('');
     expect(screen.getByRole('table', { name: 'Remote profiles' }).textContent).toContain('AcmeProd');
+  });
+
+  it('says what is wrong with a refused profile by the labels of the form, not the API field names (issue 32, point 9)', async () => {
+    const transport = new FakeTransport()
+      .on('GET', PROFILES, { body: { profiles: [], vault: { kind: 'memory', persistent: false, warning: null } } })
+      .on('POST', PROFILES, () => {
+        const refusal = fault(
+          400,
+          'validation-failed',
+          "The remote profile is not valid: base_url must be the deployment's address, without /api/.",
+        );
+        const details = [
+          { field: 'base_url', message: "must be the deployment's address, without /api/" },
+          { field: 'timeouts.connect_ms', message: 'must be whole milliseconds from 100 to 600000' },
+        ];
+        return { ...refusal, body: { ...(refusal.body as object), details } };
+      });
+    await show(transport);
+    const form = screen.getByRole('form', { name: 'Add a remote deployment' });
+    fireEvent.change(within(form).getByLabelText('Base URL'), { target: { value: 'https://voss.example.test/api/' } });
+    await act(async () => {
+      fireEvent.click(within(form).getByRole('button', { name: 'Add' }));
+    });
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toContain('The remote deployment was not saved: correct these fields.');
+    expect(
+      within(alert)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      "Base URL must be the deployment's address, without /api/",
+      'Connect timeout must be whole milliseconds from 100 to 600000',
+    ]);
+    expect(alert.textContent).not.toMatch(/base_url|connect_ms/);
   });
 
   it('enters a forgotten password again, and shows what Test connection found', async () => {

@@ -148,7 +148,7 @@ describe('running a bulk load', () => {
     expect(await inventory('+33140001040')).toBe('Available');
     const missing = await t.get(parent.sub_transactions[1].href);
     expect(missing.body.data.message).toMatch(
-      /no Line Relation with pattern '\+33149999999' and routePartitionName '' at sys.hcs.Telco.Acme.Paris to delete/,
+      /no Line Relation with Directory Number '\+33149999999' and Route Partition '' at sys.hcs.Telco.Acme.Paris to delete/,
     );
   });
 

@@ -26,7 +26,7 @@ describe('what a modify or delete changes', () => {
       line({ action: 'delete', pattern: '+33140001001', partition: 'Paris-PT' }),
     ]);
     expect(issue(body, 2, 'target-not-found').message).toBe(
-      "Row 2, Directory Number (E2): no Line Relation with pattern '+33149999999' and routePartitionName 'Paris-PT' exists at sys.hcs.Telco.Acme.Paris: check the key values, or give the pkid.",
+      "Row 2, Directory Number (E2): no Line Relation with Directory Number '+33149999999' and Route Partition 'Paris-PT' exists at sys.hcs.Telco.Acme.Paris: check the key values, or give the pkid.",
     );
     expect(issue(body, 3, 'target-not-found').message).toBe(
       "Row 3, Unique Identifier (pkid) (H3): '0123456789abcdef01234567' is not the pkid of any relation/LineRelation: copy the pkid from an export, or leave the cell empty to find the instance by its key.",
@@ -36,7 +36,7 @@ describe('what a modify or delete changes', () => {
     );
     expect(issuesOf(body).filter((entry) => entry.row === 5)).toEqual([]);
     expect(issue(body, 6, 'target-not-found').message).toMatch(
-      /^Row 6, Directory Number \(E6\): no Line Relation with pattern '\+33140001001'/,
+      /^Row 6, Directory Number \(E6\): no Line Relation with Directory Number '\+33140001001'/,
     );
   });
 
@@ -78,7 +78,7 @@ describe('across rows and against the store', () => {
       line({ pattern: '+33140001027', name: 'Second' }),
     ]);
     expect(issue(body, 4, 'duplicate-in-workbook').message).toBe(
-      "Row 4, Directory Number (E4): Line Relation with pattern '+33140001027' and routePartitionName '' is already added by row 2; each can be added once.",
+      "Row 4, Directory Number (E4): Line Relation with Directory Number '+33140001027' and Route Partition '' is already added by row 2; each can be added once.",
     );
     expect(issuesOf(body).filter((entry) => entry.row === 2)).toEqual([]);
   });
@@ -86,14 +86,14 @@ describe('across rows and against the store', () => {
   it('a business key the store holds', async () => {
     const body = await check.validateLines([line({ pattern: '+33140001004', partition: 'Paris-PT', device: 'SEP00AA00000002' })]);
     expect(issue(body, 2, 'duplicate-in-store').message).toMatch(
-      /^Row 2, Directory Number \(E2\): Line Relation with pattern '\+33140001004' and routePartitionName 'Paris-PT' already exists at sys\.hcs\.Telco\.Acme\.Paris \(pkid [0-9a-f]{24}\); change that one instead, or pick another value\.$/,
+      /^Row 2, Directory Number \(E2\): Line Relation with Directory Number '\+33140001004' and Route Partition 'Paris-PT' already exists at sys\.hcs\.Telco\.Acme\.Paris; change that one instead, or pick another value\.$/,
     );
   });
 
   it('a device line key taken elsewhere in the tree', async () => {
     const body = await check.validateLines([line({ hierarchy: LONDON, pattern: '+33140001005', partition: 'Paris-PT' })], ACME);
     expect(issue(body, 2, 'duplicate-in-store').message).toMatch(
-      /^Row 2, Directory Number \(E2\): Line with pattern '\+33140001005' and routePartitionName 'Paris-PT' already exists at sys\.hcs\.Telco\.Acme\.Paris \(pkid [0-9a-f]{24}\); a number and partition can be on one line only; pick another number or partition\.$/,
+      /^Row 2, Directory Number \(E2\): Line with Directory Number '\+33140001005' and Route Partition 'Paris-PT' already exists at sys\.hcs\.Telco\.Acme\.Paris; a number and partition can be on one line only; pick another number or partition\.$/,
     );
   });
 

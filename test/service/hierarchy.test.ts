@@ -95,7 +95,7 @@ describe('hierarchy nodes', () => {
   it('keeps node names unique within their parent', async () => {
     const duplicate = await addNode(ACME, 'Paris');
     expect(duplicate.status).toBe(409);
-    expect(duplicate.body.message).toMatch(/name 'Paris' already exists at sys.hcs.Telco.Acme/);
+    expect(duplicate.body.message).toMatch(/Name 'Paris' already exists at sys.hcs.Telco.Acme/);
     expect((await addNode(`${ACME}.London`, 'Paris')).status).toBe(200);
   });
 

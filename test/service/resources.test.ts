@@ -49,7 +49,7 @@ describe('resource writes', () => {
     const clash = await t.call('POST', `/api/data/Countries/${q('sys')}`, { data: { country_name: 'France again', iso_code: 'FR' } });
     expect(clash.status).toBe(409);
     expect(clash.body).toMatchObject({ success: false, http_code: 409, code: 'conflict' });
-    expect(clash.body.message).toMatch(/iso_code 'FR' already exists at sys/);
+    expect(clash.body.message).toMatch(/ISO Code 'FR' already exists at sys/);
     expect(t.snapshot()).toBe(before);
     const tx = await t.get(`/api/tool/Transaction/${clash.body.transaction_id}/`);
     expect(tx.body.data).toMatchObject({ status: 'Fail', rolled_back: 'Yes' });

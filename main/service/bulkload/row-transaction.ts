@@ -2,6 +2,7 @@ import type { JsonObject } from '../api-types';
 import { hashPasswordSync } from '../auth/passwords';
 import { businessKeyOf } from '../domain/business-key';
 import { isWithin } from '../domain/hierarchy';
+import { keyValues } from '../domain/rules/keys';
 import { versionOf } from '../domain/instance-version';
 import { labelOf, requireInstance, requireNode } from '../domain/instance-ops';
 import type { Store } from '../domain/store';
@@ -126,13 +127,12 @@ function targetOf(store: Store, model: ModelDef, node: NodeRow, row: ParsedRow):
     throw new ApiError(
       400,
       'validation-failed',
-      `Row ${row.rowNumber}: a ${row.action} needs the pkid column or ${keyFields.join(' and ')} to find the instance.`,
+      `Row ${row.rowNumber}: a ${row.action} needs the pkid column or ${keyFields.map((field) => model.fields[field]?.title ?? field).join(' and ')} to find the instance.`,
     );
   }
   const found = store.instances.findByKey(model.modelType, businessKeyOf(model, row.data, node.pkid))[0];
   if (!found) {
-    const described = keyFields.map((field) => `${field} '${String(row.data[field])}'`).join(' and ');
-    throw notFound(`Row ${row.rowNumber}: no ${model.title} with ${described} at ${node.path} to ${row.action}.`);
+    throw notFound(`Row ${row.rowNumber}: no ${model.title} with ${keyValues(model, row.data)} at ${node.path} to ${row.action}.`);
   }
   return found;
 }

@@ -4,10 +4,11 @@ import { AUTO_ANSWERS, CFA_CSS_POLICIES, LINE_USAGES, PARTY_ENTRANCE_TONES, PATT
 import { directoryNumber, flag, nullableText, object, oneOf, text } from './field-builders';
 import type { FieldDef, ModelDef } from './types';
 
+/** A timer whose stored type varies between deployments (text or a whole number); the engineer types seconds. */
 const unknownType = (title: string): FieldDef => ({
   type: ['string', 'integer', 'null'],
   title,
-  description: 'Type not known from the observed instances: text, a whole number or empty.',
+  description: 'In seconds, as a whole number. Leave empty to use the system default.',
 });
 
 export const lineRelation: ModelDef = {

@@ -2,6 +2,7 @@ import { roleAllows, type Operation } from '../auth/access';
 import type { JsonObject } from '../api-types';
 import { businessKeyOf, onBranch, scopeOf } from '../domain/business-key';
 import { isWithin, wouldBeWithin } from '../domain/hierarchy';
+import { keyValues } from '../domain/rules/keys';
 import type { Store } from '../domain/store';
 import type { ModelDef } from '../models/types';
 import type { InstanceRecord } from '../store/instances-repo';
@@ -100,10 +101,6 @@ export function storedByKey(
   return candidates.sort((a, b) => b.hierarchyPath.length - a.hierarchyPath.length)[0];
 }
 
-function keyDescription(model: ModelDef, data: JsonObject): string {
-  return model.businessKey.fields.map((field) => `${field} ${quoted(String(data[field] ?? ''))}`).join(' and ');
-}
-
 function byPkid(check: RowCheck, pkid: string): Target | undefined {
   const record = check.store.instances.get(pkid);
   const gone = record && check.overlay.goneBy(pkid);
@@ -144,7 +141,7 @@ export function findTarget(check: RowCheck, node: NodeRow): Target | undefined {
     model.businessKey.fields[0],
     'error',
     'target-not-found',
-    `no ${model.title} with ${keyDescription(model, row.data)} exists at ${node.path}: check the key values, or give the pkid`,
+    `no ${model.title} with ${keyValues(model, row.data)} exists at ${node.path}: check the key values, or give the pkid`,
   );
   return undefined;
 }

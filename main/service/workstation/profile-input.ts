@@ -114,9 +114,10 @@ function baseUrlProblem(value: unknown): string | undefined {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must start with https:// or http://';
   // Credentials in the URL would be stored and shown in plain text: they go in username and password.
-  if (url.username !== '' || url.password !== '') return 'must not hold a user name or password: use the username and password fields';
+  if (url.username !== '' || url.password !== '')
+    return 'must not hold a user name or password: type them in the User name and Password fields';
   if (url.search !== '' || url.hash !== '') return 'must not have a query or fragment';
-  if (/\/api\/?$/.test(url.pathname)) return "is the deployment's address, without /api/";
+  if (/\/api\/?$/.test(url.pathname)) return "must be the deployment's address, without /api/";
   return undefined;
 }
 

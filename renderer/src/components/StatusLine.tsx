@@ -10,17 +10,22 @@ export function StatusLine() {
   const list = Object.values(running);
   const label = { unknown: 'Connecting…', connected: 'Connected to the local service', unreachable: 'Service unreachable' }[connection];
   return (
-    <footer className="status-line" role="status" aria-live="polite">
-      <span className={`connection ${connection}`}>● {label}</span>
-      {current !== 'Local' && <span data-testid="live-workspace">Live on {current}: changes go to that deployment</span>}
-      <span data-testid="running-transactions">
-        {list.length === 0 ? 'No transaction running' : `${list.length} running: ${list.map((t) => `${t.label} (${t.status})`).join(', ')}`}
-      </span>
-      {last && (
-        <button type="button" className="link" onClick={() => nav.getState().go({ view: 'transaction', transactionId: last.id })}>
-          Last: {last.label}, {last.status}
-        </button>
-      )}
+    // The footer stays the page's one contentinfo landmark; the live region is inside it (a footer may not take role="status").
+    <footer className="status-line">
+      <div className="status-items" role="status" aria-live="polite">
+        <span className={`connection ${connection}`}>● {label}</span>
+        {current !== 'Local' && <span data-testid="live-workspace">Live on {current}: changes go to that deployment</span>}
+        <span data-testid="running-transactions">
+          {list.length === 0
+            ? 'No transaction running'
+            : `${list.length} running: ${list.map((t) => `${t.label} (${t.status})`).join(', ')}`}
+        </span>
+        {last && (
+          <button type="button" className="link" onClick={() => nav.getState().go({ view: 'transaction', transactionId: last.id })}>
+            Last: {last.label}, {last.status}
+          </button>
+        )}
+      </div>
     </footer>
   );
 }

@@ -37,6 +37,8 @@ export function TopBar() {
       <form
         className="top-search"
         role="search"
+        // Each search landmark has its own name: this one, Search resources (the Search view), Find in the export, Find and replace.
+        aria-label="Search everywhere"
         onSubmit={(event) => {
           event.preventDefault();
           if (query.trim()) nav.getState().go({ view: 'search', query: query.trim() });

@@ -51,7 +51,7 @@ function LoadFault() {
   if (!fault) return null;
   return (
     <div className="resource-form-page" data-testid="resource-form" data-form-state="error">
-      <h2 className="view-title">{fault.status === 403 ? 'Permission Denied' : 'The form could not be opened'}</h2>
+      <h1 className="view-title">{fault.status === 403 ? 'Permission Denied' : 'The form could not be opened'}</h1>
       <FaultNotice fault={fault} onRetry={fault.status === 403 || !target ? undefined : () => void stores.form.getState().load(target)} />
       <button type="button" onClick={() => stores.nav.getState().back()}>
         Back
@@ -133,10 +133,10 @@ function FormHeader() {
   const hint = useRoleHint();
   return (
     <header className="form-header">
-      <h2 className="view-title">
+      <h1 className="view-title">
         {mode === 'edit' ? 'Edit' : 'Add'} {title}
         {subject && <span className="form-subject"> {subject}</span>}
-      </h2>
+      </h1>
       <p className="muted">
         {mode === 'add' ? <>At {path ?? where}. </> : subjectHierarchy && <>At {subjectHierarchy}. </>}
         Fields marked * are required. <RoleNote hint={hint} />

@@ -21,7 +21,7 @@ export function HelpView() {
   const rows = useMemo(() => operationsOf(doc, filter), [doc, filter]);
   return (
     <section className="help" aria-label="Help">
-      <h2>API reference</h2>
+      <h1 className="view-title">API reference</h1>
       <p className="muted">
         The service answers the API below at its own address in server mode (<code>workstation serve</code>), with Basic authentication or a
         session. The full description, OpenAPI 3.1, is at <code>/api/openapi.json</code>: give it to a client generator or a fuzzer. Every

@@ -8,23 +8,13 @@ import { modelTypeOfHref } from '../store/instance-store';
 import { useSlice, useStores } from '../store/stores';
 import { useKnownModels } from '../store/use-model-catalog';
 import { DataList } from './instance/DataList';
+import { nameOf } from './instance/instance-name';
 import { MetaPanel } from './instance/MetaPanel';
 import { saveFile } from '../api/downloads';
 import { useRoleHint } from './resources/role';
 import { RoleNote } from './resources/RoleNote';
 import { ExportButtons } from './viewer/ExportButtons';
 import './instance/instance.css';
-
-const NAME_FIELDS = ['pattern', 'name', 'userid', 'username', 'internal_number', 'country_name'];
-
-/** A short name for the heading: the model's usual key field, else the pkid. */
-function nameOf(instance: Instance): string {
-  for (const field of NAME_FIELDS) {
-    const value = instance.data[field];
-    if (typeof value === 'string' && value !== '') return value;
-  }
-  return instance.meta.pkid;
-}
 
 /** One instance: its data and meta, with edit, delete, tag, version tag and export. */
 export function InstanceView() {

@@ -21,12 +21,13 @@ export function SearchView() {
 
   return (
     <section className="search-view" aria-labelledby="search-title">
-      <h2 id="search-title" className="view-title">
+      <h1 id="search-title" className="view-title">
         Search
-      </h2>
+      </h1>
       <form
         className="search-form"
         role="search"
+        aria-label="Search resources"
         onSubmit={(event) => {
           event.preventDefault();
           void search.getState().search();

@@ -3,7 +3,7 @@ import type { ConnectionTestResult, RemoteProfile, RemoteProfileInput } from '..
 import { FaultNotice } from '../components/FaultNotice';
 import { Empty, Loading } from '../components/States';
 import { useSlice, useStores } from '../store/stores';
-import { EMPTY, ProfileForm, valuesOf } from './settings/ProfileForm';
+import { EMPTY, PROFILE_LABELS, ProfileForm, valuesOf } from './settings/ProfileForm';
 
 /** Settings: the remote deployments (profiles) this admin may work live against. */
 export function SettingsView() {
@@ -20,7 +20,7 @@ export function SettingsView() {
   }, [profiles]);
   return (
     <section className="settings" aria-label="Settings">
-      <h2>Remote deployments</h2>
+      <h1 className="view-title">Remote deployments</h1>
       {vault?.warning && (
         <p className="vault-warning" role="note">
           {vault.warning}
@@ -29,7 +29,7 @@ export function SettingsView() {
       {vault && !vault.persistent && (
         <p className="muted">Passwords are kept in memory only: enter them again after the workstation restarts.</p>
       )}
-      {fault && <FaultNotice fault={fault} />}
+      {fault && <FaultNotice fault={fault} fields={PROFILE_LABELS} summary="The remote deployment was not saved: correct these fields." />}
       {loading && list.length === 0 ? <Loading what="the remote profiles" /> : <ProfileTable onEdit={setEditing} />}
       {editing ? <EditProfileForm profile={editing} onDone={() => setEditing(undefined)} /> : <AddProfileForm />}
     </section>
@@ -53,7 +53,9 @@ function ProfileTable({ onEdit }: { onEdit(profile: RemoteProfile): void }) {
           <th>User</th>
           <th>Release</th>
           <th>Password</th>
-          <th />
+          <th>
+            <span className="visually-hidden">Actions</span>
+          </th>
         </tr>
       </thead>
       <tbody>

@@ -48,14 +48,14 @@ function SyncHeader({ profile, profiles }: { profile: string | undefined; profil
       <button type="button" onClick={() => nav.getState().go({ view: 'settings' })}>
         ‹ Settings
       </button>
-      <h2 id="sync-title" className="view-title">
+      <h1 id="sync-title" className="view-title">
         Sync{' '}
         {profile !== undefined && (
           <strong className="live-name" style={{ background: workspaceColour(profile) }}>
             {profile}
           </strong>
         )}
-      </h2>
+      </h1>
       {choices.length > 1 && (
         <label>
           Profile{' '}

@@ -3,10 +3,11 @@ import { FaultNotice } from '../components/FaultNotice';
 import { Empty, Loading } from '../components/States';
 import { FINISHED } from '../api/finished';
 import { useSlice, useStores } from '../store/stores';
+import { useKnownModels } from '../store/use-model-catalog';
 import { TransactionFacts } from './transactions/TransactionFacts';
 import { TransactionLog } from './transactions/TransactionLog';
 import { SubTransactionList } from './transactions/SubTransactionList';
-import { pillClass, shortId } from './transactions/tx-format';
+import { pillClass, shortId, typeTitle } from './transactions/tx-format';
 import './transactions/transactions.css';
 
 /** One transaction: what it did, how it ended, its sub-transactions and its log, followed live. */
@@ -16,6 +17,7 @@ export function TransactionView() {
   const detail = useSlice('transactions', (s) => (s.detail?.transaction_id === id ? s.detail : undefined));
   const state = useSlice('transactions', (s) => s.detailState);
   const fault = useSlice('transactions', (s) => s.detailFault);
+  const models = useKnownModels();
 
   useEffect(() => {
     if (!id) return;
@@ -38,9 +40,11 @@ export function TransactionView() {
     <section className="transaction-view" data-testid="transaction-view" data-status={detail.status} aria-labelledby="transaction-title">
       <div className="toolbar">
         {back}
-        <h2 id="transaction-title" className="view-title tx-title">
-          {detail.action} <code>{detail.model_type}</code> <span className={pillClass(detail.status)}>{detail.status}</span>
-        </h2>
+        <h1 id="transaction-title" className="view-title tx-title">
+          {/* The model as the engineer knows it (Line Relation); its type on hover. */}
+          {detail.action} <span title={detail.model_type}>{typeTitle(models, detail.model_type)}</span>{' '}
+          <span className={pillClass(detail.status)}>{detail.status}</span>
+        </h1>
         <span className="spacer" />
         {running && (
           <span className="tx-live" role="status">

@@ -34,9 +34,9 @@ export function TransactionsView() {
 
   return (
     <section className="transactions-view" aria-labelledby="transactions-title">
-      <h2 id="transactions-title" className="view-title">
+      <h1 id="transactions-title" className="view-title">
         Transactions {nodePath && <span className="muted">at {nodePath} and below</span>}
-      </h2>
+      </h1>
       <TransactionFilterBar />
       {fault && (listState === 'error' || rows.length > 0) && (
         <FaultNotice fault={fault} onRetry={() => void transactions.getState().refreshList()} />

@@ -119,9 +119,9 @@ export function ViewerView() {
         <button type="button" onClick={() => nav.getState().back()}>
           ‹ Back
         </button>
-        <h2 id="viewer-title" className="view-title">
+        <h1 id="viewer-title" className="view-title">
           {info.name}
-        </h2>
+        </h1>
         <span className="pill">read-only</span>
         <span className="muted" data-testid="viewer-counts">
           {(sheet?.rows ?? 0).toLocaleString()} rows in {sheet?.name ?? 'no sheet'}

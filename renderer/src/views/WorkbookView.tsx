@@ -80,9 +80,9 @@ function emptyRowsAfter(sheet: WorkbookSheet | undefined): number {
 function WorkbookTitle({ info }: { info: WorkbookInfo }) {
   return (
     <>
-      <h2 id="workbook-title" className="view-title">
+      <h1 id="workbook-title" className="view-title">
         {info.name}
-      </h2>
+      </h1>
       <span className={`pill wb-${info.state}`} data-testid="workbook-state">
         {stateText(info)}
       </span>
@@ -289,12 +289,12 @@ export function WorkbookView() {
         </div>
         {showHistory ? (
           <aside className="issue-panel" aria-label="History of the workbook">
-            <h3 className="side-panel-head">
+            <h2 className="side-panel-head">
               History
               <button type="button" className="side-switch" onClick={() => setShowHistory(false)}>
                 Issues
               </button>
-            </h3>
+            </h2>
             <HistoryPanel />
           </aside>
         ) : (

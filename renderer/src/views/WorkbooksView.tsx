@@ -32,9 +32,9 @@ export function WorkbooksView() {
 
   return (
     <section className="workbooks-view" aria-labelledby="workbooks-title">
-      <h2 id="workbooks-title" className="view-title">
+      <h1 id="workbooks-title" className="view-title">
         Workbooks <span className="muted">opened at {hierarchy}</span>
-      </h2>
+      </h1>
       <WorkbookSources hierarchy={hierarchy} />
       {busy && (
         <p className="workbooks-busy" role="status">

@@ -13,10 +13,20 @@ import { quoted } from './text';
  * earlier row of the workbook takes.
  */
 
-/** What a key names, for messages: "Line Relation with pattern '+33140001050' and routePartitionName ''". */
+/**
+ * What a key names, for messages, in the words of the form and the sheet's titles (an engineer
+ * reads them, not the API's field names): "Line Relation with Directory Number '+33140001050'
+ * and Route Partition ''".
+ */
 export function describeKey(model: ModelDef, data: JsonObject): string {
-  const values = model.businessKey.fields.map((field) => `${field} ${quoted(String(data[field] ?? ''))}`).join(' and ');
-  return `${model.title} with ${values}`;
+  return `${model.title} with ${keyValues(model, data)}`;
+}
+
+/** The key's fields by title with their values: "Directory Number '+33140001050' and Route Partition ''". */
+export function keyValues(model: ModelDef, data: JsonObject): string {
+  return model.businessKey.fields
+    .map((field) => `${model.fields[field]?.title ?? field} ${quoted(String(data[field] ?? ''))}`)
+    .join(' and ');
 }
 
 /** What to do about a clash with a stored instance, where the model has more to say than the default. */
@@ -46,8 +56,6 @@ export function keyProblem(
     return conflictProblem(field, 'duplicate-in-workbook', `${subject} is already added by ${holder.addedBy}; each can be added once.`);
   }
   // A global key can be held at a sibling site: its path is named only where it may be seen.
-  const place = clashInSight(view.seenFrom(node), holder.hierarchyPath)
-    ? `at ${holder.hierarchyPath}${holder.pkid ? ` (pkid ${holder.pkid})` : ''}`
-    : 'elsewhere in the hierarchy';
+  const place = clashInSight(view.seenFrom(node), holder.hierarchyPath) ? `at ${holder.hierarchyPath}` : 'elsewhere in the hierarchy';
   return conflictProblem(field, 'duplicate-in-store', `${subject} already exists ${place}; ${ADVICE[model.modelType] ?? DEFAULT_ADVICE}.`);
 }

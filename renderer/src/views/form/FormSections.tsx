@@ -23,7 +23,7 @@ export function FormSections({ schema, groups, tabs, current, onSelect }: Sectio
       <>
         {groups.map((group) => (
           <section className="form-section card" key={group.title} aria-labelledby={sectionId(group)}>
-            <h3 id={sectionId(group)}>{group.title}</h3>
+            <h2 id={sectionId(group)}>{group.title}</h2>
             <GroupFields schema={schema} group={group} />
           </section>
         ))}

@@ -3,6 +3,7 @@ import type { SchemaProperty } from '../../../../main/service/contract/resource-
 import { useSlice, useStores } from '../../store/stores';
 import { inputText } from './coerce';
 import { FieldNotes, TemplateBadge, TemplateNote, fieldId, isMacro, useTemplateFill } from './field-parts';
+import { placeholderOf } from './macro-preview';
 import { getAt, kindOf } from './schema-paths';
 
 /** Input types a policy's `input_type` may ask for; anything else stays a text box. */
@@ -57,8 +58,13 @@ export function ScalarField({ path, property, label }: { path: string; property:
         )}
         <TemplateBadge path={path} />
       </label>
-      {/* Left to a template, the field is empty and shows the template's value (or macro) in grey. */}
-      {widget(property, { ...common, placeholder: fill.byTemplate ? fill.text : undefined }, value, change)}
+      {/* Left to a template, the field is empty and shows in grey the value the template makes from the fields typed so far. */}
+      {widget(
+        property,
+        { ...common, placeholder: fill.byTemplate && fill.preview ? placeholderOf(fill.preview) : undefined },
+        value,
+        change,
+      )}
       <TemplateNote {...fill} />
       <FieldNotes id={id} help={property.description} error={error} />
     </div>

@@ -1,5 +1,7 @@
 import { FaultNotice } from '../../components/FaultNotice';
 import { useSlice, useStores } from '../../store/stores';
+import type { TemplateFill } from './template-fills';
+import { PreviewValue, useFillPreview } from './field-parts';
 
 /**
  * Picks the Configuration Template applied when saving: those made for this model at the node
@@ -50,10 +52,7 @@ export function TemplatePicker() {
               </p>
               <ul>
                 {fills.map((fill) => (
-                  <li key={fill.path}>
-                    {fill.title} <code className="muted">{fill.path}</code> ← <code className="macro">{fill.text}</code>
-                    {fill.perItem && <span className="muted"> (for each item)</span>}
-                  </li>
+                  <FillItem key={fill.path} fill={fill} />
                 ))}
               </ul>
             </>
@@ -65,5 +64,22 @@ export function TemplatePicker() {
         </div>
       )}
     </div>
+  );
+}
+
+const YES_NO: ReadonlyMap<string, string> = new Map([
+  ['true', 'Yes'],
+  ['false', 'No'],
+]);
+
+/** One field the template fills, with the value it makes from the form as typed so far (the macro itself on hover). */
+function FillItem({ fill }: { fill: TemplateFill }) {
+  // A checkbox's value reads as the box shows it: Yes or No, not the JSON true or false.
+  const preview = useFillPreview(YES_NO.get(fill.text) ?? fill.text);
+  return (
+    <li title={`${fill.path}: ${fill.text}`}>
+      {fill.title} ← {preview ? <PreviewValue preview={preview} /> : fill.text}
+      {fill.perItem && <span className="muted"> (for each item)</span>}
+    </li>
   );
 }

@@ -2,6 +2,7 @@ import type { ApiFault } from '../../api/fault';
 import type { InstanceMeta, Reference } from '../../../../main/service/contract/resource-api';
 import { FaultNotice } from '../../components/FaultNotice';
 import { modelTypeOfHref } from '../../store/instance-store';
+import { useReferenceName } from './instance-name';
 import { TagEditor, VersionTagEditor } from './TagEditor';
 
 const REFERENCE_KINDS = ['self', 'parent', 'children', 'device', 'owner'] as const;
@@ -81,12 +82,7 @@ export function MetaPanel({ meta, warnings, why, fault, busy, onOpen, onAddTag, 
               ) : (
                 <ul>
                   {list.map((reference) => (
-                    <li key={reference.href}>
-                      <button type="button" className="link" data-href={reference.href} onClick={() => onOpen(reference)}>
-                        {modelTypeOfHref(reference.href)}
-                      </button>{' '}
-                      <code className="muted">{reference.pkid}</code>
-                    </li>
+                    <ReferenceItem key={reference.href} reference={reference} onOpen={onOpen} />
                   ))}
                 </ul>
               )}
@@ -95,5 +91,19 @@ export function MetaPanel({ meta, warnings, why, fault, busy, onOpen, onAddTag, 
         })}
       </dl>
     </div>
+  );
+}
+
+/** A reference by the name of what it points to (Paris, SEP00AA00000000), its model beside it; the pkid only when it has no name. */
+function ReferenceItem({ reference, onOpen }: { reference: Reference; onOpen(reference: Reference): void }) {
+  const name = useReferenceName(reference.href);
+  const modelType = modelTypeOfHref(reference.href);
+  return (
+    <li>
+      <button type="button" className="link" data-href={reference.href} title={reference.pkid} onClick={() => onOpen(reference)}>
+        {name ?? modelType}
+      </button>{' '}
+      {name ? <code className="muted">{modelType}</code> : <code className="muted">{reference.pkid}</code>}
+    </li>
   );
 }

@@ -55,10 +55,10 @@ function ResultGroup({ group }: { group: SearchGroup }) {
   const headingId = `group-${group.modelType.replace(/\W/g, '-')}`;
   return (
     <section className="search-group" aria-labelledby={headingId} data-model-type={group.modelType}>
-      <h3 id={headingId}>
+      <h2 id={headingId}>
         {titleOf(models, group.modelType)} <code className="muted">{group.modelType}</code>{' '}
         <span className="search-count">{group.hits.length.toLocaleString('en')}</span>
-      </h3>
+      </h2>
       <div className="search-hit search-hit-head" style={{ gridTemplateColumns: template }} aria-hidden="true">
         {columns.map((column) => (
           <span key={column}>{titles.get(column) ?? column}</span>

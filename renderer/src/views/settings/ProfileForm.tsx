@@ -18,6 +18,24 @@ export const EMPTY = {
   idle_ms: '',
 };
 
+/**
+ * The form's labels by the API's field names: a refusal names fields as the API does (base_url,
+ * timeouts.connect_ms), the engineer knows them by these.
+ */
+export const PROFILE_LABELS: Readonly<Record<string, string>> = {
+  name: 'Name',
+  base_url: 'Base URL',
+  username: 'User name',
+  password: 'Password',
+  auth_mode: 'Sign-in',
+  release: 'Release',
+  home_hierarchy: 'Home hierarchy',
+  ca_pem: 'CA certificate',
+  'timeouts.connect_ms': 'Connect timeout',
+  'timeouts.response_ms': 'Response timeout',
+  'timeouts.idle_ms': 'Idle timeout',
+};
+
 /** An existing profile in the form; the password field stays empty (passwords never come back). */
 export function valuesOf(profile: RemoteProfile): ProfileFormValues {
   return {
@@ -100,12 +118,12 @@ export function ProfileForm({ mode, title, initial, busy, onSubmit, onCancel }: 
   };
   return (
     <form className="profile-form" aria-label={title} onSubmit={(event) => void submit(event)}>
-      <h3 style={{ gridColumn: '1 / 3' }}>{title}</h3>
-      {field('name', 'Name', 'text', 'AcmeProd')}
-      {field('base_url', 'Base URL', 'url', 'https://voss.example.com')}
-      {field('username', 'User name')}
-      {field('password', mode === 'edit' ? 'Password (empty: keep the one held)' : 'Password', 'password')}
-      <label htmlFor={idOf('auth_mode')}>Sign-in</label>
+      <h2 style={{ gridColumn: '1 / 3' }}>{title}</h2>
+      {field('name', PROFILE_LABELS.name, 'text', 'AcmeProd')}
+      {field('base_url', PROFILE_LABELS.base_url, 'url', 'https://voss.example.com')}
+      {field('username', PROFILE_LABELS.username)}
+      {field('password', mode === 'edit' ? 'Password (empty: keep the one held)' : PROFILE_LABELS.password, 'password')}
+      <label htmlFor={idOf('auth_mode')}>{PROFILE_LABELS.auth_mode}</label>
       <select
         id={idOf('auth_mode')}
         name="auth_mode"

@@ -37,7 +37,7 @@ export function MirrorPanel({ profile }: { profile: string }) {
   return (
     <section className="sync-mirror" aria-label={`Mirror of ${profile}`}>
       <div className="sync-mirror-head">
-        <h3>Mirror</h3>
+        <h2>Mirror</h2>
         {shown && status && (
           <span className="sync-pulled" data-testid="mirror-pulled">
             {mirrorText(status.pulled_at, now)}

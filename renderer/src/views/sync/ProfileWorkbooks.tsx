@@ -21,7 +21,7 @@ export function ProfileWorkbooks({ profile }: { profile: string }) {
   const mine = useMemo(() => workbooksFor(rows, profile), [rows, profile]);
   return (
     <section className="sync-workbooks" aria-label={`Workbooks for ${profile}`}>
-      <h3>Workbooks waiting for {profile}</h3>
+      <h2>Workbooks waiting for {profile}</h2>
       {fault && <FaultNotice fault={fault} />}
       {listState === 'loading' && <Loading what="the workbooks" />}
       {listState === 'ready' && mine.length === 0 && (

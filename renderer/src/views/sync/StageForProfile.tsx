@@ -31,7 +31,7 @@ export function StageForProfile({ profile }: { profile: string }) {
 
   return (
     <section className="sync-stage" aria-label={`Stage a workbook for ${profile}`}>
-      <h3>Stage a workbook</h3>
+      <h2>Stage a workbook</h2>
       <div className="workbook-sources" role="group" aria-label={`Open a workbook for ${profile}`}>
         {picksFilesItself(client) ? (
           <button

@@ -53,13 +53,13 @@ export function SubTransactionList({ detail }: { detail: TransactionDetail }) {
   };
   return (
     <div className="card tx-subs">
-      <h3>
+      <h2>
         Sub-transactions{' '}
         <span className="muted" data-testid="sub-transaction-counts">
           ({counts.total.toLocaleString('en')}
           {failed > 0 ? `, ${failed.toLocaleString('en')} failed` : ''})
         </span>
-      </h3>
+      </h2>
       <ul aria-label="Sub-transactions">
         {shown.map((sub) => (
           <li key={sub.transaction_id}>

@@ -1,6 +1,8 @@
 import type { TransactionDetail } from '../../../../main/service/contract/transaction-api';
 import { useStores } from '../../store/stores';
-import { durationOf, formatTime, shortId } from './tx-format';
+import { useKnownModels } from '../../store/use-model-catalog';
+import { useReferenceName } from '../instance/instance-name';
+import { durationOf, formatTime, shortId, typeTitle } from './tx-format';
 
 /**
  * Where the resource can be opened: not after a delete, nor after a create that failed (both
@@ -17,6 +19,9 @@ export function resourceLinkOf(detail: TransactionDetail): { modelType: string; 
 export function TransactionFacts({ detail }: { detail: TransactionDetail }) {
   const { nav } = useStores();
   const link = resourceLinkOf(detail);
+  // The resource by its name (a line's number) when it can still be read; its pkid otherwise.
+  const name = useReferenceName(link?.href);
+  const models = useKnownModels();
   const took = durationOf(detail.started_time ?? detail.submitted_time, detail.completed_time);
   return (
     <div className="card tx-facts">
@@ -45,8 +50,13 @@ export function TransactionFacts({ detail }: { detail: TransactionDetail }) {
         <dt>Resource</dt>
         <dd data-testid="transaction-resource">
           {link ? (
-            <button type="button" className="link" onClick={() => nav.getState().go({ view: 'instance', ...link })}>
-              Open {link.modelType} <code>{detail.resource?.pkid}</code>
+            <button
+              type="button"
+              className="link"
+              title={detail.resource?.pkid}
+              onClick={() => nav.getState().go({ view: 'instance', ...link })}
+            >
+              Open {typeTitle(models, link.modelType)} {name ?? <code>{detail.resource?.pkid}</code>}
             </button>
           ) : detail.resource?.pkid ? (
             <span>

@@ -1,7 +1,7 @@
 import { PAGE_SIZE } from '../../store/transactions-store';
 import { useSlice, useStores } from '../../store/stores';
 import { useKnownModels } from '../../store/use-model-catalog';
-import { STATUSES, TOOL_MODEL_TYPES } from './tx-format';
+import { STATUSES, TOOL_MODEL_TYPES, typeTitle } from './tx-format';
 
 /** Status and model type filters (applied by the service), the paging and the refresh state. */
 export function TransactionFilterBar() {
@@ -13,7 +13,8 @@ export function TransactionFilterBar() {
   const auto = useSlice('transactions', (s) => s.autoRefreshing);
   const store = transactions.getState();
   // The models the service says a node holds (its catalog), then the tools that run transactions.
-  const modelTypes = [...useKnownModels().map((model) => model.model_type), ...TOOL_MODEL_TYPES];
+  const models = useKnownModels();
+  const modelTypes = [...models.map((model) => model.model_type), ...TOOL_MODEL_TYPES];
   return (
     <div className="toolbar tx-toolbar">
       <label>
@@ -26,11 +27,14 @@ export function TransactionFilterBar() {
         </select>
       </label>
       <label>
-        Model type{' '}
+        Type{' '}
         <select value={filters.modelType} onChange={(event) => void store.setFilters({ modelType: event.target.value })}>
-          <option value="">Any model type</option>
+          <option value="">Any type</option>
+          {/* By the names the lists use (Line Relation); the model type is the value sent. */}
           {modelTypes.map((modelType) => (
-            <option key={modelType}>{modelType}</option>
+            <option key={modelType} value={modelType}>
+              {typeTitle(models, modelType)}
+            </option>
           ))}
         </select>
       </label>

@@ -5,9 +5,9 @@ import { formatClock } from './tx-format';
 export function TransactionLog({ entries: ordered, running }: { entries: TransactionLogEntry[]; running: boolean }) {
   return (
     <div className="card tx-log">
-      <h3>
+      <h2>
         Log <span className="muted">({ordered.length})</span>
-      </h3>
+      </h2>
       {ordered.length === 0 ? (
         <p className="muted">{running ? 'Waiting for the first step…' : 'This transaction wrote no log.'}</p>
       ) : (

@@ -1,6 +1,7 @@
 import { Empty, Loading } from '../../components/States';
 import { useSlice, useStores } from '../../store/stores';
-import { formatTime, pillClass, shortId } from './tx-format';
+import { useKnownModels } from '../../store/use-model-catalog';
+import { formatTime, pillClass, shortId, typeTitle } from './tx-format';
 
 /** One page of transactions; a row (or its id, for the keyboard) opens the transaction's detail. */
 export function TransactionTable() {
@@ -8,6 +9,7 @@ export function TransactionTable() {
   const rows = useSlice('transactions', (s) => s.rows);
   const listState = useSlice('transactions', (s) => s.listState);
   const filtered = useSlice('transactions', (s) => Boolean(s.filters.status || s.filters.modelType));
+  const models = useKnownModels();
   const open = (transactionId: string) => nav.getState().go({ view: 'transaction', transactionId });
 
   if (listState === 'loading' && rows.length === 0) return <Loading what="transactions" />;
@@ -37,7 +39,7 @@ export function TransactionTable() {
           <tr>
             <th scope="col">ID</th>
             <th scope="col">Action</th>
-            <th scope="col">Model type</th>
+            <th scope="col">Type</th>
             <th scope="col">Status</th>
             <th scope="col">Detail</th>
             <th scope="col">Submitted</th>
@@ -63,9 +65,7 @@ export function TransactionTable() {
                 </button>
               </td>
               <td title={row.action}>{row.action}</td>
-              <td title={row.model_type}>
-                <code>{row.model_type}</code>
-              </td>
+              <td title={row.model_type}>{typeTitle(models, row.model_type)}</td>
               <td>
                 <span className={pillClass(row.status)}>{row.status}</span>
               </td>

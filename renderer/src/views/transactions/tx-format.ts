@@ -1,3 +1,4 @@
+import { titleOf, type CatalogModel } from '../../store/catalog-store';
 /** How the transaction views write ids, times and statuses. */
 
 /** The statuses of decisions.md, in the order a transaction goes through them. */
@@ -5,6 +6,15 @@ export const STATUSES = ['Queued', 'In Progress', 'Processing', 'Success', 'Fail
 
 /** Model types a transaction can name beyond the resource models: bulk loads and exports. */
 export const TOOL_MODEL_TYPES = ['tool/BulkLoad', 'view/ExportData'] as const;
+const TOOL_TITLES: ReadonlyMap<string, string> = new Map([
+  ['tool/BulkLoad', 'Bulk load'],
+  ['view/ExportData', 'Export'],
+]);
+
+/** What a transaction worked on, as the lists name it (Line Relation, Bulk load); the model type where nothing names it. */
+export function typeTitle(models: readonly CatalogModel[], modelType: string): string {
+  return TOOL_TITLES.get(modelType) ?? titleOf(models, modelType);
+}
 
 /** The first block of a UUID: enough to tell rows apart, the full id is in the title. */
 export function shortId(id: string): string {

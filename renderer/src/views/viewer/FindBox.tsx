@@ -24,7 +24,7 @@ export function FindBox() {
         : `${find.at + 1} of ${find.total.toLocaleString()}${find.total > find.matches.length ? ` (first ${find.matches.length.toLocaleString()} shown)` : ''}`
       : '';
   return (
-    <span className="viewer-find" role="search">
+    <span className="viewer-find" role="search" aria-label="Find in the export">
       <input
         type="search"
         aria-label="Find"

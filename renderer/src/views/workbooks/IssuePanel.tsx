@@ -39,14 +39,14 @@ export function IssuePanel({
   };
   return (
     <aside className="issue-panel" aria-labelledby="issue-panel-title" data-testid="issue-panel">
-      <h3 id="issue-panel-title" className="side-panel-head">
+      <h2 id="issue-panel-title" className="side-panel-head">
         <span>
           Issues <span className="muted">{counts ? counts.total.toLocaleString() : '…'}</span>
         </span>
         <button type="button" className="side-switch" onClick={onHistory} title="What Undo will undo">
           History
         </button>
-      </h3>
+      </h2>
       <label className="issue-only-errors">
         <input
           type="checkbox"
@@ -71,7 +71,7 @@ export function IssuePanel({
           Next error ›
         </button>
       </div>
-      <h4>By code</h4>
+      <h3>By code</h3>
       <ul className="issue-counts" aria-label="Issues by code">
         {(counts?.by_code ?? []).map((entry) => (
           <li key={`${entry.code}-${entry.severity}`}>
@@ -88,7 +88,7 @@ export function IssuePanel({
         ))}
         {counts && counts.by_code.length === 0 && <li className="muted">No issue</li>}
       </ul>
-      <h4>By column</h4>
+      <h3>By column</h3>
       <ul className="issue-counts" aria-label="Issues by column">
         {columns.map((entry) => (
           <li key={String(entry.column_id)}>

@@ -1,5 +1,6 @@
 import type { WorkbookRow } from '../../../../main/service/contract/workbook-api';
 import { useStores } from '../../store/stores';
+import { useReferenceName } from '../instance/instance-name';
 
 /**
  * Said of the chosen row when it has loaded (issue 29, point 6), before anything is typed on it:
@@ -10,11 +11,13 @@ import { useStores } from '../../store/stores';
 export function LoadedRowNote({ row, modelType }: { row: WorkbookRow | undefined; modelType: string | null | undefined }) {
   const { nav } = useStores();
   const outcome = row?.outcome;
-  if (!row || outcome?.status !== 'loaded' || !outcome.pkid) return null;
-  const pkid = outcome.pkid;
+  const pkid = outcome?.status === 'loaded' ? outcome.pkid : undefined;
+  // The instance by its name (the line's number) once read: the pkid says nothing to an engineer.
+  const name = useReferenceName(pkid && modelType ? `/api/${modelType}/${pkid}/` : undefined);
+  if (!row || !pkid) return null;
   return (
     <p className="loaded-note" data-testid="loaded-note">
-      Row {row.row} is loaded: it is instance {pkid}
+      Row {row.row} is loaded: it is {name ?? `instance ${pkid}`}
       {modelType && (
         <>
           {' '}

@@ -10,7 +10,7 @@ export function WorkbookNotOpen({ info, onBack }: { info: WorkbookInfo; onBack: 
   if (info.state === 'staging') return <Loading what={`${info.name}: reading the file and checking its rows`} />;
   return (
     <div className="wb-refused" role="alert">
-      <h3>{info.name} could not be opened</h3>
+      <h2>{info.name} could not be opened</h2>
       <p>{info.problem ?? 'The file could not be read.'}</p>
       <p className="muted">
         Correct the file in Excel or LibreOffice and open it again, or open another file. Nothing of it was staged or loaded.
