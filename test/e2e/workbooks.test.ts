@@ -6,7 +6,7 @@ import { openSignedIn } from './app-page';
 import { screenshot } from './browser';
 import { TRANSPORTS } from './environment';
 import { useBrowser, useFlows } from './suite';
-import { cellWith, clickFirstCell, editChosenCell, FIXTURE, openFixtureInGrid, press } from './workbook-grid';
+import { cellWith, clickFirstCell, editChosenCell, FIXTURE, openFixtureInGrid, pasteFromSpreadsheet, press } from './workbook-grid';
 
 const shared = useBrowser('workbooks');
 
@@ -106,6 +106,30 @@ describe.skipIf(shared.skip).each(TRANSPORTS)('over %s: the Workbooks area', { t
     await dropped.getByRole('button', { name: 'Delete dropped-lines.xlsx' }).click();
     await page.getByRole('alertdialog', { name: 'Delete a workbook' }).getByRole('button', { name: 'Delete' }).click();
     await dropped.waitFor({ state: 'detached' });
+  });
+
+  it("takes typing and a paste in a new template's first empty rows", async () => {
+    const page = await openSignedIn(flows.env(), flows.context());
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('button', { name: 'Workbooks' }).click();
+    await page.getByLabel('Template model').selectOption('relation/LineRelation');
+    await page.getByRole('button', { name: 'New', exact: true }).click();
+    await page.getByRole('heading', { name: 'LineRelation-template.xlsx', exact: true }).waitFor();
+    const counts = page.getByTestId('workbook-counts');
+    await counts.filter({ hasText: /^0 rows/ }).waitFor();
+    // The first empty row (row 5, under the directive's four) takes typing: the value becomes the sheet's first row.
+    await clickFirstCell(page, 'A5');
+    await editChosenCell(page, 'sys.hcs.Telco.Acme.Paris');
+    await counts.filter({ hasText: /^1 row,/ }).waitFor();
+    await cellWith(page, 'sys\\.hcs\\.Telco\\.Acme\\.Paris').waitFor({ state: 'attached' });
+    // A block pasted below it is added after it.
+    await press(page, 'ArrowDown');
+    await pasteFromSpreadsheet(page, 'sys.hcs.Telco.Acme.London\r\nsys.hcs.Telco.Acme.Paris\r\n');
+    await counts.filter({ hasText: /^3 rows,/ }).waitFor();
+    await screenshot(page, transport, 'workbook-template-typed');
+    await page.getByRole('button', { name: '‹ Workbooks' }).click();
+    const template = workbookRow(page, 'LineRelation-template.xlsx').first();
+    await template.getByRole('button', { name: 'Delete LineRelation-template.xlsx' }).click();
+    await page.getByRole('alertdialog', { name: 'Delete a workbook' }).getByRole('button', { name: 'Delete' }).click();
   });
 
   it('shows why a file was refused where it was opened, and what to do, with the way back', async () => {

@@ -63,17 +63,27 @@ function columnsOf(sheet: WorkbookSheet | undefined): GridColumn[] {
   }));
 }
 
-/** Empty rows an empty sheet (a template's) shows, so that its first rows take typing and paste. */
+/** How often a workbook being read is asked for its state, besides its events. */
+const READING_RECHECK_MS = 1000;
+
+/** Rows a short sheet (a new template's) shows, filled with empty ones that take typing and paste. */
 const EMPTY_ROWS = 20;
 const BLANK_CELL: GridCell = { kind: GridCellKind.Text, data: '', displayData: '', allowOverlay: false, readonly: true };
 
 /**
- * Empty rows shown in a sheet with none (New from template), as a spreadsheet shows them: typed
- * into or pasted at, they become its rows. A sheet with rows grows by Insert rows or a paste past
- * its end; a `#` sheet by neither.
+ * Empty rows shown after the last of a template's short sheet (New from template), filling it up
+ * to EMPTY_ROWS as a spreadsheet shows them: typed into or pasted at, they become its next rows.
+ * A file's sheet, or a longer one, grows by Insert rows or a paste past its end; a `#` sheet by
+ * neither.
  */
-function emptyRowsAfter(sheet: WorkbookSheet | undefined): number {
-  return sheet && !sheet.skipped && sheet.rows === 0 ? EMPTY_ROWS : 0;
+function emptyRowsAfter(sheet: WorkbookSheet | undefined, source: WorkbookInfo['source'] | undefined): number {
+  if (!sheet || sheet.skipped || source !== 'template') return 0;
+  return sheet.rows < EMPTY_ROWS ? EMPTY_ROWS - sheet.rows : 0;
+}
+
+/** The Excel row an empty row after the last would be: the numbers go on from the last row's. */
+function nextRowNumber(sheet: WorkbookSheet, index: number): number {
+  return sheet.first_row + index;
 }
 
 /** The workbook's name and state, as the grid and the mapping step head it. */
@@ -125,7 +135,17 @@ export function WorkbookView() {
     };
   }, [id, workbook, client]);
 
+  // A file being read: its end comes as an event, and once more by asking, should the event come
+  // before the view followed them (a small file is read in the time the event stream connects).
+  const reading = info?.state === 'staging' || info?.state === 'validating';
+  useEffect(() => {
+    if (!reading) return undefined;
+    const timer = setInterval(() => void workbook.getState().refresh(), READING_RECHECK_MS);
+    return () => clearInterval(timer);
+  }, [reading, workbook]);
+
   const sheet = info?.sheets.find((candidate) => candidate.index === sheetIndex);
+  const emptyRows = emptyRowsAfter(sheet, info?.source);
   // Grid column 0 is the rows' Excel numbers (row-gutter.ts); the sheet's columns follow it.
   const editing = useGridEditing(sheet, selection, setSelection, GUTTER);
   // Issue tools (issue 13 points 4-6): a filtered row list, the plan and outcome columns after the sheet's, F8.
@@ -151,7 +171,7 @@ export function WorkbookView() {
   const getCellContent = useCallback(
     ([col, row]: Item): GridCell => {
       // The empty rows after the last (emptyRowsAfter): blank, and typed or pasted into as new rows.
-      if (sheet && !filtered && row >= sheet.rows) {
+      if (sheet && !filtered && emptyRows > 0 && row >= sheet.rows) {
         const column = sheet.columns[col - GUTTER];
         return column ? gridCellFor(column, '', { readonly: false }) : BLANK_CELL;
       }
@@ -166,7 +186,7 @@ export function WorkbookView() {
       return gridCellFor(column, text, { readonly: sheet?.skipped === true, themeOverride: tint ? { bgCell: tint } : undefined });
     },
     // `version` is a dependency so that a new page or an edit hands the grid a new function: it repaints.
-    [workbook, sheet, version, infoKinds, info, dark, filtered],
+    [workbook, sheet, version, infoKinds, info, dark, filtered, emptyRows],
   );
 
   if (!id) return null;
@@ -212,7 +232,7 @@ export function WorkbookView() {
     !chosen || !sheet
       ? ''
       : chosenColumn
-        ? `${chosenColumn.letter}${chosenRow?.row ?? ''}`
+        ? `${chosenColumn.letter}${chosenRow?.row ?? (chosen[1] >= sheet.rows ? nextRowNumber(sheet, chosen[1]) : '')}`
         : `${columns[chosen[0]]?.title ?? ''} ${chosenRow?.row ?? ''}`;
 
   return (
@@ -273,7 +293,7 @@ export function WorkbookView() {
             {...editing.gridProps}
             key={`${sheetIndex}`}
             columns={columns}
-            rows={filtered ? (filteredRows ?? 0) : (sheet?.rows ?? 0) + emptyRowsAfter(sheet)}
+            rows={filtered ? (filteredRows ?? 0) : (sheet?.rows ?? 0) + emptyRows}
             getCellContent={getCellContent}
             // The grid's own markers count 1..n: the gutter column says each row's Excel number instead, filtered or not.
             rowMarkers="none"
