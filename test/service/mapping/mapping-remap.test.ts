@@ -7,6 +7,7 @@ import type { MappingFileJson, WorkbookMappingAnswer } from '../../../main/servi
 import type { WorkbookEditResult, WorkbookInfo } from '../../../main/service/contract/workbook-api';
 import { ACME, openTestService, PARIS, type TestService } from '../helpers';
 import { rows, settled, stage } from '../workbooks/workbook-helpers';
+import { SURVEY_MAPPING } from './survey-mapping';
 
 /**
  * A mapping changed after its rows were edited (issue "Customer sheets in any shape", point 4:
@@ -26,16 +27,8 @@ async function survey(): Promise<Buffer> {
   return Buffer.from(await book.xlsx.writeBuffer());
 }
 
-const WITH_NAMES: MappingFileJson = {
-  model: 'relation/LineRelation',
-  columns: [
-    { header: 'Site', target: '#Hierarchy Node', transforms: [{ kind: 'node' }] },
-    { header: 'Numéro', target: 'pattern', transforms: [{ kind: 'e164' }] },
-    { header: 'Nom affiché', target: 'alertingName' },
-    { header: 'Commentaire', target: null },
-  ],
-};
-/** The change: the comment is the description, the names are Title Case. */
+const WITH_NAMES = SURVEY_MAPPING;
+/** The change: the comment is the description, the names in upper case. */
 const WITH_COMMENTS: MappingFileJson = {
   ...WITH_NAMES,
   columns: WITH_NAMES.columns.map((column) =>

@@ -1,7 +1,6 @@
 import * as ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
-  MappingFileJson,
   MappingPreviewAnswer,
   SavedMappingFile,
   SavedMappingInfo,
@@ -10,6 +9,7 @@ import type {
 import type { WorkbookInfo } from '../../../main/service/contract/workbook-api';
 import { ACME, openTestService, PARIS, type TestService } from '../helpers';
 import { rows, saved, settled, stage } from '../workbooks/workbook-helpers';
+import { SURVEY_MAPPING } from './survey-mapping';
 
 /**
  * A customer's own sheet is never refused at staging for its headers (issue "Customer sheets in
@@ -43,16 +43,7 @@ const survey = (first: number, count: number): (string | number)[][] =>
     `bureau ${i}`,
   ]);
 
-/** What the engineer confirms: the site as the node, local numbers made E.164 with the node's country. */
-const CONFIRMED: MappingFileJson = {
-  model: 'relation/LineRelation',
-  columns: [
-    { header: 'Site', target: '#Hierarchy Node', transforms: [{ kind: 'node' }] },
-    { header: 'Numéro', target: 'pattern', transforms: [{ kind: 'e164' }] },
-    { header: 'Nom affiché', target: 'alertingName' },
-    { header: 'Commentaire', target: null },
-  ],
-};
+const CONFIRMED = SURVEY_MAPPING;
 
 async function mappingOf(id: string): Promise<WorkbookMappingAnswer> {
   const reply = await t.call('GET', `/workstation/workbooks/${id}/mapping/`);
