@@ -122,11 +122,16 @@ function workbookPaths(paths: Record<string, PathItem>): void {
     }),
   };
   const revision = { parameters: [WB], requestBody: body('RevisionBody') };
-  paths[`${w}{id}/issues/`] = {
-    get: op('workbook_issues', 'Every issue, with counts; with format, every issue as a file (xlsx or csv)', '200', 'IssueList', {
-      parameters: [WB, q('format', { enum: ['xlsx', 'csv'] })],
-    }),
+  const issues = op('workbook_issues', 'Every issue, with counts; with format, every issue as a file (xlsx or csv)', '200', 'IssueList', {
+    parameters: [WB, q('format', { enum: ['xlsx', 'csv'] })],
+  });
+  const issuesOk = issues.responses['200'];
+  issuesOk.content = {
+    ...issuesOk.content,
+    'text/csv': { schema: { type: 'string' } },
+    'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { schema: { type: 'string' } },
   };
+  paths[`${w}{id}/issues/`] = { get: issues };
   paths[`${w}{id}/history/`] = { get: op('workbook_history', 'The edits, undone or not', '200', 'History', { parameters: [WB] }) };
   paths[`${w}{id}/edits/`] = {
     post: op('edit_workbook', 'One edit, one revision', '200', 'EditResult', { parameters: [WB], requestBody: body('EditBody') }),
