@@ -5,6 +5,7 @@ import { MappingsRepo } from '../store/mappings-repo';
 import { InstancesRepo } from '../store/instances-repo';
 import { NodesRepo } from '../store/nodes-repo';
 import { TransactionsRepo } from '../store/transactions-repo';
+import { TransactionChangesRepo } from '../store/transaction-changes-repo';
 import { CredentialsRepo } from '../store/credentials-repo';
 import { UploadsRepo } from '../store/uploads-repo';
 import { BulkLoadsRepo } from '../store/bulk-loads-repo';
@@ -19,6 +20,8 @@ export interface Store {
   nodes: NodesRepo;
   instances: InstancesRepo;
   transactions: TransactionsRepo;
+  /** What each bulk-load row changed, kept so that its load can be reverted. */
+  changes: TransactionChangesRepo;
   credentials: CredentialsRepo;
   uploads: UploadsRepo;
   bulkLoads: BulkLoadsRepo;
@@ -63,6 +66,7 @@ export function createStore(db: Db, now: () => string, uploadsFolder: string | n
     nodes: new NodesRepo(db),
     instances: new InstancesRepo(db, now),
     transactions: new TransactionsRepo(db),
+    changes: new TransactionChangesRepo(db),
     credentials: new CredentialsRepo(db),
     get uploads(): UploadsRepo {
       if (!uploads) throw new Error('uploads are not available on a worker connection');

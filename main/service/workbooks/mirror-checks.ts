@@ -15,6 +15,7 @@ export function checkedAgainst(local: Store, mirror: Store): Store {
     nodes: mirror.nodes,
     instances: mirror.instances,
     transactions: mirror.transactions,
+    changes: mirror.changes,
     credentials: mirror.credentials,
     get uploads() {
       return local.uploads;
