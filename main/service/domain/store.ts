@@ -6,6 +6,7 @@ import { InstancesRepo } from '../store/instances-repo';
 import { NodesRepo } from '../store/nodes-repo';
 import { TransactionsRepo } from '../store/transactions-repo';
 import { TransactionChangesRepo } from '../store/transaction-changes-repo';
+import { RevertsRepo } from '../store/reverts-repo';
 import { CredentialsRepo } from '../store/credentials-repo';
 import { UploadsRepo } from '../store/uploads-repo';
 import { BulkLoadsRepo } from '../store/bulk-loads-repo';
@@ -35,6 +36,8 @@ export interface Store {
   workbookOutcomes: WorkbookOutcomesRepo;
   /** Pushes of staged workbooks to remote profiles (main/remote/sync-push.ts). */
   workbookPushes: WorkbookPushesRepo;
+  /** Staged workbooks that revert a load (revert/). */
+  reverts: RevertsRepo;
   /** Staged workbooks' mapping steps and the mappings saved per customer node. */
   mappings: MappingsRepo;
   now: () => string;
@@ -80,6 +83,7 @@ export function createStore(db: Db, now: () => string, uploadsFolder: string | n
     workbookOutcomes: new WorkbookOutcomesRepo(db),
     workbookPushes: new WorkbookPushesRepo(db),
     mappings: new MappingsRepo(db),
+    reverts: new RevertsRepo(db),
     now,
   };
 }

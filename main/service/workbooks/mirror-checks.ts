@@ -28,6 +28,7 @@ export function checkedAgainst(local: Store, mirror: Store): Store {
     workbookOutcomes: local.workbookOutcomes,
     workbookPushes: local.workbookPushes,
     mappings: local.mappings,
+    reverts: local.reverts,
     now: local.now,
     statement: (sql) => mirror.statement(sql),
   };

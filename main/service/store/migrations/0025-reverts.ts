@@ -8,7 +8,9 @@
  * reused where its number may be), and the load it reverts. `revert_targets`: per instance the
  * revert works on, the version the load left it at: a target at any other version has changed
  * since the load and is a conflict, never reverted blindly; `recreate` marks an instance the load
- * deleted, made again under its pkid. `revert_loads`: each load of a revert workbook, so that a
+ * deleted, made again under its pkid; `shared` one that another revert row changes first (a side
+ * effect), whose version only the plan checks; `restore` what its row puts back exactly once its
+ * workflow has run (domain/restore-images.ts). `revert_loads`: each load of a revert workbook, so that a
  * revert's transaction leads back to the load it reverts.
  */
 export const sql = `
@@ -27,8 +29,10 @@ CREATE TABLE revert_targets (
   pkid TEXT NOT NULL,
   model_type TEXT NOT NULL,
   recreate INTEGER NOT NULL,
+  shared INTEGER NOT NULL,
   after_version TEXT,
   after TEXT,
+  restore TEXT,
   PRIMARY KEY (workbook_id, pkid)
 ) WITHOUT ROWID;
 CREATE TABLE revert_loads (

@@ -1,0 +1,110 @@
+import type { JsonObject } from '../api-types';
+import type { PlanAction, PlanChange, PlanTotals } from '../contract/workbook-api';
+import { versionOf } from '../domain/instance-version';
+import type { RestoreImages } from '../domain/restore-images';
+import type { Store } from '../domain/store';
+import { findModel } from '../models/registry';
+import type { ParsedRow } from '../sheets/sheet-types';
+import type { WorkbookRecord } from '../store/workbooks-repo';
+import { TimeSlice } from '../turns';
+import type { RevertHooks } from '../workbooks/workbook-runs';
+
+/**
+ * What makes a revert workbook more than a workbook (issue 33): its plan and its load know the
+ * version the reverted load left each target at. A target at another version has changed since
+ * (another edit, a later load): its row is a conflict in the plan, with each field's value now and
+ * after the load, and when it runs its target must still be as the load left it, else the row is
+ * refused as a conflict (bulkload/row-transaction.ts): never reverted blindly.
+ */
+export function revertHooks(store: Store): RevertHooks {
+  return {
+    checkPlan: (record, totals) => checkPlan(store, record, totals),
+    rowAdjuster: (record) => rowAdjuster(store, record),
+    loadStarted(record, loadId) {
+      if (store.reverts.ofWorkbook(record.id)) store.reverts.addLoad(loadId, record.id);
+    },
+  };
+}
+
+const PAGE = 500;
+const CHECKED: ReadonlySet<string> = new Set<PlanAction>(['modify', 'delete', 'unchanged']);
+const SHOWN_FIELDS = 3;
+
+/** Turns the plan's clean rows whose target changed since the load into conflicts, page by page with turns between. */
+async function checkPlan(store: Store, record: WorkbookRecord, totals: PlanTotals): Promise<void> {
+  if (!store.reverts.ofWorkbook(record.id)) return;
+  const slice = new TimeSlice();
+  for (let skip = 0; ; skip += PAGE) {
+    const page = store.workbookPlan.page(record.wb, skip, PAGE);
+    store.db.transaction(() => {
+      for (const entry of page) {
+        if (entry.target_pkid === null || !CHECKED.has(entry.action)) continue;
+        const conflict = driftOf(store, record.id, entry.target_pkid);
+        if (!conflict) continue;
+        store.workbookPlan.put(record.wb, { ...entry, action: 'conflict', ...conflict });
+        totals[entry.action as PlanAction] -= 1;
+        totals.conflict += 1;
+      }
+    })();
+    if (page.length < PAGE) return;
+    await slice.maybeTurn();
+  }
+}
+
+/** How a target differs from what the load left, or undefined when it is as the load left it. */
+function driftOf(store: Store, workbookId: string, pkid: string): { changes: string; message: string } | undefined {
+  const target = store.reverts.target(workbookId, pkid);
+  if (!target || target.recreate === 1 || target.after_version === null) return undefined;
+  const now = store.instances.get(pkid);
+  if (!now || versionOf(now) === target.after_version) return undefined;
+  const after = target.after === null ? {} : (JSON.parse(target.after) as JsonObject);
+  const changes = changedFields(after, now.data);
+  const title = findModel(target.model_type)?.title ?? target.model_type;
+  const what =
+    changes.length === 0
+      ? `it was moved to ${now.hierarchyPath}`
+      : changes
+          .slice(0, SHOWN_FIELDS)
+          .map((change) => `${change.field} is ${shown(change.new)} now, ${shown(change.old)} after the load`)
+          .join('; ') + (changes.length > SHOWN_FIELDS ? `; and ${changes.length - SHOWN_FIELDS} more field(s)` : '');
+  return {
+    changes: JSON.stringify(changes),
+    message: `${title} ${pkid} changed since the load (${what}): it is not reverted; drop the row, or revert it by hand.`,
+  };
+}
+
+/** For a conflict: each field whose value differs, `old` as the load left it, `new` as it is now. */
+function changedFields(after: JsonObject, now: JsonObject): PlanChange[] {
+  const changes: PlanChange[] = [];
+  for (const field of new Set([...Object.keys(after), ...Object.keys(now)])) {
+    if (JSON.stringify(after[field]) === JSON.stringify(now[field])) continue;
+    const change: PlanChange = { field };
+    if (after[field] !== undefined) change.old = after[field];
+    if (now[field] !== undefined) change.new = now[field];
+    changes.push(change);
+  }
+  return changes;
+}
+
+const shown = (value: unknown): string => (value === undefined ? 'empty' : JSON.stringify(value));
+
+/**
+ * What each spooled row of a revert workbook expects when it runs: its target as the load left it
+ * (unless a side effect of the revert's own earlier rows changes it first: then the plan checked
+ * it), or, for an instance the load deleted, to be made again under its own pkid.
+ */
+function rowAdjuster(store: Store, record: WorkbookRecord): ((row: ParsedRow) => void) | undefined {
+  if (!store.reverts.ofWorkbook(record.id)) return undefined;
+  return (row) => {
+    if (row.pkid === undefined) return;
+    const target = store.reverts.target(record.id, row.pkid);
+    if (!target) return;
+    if (target.restore !== null) row.restore = JSON.parse(target.restore) as RestoreImages;
+    if (target.recreate === 1) {
+      if (row.action === 'add') row.recreate = true;
+      return;
+    }
+    if (target.shared === 1 || target.after_version === null) delete row.expect;
+    else row.expect = { pkid: row.pkid, version: target.after_version };
+  };
+}

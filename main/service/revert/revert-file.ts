@@ -1,0 +1,126 @@
+import { writeFile } from 'node:fs/promises';
+import type { JsonObject } from '../api-types';
+import type { Store } from '../domain/store';
+import { requireModel } from '../models/registry';
+import { draft03Schema } from '../schema/draft03';
+import type { InstanceChange } from '../store/change-journal';
+import type { RevertTarget } from '../store/reverts-repo';
+import { cellValueOf, directiveText, valueAt, type CellValue } from '../sheets/write-cells';
+import { arrayWidths, META, sheetColumns, type SheetColumn } from '../sheets/write-columns';
+import type { SheetSpec } from '../sheets/write-workbook';
+import { RevertSteps, type RevertStep } from './revert-steps';
+
+/**
+ * The revert of a load as a workbook file, on a job worker (the service's thread never reads a
+ * load's rows): its rows' changes read in pages, their inverse rows (revert-steps.ts) written
+ * as sheets in the directive layout, a sheet for each run of rows of one model, in the order
+ * they must run. The file is then staged like any other (staged-workbooks.ts), and each target
+ * the version the load left it at (`targets`), which the service keeps beside the workbook.
+ */
+export interface RevertFileInput {
+  originalId: string;
+  path: string;
+}
+
+export interface RevertFileResult {
+  rows: number;
+  sheets: number;
+  targets: RevertTarget[];
+  /** Rows of the load that succeeded with no record of what they changed: they cannot be reverted. */
+  unrecorded: number;
+  /** Rows of the load that failed (nothing to revert). */
+  failed: number;
+}
+
+const PAGE = 1000;
+
+export async function writeRevertFile(store: Store, input: RevertFileInput): Promise<RevertFileResult> {
+  const collected = new RevertSteps();
+  for (let after = 0; ;) {
+    const page = store.changes.children(input.originalId, after, PAGE);
+    for (const child of page) {
+      const changes = child.changes === null ? null : (JSON.parse(child.changes) as InstanceChange[]);
+      collected.add({ id: child.id, status: child.status, resourcePkid: child.resource_pkid, changes });
+    }
+    if (page.length < PAGE) break;
+    after = page[page.length - 1].id;
+  }
+  const steps = collected.steps();
+  const sheets = sheetsOf(store, steps);
+  if (steps.length > 0) {
+    // Loaded on first use, as exports do: exceljs is not needed by the other jobs.
+    const { writeWorkbook } = await import('../sheets/write-workbook');
+    await writeFile(input.path, await writeWorkbook(sheets));
+  }
+  return {
+    rows: steps.length,
+    sheets: sheets.length,
+    targets: steps.map(targetOf),
+    unrecorded: collected.unrecorded,
+    failed: collected.failed,
+  };
+}
+
+function targetOf(step: RevertStep): RevertTarget {
+  return {
+    pkid: step.pkid,
+    model_type: step.modelType,
+    recreate: step.recreate ? 1 : 0,
+    shared: step.shared ? 1 : 0,
+    after_version: step.afterVersion,
+    after: step.after === null ? null : JSON.stringify(step.after),
+    restore: JSON.stringify(step.restore),
+  };
+}
+
+/** Consecutive steps of one model make one sheet; its name says its place and model ("2 LineRelation"). */
+function sheetsOf(store: Store, steps: RevertStep[]): SheetSpec[] {
+  const runs: RevertStep[][] = [];
+  for (const step of steps) {
+    const last = runs[runs.length - 1];
+    if (last && last[0].modelType === step.modelType) last.push(step);
+    else runs.push([step]);
+  }
+  const paths = new Map<string, string>();
+  const pathOf = (pkid: string): string => {
+    let path = paths.get(pkid);
+    // A node gone since is named by its pkid: the row's validation then says it was not found.
+    if (path === undefined) paths.set(pkid, (path = store.nodes.get(pkid)?.path ?? pkid));
+    return path;
+  };
+  return runs.map((run, index) => sheetOf(run, `${index + 1} ${run[0].modelType.split('/').pop() ?? ''}`, pathOf));
+}
+
+function sheetOf(steps: RevertStep[], name: string, pathOf: (pkid: string) => string): SheetSpec {
+  const model = requireModel(steps[0].modelType);
+  const widths = arrayWidths(
+    model,
+    steps.map((step) => step.data),
+  );
+  const look = { schema: draft03Schema(model), groups: [] };
+  const columns = sheetColumns(model, look, { dropHidden: false, writeOnly: false, widths });
+  const directive = directiveText({ entity: model.modelType, parallel: false, evaluateMacros: false });
+  // A delete shows what it deletes by its key and summary, the fields a person knows it by.
+  const shown = new Set([...model.businessKey.fields, ...model.summaryAttrs]);
+  return { name: name.slice(0, 31), directive, columns, rows: rowsOf(columns, steps, { pathOf, shown }) };
+}
+
+interface CellContext {
+  pathOf: (pkid: string) => string;
+  shown: ReadonlySet<string>;
+}
+
+function* rowsOf(columns: SheetColumn[], steps: RevertStep[], context: CellContext): Generator<CellValue[]> {
+  for (const step of steps) yield columns.map((column) => cellOf(column, step, context));
+}
+
+function cellOf(column: SheetColumn, step: RevertStep, { pathOf, shown }: CellContext): CellValue {
+  if (column.path !== undefined) {
+    if (step.action === 'delete' && !shown.has(column.path.split('.')[0])) return null;
+    return cellValueOf(valueAt(step.data as JsonObject, column.path));
+  }
+  if (column.name === META.hierarchy) return pathOf(step.hierarchyPkid);
+  if (column.name === META.action) return step.action;
+  if (column.name === META.pkid) return step.pkid;
+  return null;
+}

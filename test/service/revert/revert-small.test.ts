@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compactWorkbook } from '../bulk-validate-helpers';
+import { openTestService, PARIS, type TestService } from '../helpers';
+import { instancesOf, linkOf, loadWorkbook, loadFile, planRows, revertPlan } from './revert-helpers';
+
+let t: TestService;
+beforeAll(async () => {
+  t = await openTestService({ demo: true });
+});
+afterAll(() => t.close());
+
+const HEADER = ['Hierarchy Node', 'Action', 'Device', 'Directory Number', 'routePartitionName', 'Alerting Name'];
+
+describe('reverting a small load', () => {
+  it('puts back what it added, changed and deleted', async () => {
+    const before = instancesOf(t);
+    const { transactionId } = await loadFile(
+      t,
+      await compactWorkbook('LineRelation', HEADER, [
+        [PARIS, 'add', 'SEP00AA00000001', '+33140001030', null, 'New One'],
+        [PARIS, 'add', null, '+33140001031', null, 'New Two'],
+        [PARIS, 'modify', null, '+33140001000', 'Paris-PT', 'Renamed Alice'],
+        [PARIS, 'delete', null, '+33140001004', 'Paris-PT', null],
+      ]),
+      PARIS,
+    );
+    expect(instancesOf(t)).not.toEqual(before);
+    const { answer, info } = await revertPlan(t, transactionId);
+    expect(answer.rows).toBe(4);
+    const plan = await planRows(t, info.id);
+    expect(plan.map((row) => row.action)).toEqual(['add', 'modify', 'delete', 'delete']);
+    const { transactionId: revertId, info: after } = await loadWorkbook(t, info);
+    expect(after.state, JSON.stringify(after.load)).toBe('loaded');
+    const now = instancesOf(t);
+    const differing = [...new Set([...before.keys(), ...now.keys()])].filter((pkid) => before.get(pkid) !== now.get(pkid));
+    expect(differing.map((pkid) => [before.get(pkid), now.get(pkid)])).toEqual([]);
+    expect((await linkOf(t, transactionId)).reverted_by.map((revert) => revert.loads)).toEqual([[revertId]]);
+    expect((await linkOf(t, revertId)).reverts).toBe(transactionId);
+  });
+});
