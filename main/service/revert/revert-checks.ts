@@ -54,7 +54,8 @@ async function checkPlan(store: Store, record: WorkbookRecord, totals: PlanTotal
 /** How a target differs from what the load left, or undefined when it is as the load left it. */
 function driftOf(store: Store, workbookId: string, pkid: string): { changes: string; message: string } | undefined {
   const target = store.reverts.target(workbookId, pkid);
-  if (!target || target.recreate === 1 || target.after_version === null) return undefined;
+  // A shared target is put back by the revert's own earlier rows: its row checks it when it runs.
+  if (!target || target.recreate === 1 || target.shared === 1 || target.after_version === null) return undefined;
   const now = store.instances.get(pkid);
   if (!now || versionOf(now) === target.after_version) return undefined;
   const after = target.after === null ? {} : (JSON.parse(target.after) as JsonObject);
@@ -89,9 +90,9 @@ function changedFields(after: JsonObject, now: JsonObject): PlanChange[] {
 const shown = (value: unknown): string => (value === undefined ? 'empty' : JSON.stringify(value));
 
 /**
- * What each spooled row of a revert workbook expects when it runs: its target as the load left it
- * (unless a side effect of the revert's own earlier rows changes it first: then the plan checked
- * it), or, for an instance the load deleted, to be made again under its own pkid.
+ * What each spooled row of a revert workbook expects when it runs: its target as its own last row
+ * of the load left it, or, for an instance the load deleted, to be made again under its own pkid;
+ * and what it puts back exactly once its workflow has run.
  */
 function rowAdjuster(store: Store, record: WorkbookRecord): ((row: ParsedRow) => void) | undefined {
   if (!store.reverts.ofWorkbook(record.id)) return undefined;
@@ -104,7 +105,8 @@ function rowAdjuster(store: Store, record: WorkbookRecord): ((row: ParsedRow) =>
       if (row.action === 'add') row.recreate = true;
       return;
     }
-    if (target.shared === 1 || target.after_version === null) delete row.expect;
+    // What its own last row left it at: for a shared one too, which the rows before it put back.
+    if (target.after_version === null) delete row.expect;
     else row.expect = { pkid: row.pkid, version: target.after_version };
   };
 }

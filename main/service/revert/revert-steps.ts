@@ -1,7 +1,7 @@
 import type { JsonObject } from '../api-types';
 import { versionOf } from '../domain/instance-version';
-import type { RowAction } from '../sheets/sheet-types';
 import type { RestoreImages } from '../domain/restore-images';
+import type { RowAction } from '../sheets/sheet-types';
 import type { InstanceChange, InstanceImage } from '../store/change-journal';
 
 /**
@@ -10,8 +10,9 @@ import type { InstanceChange, InstanceImage } from '../store/change-journal';
  * net effect on it: made -> delete; changed -> modify back to its fields before the load;
  * deleted -> add again, under its pkid, with its data and at its node. What a workflow did beside
  * it (a device line, a number made Used, a line on a phone) is undone by the inverse row's own
- * workflow, as a load would do it. The rows run in the reverse of the load's order, so a row
- * that took what an earlier row freed gives it back before that earlier row takes it again.
+ * workflow, as a load would do it, and put back exactly (domain/restore-images.ts). The rows run
+ * in the reverse of the load's order, so a row that took what an earlier row freed gives it back
+ * before that earlier row takes it again.
  */
 export interface RevertStep {
   pkid: string;
@@ -22,11 +23,15 @@ export interface RevertStep {
   /** The row's fields: before the load (modify, add), as the load left them (delete). */
   data: JsonObject;
   recreate: boolean;
-  /** The version the load left the instance at (null for an add: it is gone). */
+  /** The version its own last row left it at (null for an add: it is gone). */
   afterVersion: string | null;
-  /** A later row of the load changed it as a side effect: the revert's earlier rows change it back before this row runs. */
+  /**
+   * A later row of the load changed it beside its own instance (a phone its line went on): what
+   * the load left it at is not kept, so the plan cannot compare; the revert's own earlier rows put
+   * it back to `afterVersion` before its row runs, and the row checks that then.
+   */
   shared: boolean;
-  /** Its data as the load left it (null for an add: it is gone). */
+  /** Its data as its own last row left it (null for an add: it is gone). */
   after: JsonObject | null;
   restore: RestoreImages;
 }
@@ -43,7 +48,7 @@ interface Net {
   pkid: string;
   modelType: string;
   before: InstanceImage | null;
-  after: InstanceChange['after'];
+  after: { hierarchyPkid: string; data: JsonObject } | null;
   lastRow: number;
   /** What the workflow of its first row changed beside it, as it was before. */
   sides: RestoreImages['sides'];
@@ -51,8 +56,8 @@ interface Net {
 
 export class RevertSteps {
   private readonly targets = new Map<string, Net>();
-  /** The latest side-effect write of each instance: a target written after its own last row is shared. */
-  private readonly sideWrites = new Map<string, { row: number; after: InstanceChange['after'] }>();
+  /** The last row that wrote each instance beside its own: a target written so after its own last row is shared. */
+  private readonly sideWrites = new Map<string, number>();
   /** Rows that succeeded without a record of what they changed (loaded before reverts were kept). */
   unrecorded = 0;
   /** Rows that failed: they changed nothing, and nothing is reverted for them. */
@@ -69,19 +74,28 @@ export class RevertSteps {
       return;
     }
     const sides: RestoreImages['sides'] = [];
+    let own: InstanceChange | undefined;
     for (const change of row.changes) {
-      if (change.pkid === row.resourcePkid) continue;
-      this.sideWrites.set(change.pkid, { row: row.id, after: change.after });
-      if (change.before) sides.push({ pkid: change.pkid, before: change.before });
+      if (change.pkid === row.resourcePkid) own = change;
+      else {
+        this.sideWrites.set(change.pkid, row.id);
+        if (change.before) sides.push({ pkid: change.pkid, before: change.before });
+      }
     }
-    const own = row.changes.find((change) => change.pkid === row.resourcePkid);
-    if (!own) return;
+    if (!own || own.after === undefined) return;
     const known = this.targets.get(own.pkid);
     if (known) {
       known.after = own.after;
       known.lastRow = row.id;
     } else {
-      this.targets.set(own.pkid, { ...own, lastRow: row.id, sides });
+      this.targets.set(own.pkid, {
+        pkid: own.pkid,
+        modelType: own.modelType,
+        before: own.before,
+        after: own.after,
+        lastRow: row.id,
+        sides,
+      });
     }
   }
 
@@ -97,19 +111,20 @@ export class RevertSteps {
   }
 
   private stepOf(net: Net): RevertStep | undefined {
-    const { before, pkid, modelType } = net;
-    const side = this.sideWrites.get(pkid);
-    const shared = side !== undefined && side.row > net.lastRow;
-    const after = shared ? side.after : net.after;
-    const restore = { before, sides: net.sides };
-    const common = { pkid, modelType, shared, afterVersion: after ? versionOf(after) : null, after: after?.data ?? null, restore };
+    const { before, after, pkid, modelType } = net;
+    const shared = (this.sideWrites.get(pkid) ?? 0) > net.lastRow;
+    const common = {
+      ...{ pkid, modelType, shared, restore: { before, sides: net.sides } },
+      afterVersion: after ? versionOf(after) : null,
+      after: after?.data ?? null,
+    };
     if (before === null) {
       // Made and removed again by the same load: nothing of it is left to undo.
       if (after === null) return undefined;
       return { ...common, action: 'delete', hierarchyPkid: after.hierarchyPkid, data: after.data, recreate: false };
     }
     if (after === null) return { ...common, action: 'add', hierarchyPkid: before.hierarchyPkid, data: before.data, recreate: true };
-    if (after.hierarchyPkid === before.hierarchyPkid && JSON.stringify(after.data) === JSON.stringify(before.data)) return undefined;
+    if (after.hierarchyPkid === before.hierarchyPkid && versionOf(after) === versionOf(before)) return undefined;
     return { ...common, action: 'modify', hierarchyPkid: after.hierarchyPkid, data: before.data, recreate: false };
   }
 }

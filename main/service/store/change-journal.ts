@@ -19,7 +19,22 @@ export interface InstanceChange {
   pkid: string;
   modelType: string;
   before: InstanceImage | null;
-  after: { hierarchyPkid: string; data: JsonObject } | null;
+  /**
+   * What the row left of its own instance (null: it deleted it). The others it wrote beside it (a
+   * number, a phone, a device line) keep no `after`: a revert puts them back, it never compares
+   * them with what the load left (revert/revert-steps.ts).
+   */
+  after?: { hierarchyPkid: string; data: JsonObject } | null;
+}
+
+/**
+ * The changes of a row as they are kept: its own instance whole, the others without what the row
+ * left them at (a line relation's record went from about 2.5 KB to 1 KB, and no digest is made).
+ */
+export function keptChanges(changes: readonly InstanceChange[], ownPkid: string | null): InstanceChange[] {
+  return changes.map((change) =>
+    change.pkid === ownPkid ? change : { pkid: change.pkid, modelType: change.modelType, before: change.before },
+  );
 }
 
 /**
@@ -27,8 +42,13 @@ export interface InstanceChange {
  * and closes it around each row). Closed, it costs the writes one test of a field; open, the first
  * write of an instance that exists reads it once, to keep it as it was.
  */
+/** A change while the row runs: what it left of each instance is known (and kept for its own, keptChanges). */
+interface JournalEntry extends InstanceChange {
+  after: { hierarchyPkid: string; data: JsonObject } | null;
+}
+
 export class ChangeJournal {
-  private changes: Map<string, InstanceChange> | null = null;
+  private changes: Map<string, JournalEntry> | null = null;
 
   get open(): boolean {
     return this.changes !== null;
@@ -39,7 +59,7 @@ export class ChangeJournal {
   }
 
   /** The row's changes, in the order it first wrote each instance; the journal closes. */
-  end(): InstanceChange[] {
+  end(): JournalEntry[] {
     const changes = this.changes;
     this.changes = null;
     return changes ? [...changes.values()] : [];

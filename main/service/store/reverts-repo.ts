@@ -16,11 +16,11 @@ export interface RevertTarget {
   /** 1: the load deleted it; the revert makes it again under this pkid. */
   recreate: number;
   /**
-   * 1: a revert row that runs before its own changes it (a side effect of the load's later rows):
-   * its version is checked by the plan only, not again when its row runs.
+   * 1: a later row of the load changed it beside its own instance: the plan cannot compare it
+   * with what the load left; the revert's earlier rows put it back, and its row checks it then.
    */
   shared: number;
-  /** The version the load left it at (domain/instance-version.ts); null for one it deleted. */
+  /** The version its own last row of the load left it at (domain/instance-version.ts); null for one it deleted. */
   after_version: string | null;
   /** JSON: its data as the load left it, to say which fields changed since. */
   after: string | null;

@@ -2,7 +2,7 @@ import { ApiError } from '../errors';
 import type { Db } from '../store/db';
 import { newTransactionId } from '../store/ids';
 import type { TransactionsRepo } from '../store/transactions-repo';
-import type { ChangeJournal } from '../store/change-journal';
+import { keptChanges, type ChangeJournal } from '../store/change-journal';
 import type { TransactionChangesRepo } from '../store/transaction-changes-repo';
 import { currentState, INTERNAL, type TransactionEvent, type TxOutcome, type TxResult, type TxSpec } from './engine';
 import { StepContext } from './step-context';
@@ -139,7 +139,7 @@ export function runRowInBatch(
     completed_time: deps.now(),
   });
   deps.repo.logAll(transactionId, ctx.logs, txRow);
-  if (!error && changes !== undefined && changes.length > 0) journal?.changes.record(txRow, changes);
+  if (!error && changes !== undefined && changes.length > 0) journal?.changes.record(txRow, keptChanges(changes, resourcePkid));
   const event: TransactionEvent = {
     transaction_id: transactionId,
     status,

@@ -8,8 +8,8 @@
  * reused where its number may be), and the load it reverts. `revert_targets`: per instance the
  * revert works on, the version the load left it at: a target at any other version has changed
  * since the load and is a conflict, never reverted blindly; `recreate` marks an instance the load
- * deleted, made again under its pkid; `shared` one that another revert row changes first (a side
- * effect), whose version only the plan checks; `restore` what its row puts back exactly once its
+ * deleted, made again under its pkid; `shared` one a later row of the load changed beside its own
+ * instance, which only its row checks, once the revert's earlier rows have put it back; `restore` what its row puts back exactly once its
  * workflow has run (domain/restore-images.ts). `revert_loads`: each load of a revert workbook, so that a
  * revert's transaction leads back to the load it reverts.
  */
