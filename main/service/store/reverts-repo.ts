@@ -1,4 +1,5 @@
 import { UNSAMPLED, type Db } from './db';
+import type { PlanRecord } from './workbook-runs-repo';
 
 /**
  * Staged workbooks that revert a load (migration 0025): which load each reverts, the version the
@@ -28,6 +29,12 @@ export interface RevertTarget {
   restore: string | null;
 }
 
+/** A plan entry of a revert workbook whose target's version is not the one the load left. */
+export interface DriftedEntry extends PlanRecord {
+  model_type: string;
+  after: string | null;
+}
+
 export class RevertsRepo {
   private readonly s;
 
@@ -45,6 +52,14 @@ export class RevertsRepo {
       ),
       target: p<[string, string], RevertTarget>(
         `SELECT pkid, model_type, recreate, shared, after_version, after, restore FROM revert_targets WHERE workbook_id = ? AND pkid = ${UNSAMPLED}`,
+      ),
+      // The plan already read each target's version (workbook_plan.version): only those that differ
+      // from what the load left are read again. A range of row ids at a time, for turns between.
+      drifted: p<[string, number, number, number], DriftedEntry>(
+        `SELECT p.row_id, p.action, p.target_pkid, p.version, p.changes, p.message, t.model_type, t.after
+         FROM workbook_plan p JOIN revert_targets t ON t.workbook_id = ? AND t.pkid = p.target_pkid
+         WHERE p.wb = ? AND p.row_id >= ? AND p.row_id < ? AND p.action IN ('modify', 'delete', 'unchanged')
+           AND t.recreate = 0 AND t.shared = 0 AND t.after_version IS NOT NULL AND p.version IS NOT t.after_version`,
       ),
       addLoad: p<[string, string]>('INSERT OR IGNORE INTO revert_loads (load_id, workbook_id) VALUES (?, ?)'),
       loadsOf: p<[string], { load_id: string }>('SELECT load_id FROM revert_loads WHERE workbook_id = ? ORDER BY rowid'),
@@ -72,6 +87,11 @@ export class RevertsRepo {
 
   target(workbookId: string, pkid: string): RevertTarget | undefined {
     return this.s.target.get(workbookId, pkid);
+  }
+
+  /** The clean plan entries of rows `from` to `to` (exclusive) whose target changed since the load. */
+  drifted(workbookId: string, wb: number, from: number, to: number): DriftedEntry[] {
+    return this.s.drifted.all(workbookId, wb, from, to);
   }
 
   addLoad(loadId: string, workbookId: string): void {
