@@ -1,6 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { unlink } from 'node:fs/promises';
-import { join } from 'node:path';
 import { assertPathReach, assertRole } from '../auth/access';
 import type { RevertInfo, RevertLink } from '../contract/revert-api';
 import type { PlanTotals, WorkbookState } from '../contract/workbook-api';
@@ -12,11 +9,12 @@ import type { WorkbookRecord } from '../store/workbooks-repo';
 import { TimeSlice } from '../turns';
 import type { StagedWorkbooks, Who } from '../workbooks/staged-workbooks';
 import type { WorkbookRuns } from '../workbooks/workbook-runs';
-import type { RevertFileResult } from './revert-file';
+import type { StageChunk } from '../workbooks/stage-file';
+import type { RevertStageResult } from './revert-sheets';
 
 /**
  * Reverting a finished bulk load (issue 33): its revert plan is worked out on a job worker from
- * what each of its rows changed (revert-file.ts), staged as a workbook of its own at the load's
+ * what each of its rows changed (revert-sheets.ts), staged as a workbook of its own at the load's
  * node, and planned like any other (its conflicts: revert-checks.ts). Running it is a load of that
  * workbook (workbook-runs.ts): the same transactions, progress, outcomes, retries and
  * exactly-once as any load. Each revert is linked to the load it reverts, and its loads to it.
@@ -32,7 +30,7 @@ export interface RevertDeps {
 
 export interface RevertStarted {
   record: WorkbookRecord;
-  built: RevertFileResult;
+  built: RevertStageResult;
   /** Resolves once the staged revert has been planned (or could not be). */
   planned: Promise<void>;
 }
@@ -44,23 +42,23 @@ export class Reverts {
   constructor(private readonly deps: RevertDeps) {}
 
   async start(who: Who, originalId: string): Promise<RevertStarted> {
-    const { store } = this.deps;
+    const { store, pool } = this.deps;
     const original = this.revertable(who, originalId);
-    const node = store.nodes.get(original.hierarchy_pkid ?? '');
+    const node = store.nodes.get(original.hierarchy_pkid);
     if (!node) throw new ApiError(409, 'hierarchy-gone', `The hierarchy node load ${originalId} ran at no longer exists.`);
-    const path = join(store.uploads.folder, `${randomBytes(12).toString('hex')}.revert.xlsx`);
-    const built = await this.deps.pool.run('revert-file', { originalId, path }, { owner: who.principal.username });
-    if (built.rows === 0) throw nothingToRevert(originalId, built);
-    const remove = (): void => void unlink(path).catch(() => undefined);
-    let record: WorkbookRecord;
-    try {
-      record = this.deps.workbooks.stageFile(who, node, path, revertName(original), 'export', remove);
-    } catch (error) {
-      remove();
-      throw error;
+    const owner = who.principal.username;
+    const { record, result: built } = await this.deps.workbooks.stageRows(who, node, revertName(original), 'export', (take) =>
+      pool.run('revert-stage', { originalId }, { owner, onChunk: (chunk) => take(chunk as StageChunk) }),
+    );
+    if (built.rows === 0) {
+      await this.deps.workbooks.remove(who, record.id);
+      throw nothingToRevert(originalId, built);
     }
     await this.keepTargets(record.id, originalId, built);
-    return { record, built, planned: this.planWhenStaged(who, record.id) };
+    // Planned at once, with no validation of its own first: a plan is a full validation.
+    this.deps.runs.plan(who, record.id, record.revision);
+    const planned = this.deps.workbooks.settled(record.id);
+    return { record: store.workbooks.getByWb(record.wb) as WorkbookRecord, built, planned };
   }
 
   /** The load's reverts, and the load a revert's load reverts, as far as the caller may see them. */
@@ -102,7 +100,7 @@ export class Reverts {
   }
 
   /** The revert's link and the version the load left each target at, a thousand a commit with turns between. */
-  private async keepTargets(workbookId: string, originalId: string, built: RevertFileResult): Promise<void> {
+  private async keepTargets(workbookId: string, originalId: string, built: RevertStageResult): Promise<void> {
     const { store } = this.deps;
     store.reverts.add({ workbook_id: workbookId, original_id: originalId, created_at: this.deps.now() });
     const slice = new TimeSlice();
@@ -113,23 +111,9 @@ export class Reverts {
       await slice.maybeTurn();
     }
   }
-
-  /** Plans the revert once its staging and first validation have ended (a staging that failed says why on the workbook). */
-  private async planWhenStaged(who: Who, id: string): Promise<void> {
-    const { workbooks, store } = this.deps;
-    try {
-      await workbooks.settled(id);
-      const record = store.workbooks.get(id);
-      if (!record || (record.state !== 'draft' && record.state !== 'validated')) return;
-      this.deps.runs.plan(who, id, record.revision);
-      await workbooks.settled(id);
-    } catch (error) {
-      if (!(error instanceof ApiError)) this.deps.onInternalError(error, id);
-    }
-  }
 }
 
-function nothingToRevert(id: string, built: RevertFileResult): ApiError {
+function nothingToRevert(id: string, built: RevertStageResult): ApiError {
   const why =
     built.unrecorded > 0
       ? `its ${built.unrecorded} row(s) that succeeded ran before this workstation kept what each row changes, so they cannot be reverted`

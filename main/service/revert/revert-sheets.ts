@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import type { JsonObject } from '../api-types';
 import type { Store } from '../domain/store';
 import { requireModel } from '../models/registry';
@@ -8,21 +7,22 @@ import type { RevertTarget } from '../store/reverts-repo';
 import { cellValueOf, directiveText, valueAt, type CellValue } from '../sheets/write-cells';
 import { arrayWidths, META, sheetColumns, type SheetColumn } from '../sheets/write-columns';
 import type { SheetSpec } from '../sheets/write-workbook';
+import { stageSheets, type StageChunk } from '../workbooks/stage-file';
 import { RevertSteps, type RevertStep } from './revert-steps';
 
 /**
- * The revert of a load as a workbook file, on a job worker (the service's thread never reads a
- * load's rows): its rows' changes read in pages, their inverse rows (revert-steps.ts) written
- * as sheets in the directive layout, a sheet for each run of rows of one model, in the order
- * they must run. The file is then staged like any other (staged-workbooks.ts), and each target
+ * The revert of a load as the sheets of a staged workbook, on a job worker (the service's thread
+ * never reads a load's rows): its rows' changes read in pages, their inverse rows
+ * (revert-steps.ts) made into sheets in the directive layout, a sheet for each run of rows of one
+ * model, in the order they must run, and handed over as staging hands over a file's
+ * (workbooks/stage-file.ts), never written to a file and read back. With them, each target and
  * the version the load left it at (`targets`), which the service keeps beside the workbook.
  */
-export interface RevertFileInput {
+export interface RevertStageInput {
   originalId: string;
-  path: string;
 }
 
-export interface RevertFileResult {
+export interface RevertStageResult {
   rows: number;
   sheets: number;
   targets: RevertTarget[];
@@ -34,7 +34,11 @@ export interface RevertFileResult {
 
 const PAGE = 1000;
 
-export async function writeRevertFile(store: Store, input: RevertFileInput): Promise<RevertFileResult> {
+export async function stageRevert(
+  store: Store,
+  input: RevertStageInput,
+  emit: (chunk: StageChunk) => Promise<void>,
+): Promise<RevertStageResult> {
   const collected = new RevertSteps();
   for (let after = 0; ;) {
     const page = store.changes.children(input.originalId, after, PAGE);
@@ -47,11 +51,7 @@ export async function writeRevertFile(store: Store, input: RevertFileInput): Pro
   }
   const steps = collected.steps();
   const sheets = sheetsOf(store, steps);
-  if (steps.length > 0) {
-    // Loaded on first use, as exports do: exceljs is not needed by the other jobs.
-    const { writeWorkbook } = await import('../sheets/write-workbook');
-    await writeFile(input.path, await writeWorkbook(sheets));
-  }
+  await stageSheets(sheets, emit);
   return {
     rows: steps.length,
     sheets: sheets.length,
