@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compactWorkbook, workbookOf } from '../bulk-validate-helpers';
-import { openTestService, PARIS, type TestService } from '../helpers';
+import { compactWorkbook, upload, workbookOf } from '../bulk-validate-helpers';
+import { ACME, openTestService, PARIS, q, type TestService } from '../helpers';
 import { instancesOf, linkOf, loadWorkbook, loadFile, planRows, revertPlan } from './revert-helpers';
 
 /**
  * Reverts of small loads in the demo world, with phones: the instance a load made, changed and
  * deleted comes back exactly (its pkid, its device line's pkid, its place among the phone's
- * lines), and a phone changed by one row and given a line by a later one is put back too.
+ * lines), and a phone changed by one row and given a line by a later one is put back too. A
+ * scheduled load is reverted like any other once it has run (not while it waits).
  */
 let t: TestService;
 beforeAll(async () => {
@@ -70,5 +71,29 @@ describe('reverting a small load', () => {
     const now = instancesOf(t);
     const differing = [...new Set([...before.keys(), ...now.keys()])].filter((pkid) => before.get(pkid) !== now.get(pkid));
     expect(differing.map((pkid) => [before.get(pkid), now.get(pkid)])).toEqual([]);
+  });
+
+  it('reverts a scheduled load once it has run', async () => {
+    const before = instancesOf(t);
+    const bytes = await compactWorkbook('LineRelation', HEADER, [[PARIS, 'add', null, '+33140001034', null, 'Scheduled One']]);
+    expect((await upload(t, 'scheduled.xlsx', bytes, PARIS)).status).toBe(200);
+    const soon = new Date(Date.now() + 1000).toISOString();
+    const scheduled = await t.call('POST', `/api/tool/BulkLoad/${q(ACME, '&method=bulkload_spreadsheet')}`, {
+      bulkload_file: 'scheduled.xlsx',
+      execute_immediately: false,
+      ...{ execute_date: soon.slice(0, 10), execute_time: soon.slice(11, 19), execute_timezone: 0 },
+    });
+    expect(scheduled.status, scheduled.text).toBe(202);
+    const loadId = scheduled.body.transaction_id as string;
+    const early = await t.call('POST', `/workstation/transactions/${loadId}/revert/`);
+    expect(early.body).toMatchObject({ http_code: 409, code: 'load-running' });
+    for (let waited = 0; (await t.get(`/api/tool/Transaction/${loadId}/`)).body.data.status !== 'Success'; waited += 100) {
+      expect(waited).toBeLessThan(15_000);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const { info } = await revertPlan(t, loadId);
+    expect(info.plan?.totals).toMatchObject({ delete: 1, conflict: 0, error: 0 });
+    expect((await loadWorkbook(t, info)).info.state).toBe('loaded');
+    expect(instancesOf(t)).toEqual(before);
   });
 });
