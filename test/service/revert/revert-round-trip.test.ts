@@ -45,6 +45,7 @@ describe('a 1,000-row load reverted', () => {
     const { answer, info } = await revertPlan(t, loadId);
     expect(answer.rows).toBe(1000);
     expect(info.name).toMatch(/^Revert of mixed\.xlsx/);
+    expect(info.reverts).toBe(loadId);
     expect(info.plan?.totals).toEqual({ add: 200, modify: 200, delete: 600, unchanged: 0, conflict: 0, error: 0 });
     const plan = await planRows(t, info.id);
     // The last rows of the load are undone first: the deletes are made again before the modifies go back.
