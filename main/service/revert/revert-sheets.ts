@@ -98,10 +98,13 @@ function sheetOf(steps: RevertStep[], name: string, pathOf: (pkid: string) => st
     steps.map((step) => step.data),
   );
   const look = { schema: draft03Schema(model), groups: [] };
-  const columns = sheetColumns(model, look, { dropHidden: false, writeOnly: false, widths });
-  const directive = directiveText({ entity: model.modelType, parallel: false, evaluateMacros: false });
-  // A delete shows what it deletes by its key and summary, the fields a person knows it by.
+  // A delete shows what it deletes by its key and summary, the fields a person knows it by: a
+  // sheet of deletes only has those columns (a fifth of a line relation's, and of the cells to stage).
   const shown = new Set([...model.businessKey.fields, ...model.summaryAttrs]);
+  const all = sheetColumns(model, look, { dropHidden: false, writeOnly: false, widths });
+  const deletesOnly = steps.every((step) => step.action === 'delete');
+  const columns = deletesOnly ? all.filter((column) => column.path === undefined || shown.has(column.path.split('.')[0])) : all;
+  const directive = directiveText({ entity: model.modelType, parallel: false, evaluateMacros: false });
   return { name: name.slice(0, 31), directive, columns, rows: rowsOf(columns, steps, { pathOf, shown }) };
 }
 
