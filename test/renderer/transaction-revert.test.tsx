@@ -3,8 +3,10 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/rea
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createStores, StoresContext, type Stores } from '../../renderer/src/store/stores';
 import { TransactionView } from '../../renderer/src/views/TransactionView';
+import { RevertNote } from '../../renderer/src/views/workbooks/RevertNote';
 import { FakeTransport } from './fake-transport';
 import { txDetail } from './transactions-fixtures';
+import { workbookInfo } from './workbook-fixtures';
 
 /**
  * Revert on a load's transaction (README: Reverting a load): a finished bulk load offers it, makes
@@ -113,5 +115,23 @@ describe('Revert on a bulk load', () => {
     show(row, 'row-1');
     await screen.findByTestId('transaction-view');
     expect(screen.queryByTestId('transaction-revert')).toBeNull();
+  });
+});
+
+describe('a revert plan in the workbook grid', () => {
+  it('says which load it reverts, and leads to it', async () => {
+    const transport = new FakeTransport()
+      .on('GET', '/workstation/workbooks/wb-r/', { body: { success: true, workbook: workbookInfo('wb-r', [], { reverts: FIRST }) } })
+      .on('GET', '/workstation/workbooks/wb-r/sheets/0/rows/', { body: { revision: 1, total: 0, skip: 0, rows: [], next_after: null } });
+    const stores = createStores(transport);
+    await stores.workbook.getState().open('wb-r');
+    render(
+      <StoresContext.Provider value={stores}>
+        <RevertNote />
+      </StoresContext.Provider>,
+    );
+    const note = await screen.findByTestId('revert-note');
+    fireEvent.click(within(note).getByRole('button', { name: `load ${FIRST.slice(0, 8)}` }));
+    expect(stores.nav.getState().place).toEqual({ view: 'transaction', transactionId: FIRST });
   });
 });
