@@ -58,7 +58,7 @@ export class RevertSteps {
   private readonly targets = new Map<string, Net>();
   /** The last row that wrote each instance beside its own: a target written so after its own last row is shared. */
   private readonly sideWrites = new Map<string, number>();
-  /** Rows that succeeded without a record of what they changed (loaded before reverts were kept). */
+  /** Rows that succeeded without a record of what they changed (loaded before reverts were kept), or of their own instance. */
   unrecorded = 0;
   /** Rows that failed: they changed nothing, and nothing is reverted for them. */
   failed = 0;
@@ -82,7 +82,11 @@ export class RevertSteps {
         if (change.before) sides.push({ pkid: change.pkid, before: change.before });
       }
     }
-    if (!own || own.after === undefined) return;
+    // A workflow that never wrote the row's own instance leaves nothing this revert knows to undo.
+    if (!own || own.after === undefined) {
+      this.unrecorded += 1;
+      return;
+    }
     const known = this.targets.get(own.pkid);
     if (known) {
       known.after = own.after;
