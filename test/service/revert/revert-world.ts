@@ -4,14 +4,15 @@ import { ACME, PARIS, q, type TestService } from '../helpers';
 import { loadFile } from './revert-helpers';
 
 /**
- * A world for reverts: a block of 1,000 numbers at the customer (`NUMBER(i)`), the first
- * `relations` of them used by line relations at Paris (`Line i`), loaded once (never reverted).
+ * A world for reverts: a block of numbers at the customer (`NUMBER(i)`, 1,000 unless `block`
+ * says), the first `relations` of them used by line relations at Paris (`Line i`), loaded once
+ * (never reverted).
  */
 export const NUMBER = (i: number): string => `+3315${String(i).padStart(7, '0')}`;
 export const PARTITION = 'Paris-PT';
 
-export async function seedRevertWorld(t: TestService, relations: number): Promise<void> {
-  const numbers = Array.from({ length: 1000 }, (_, i) => [ACME, 'add', NUMBER(i), 'Available', ' ', 'Revert block']);
+export async function seedRevertWorld(t: TestService, relations: number, block = 1000): Promise<void> {
+  const numbers = Array.from({ length: block }, (_, i) => [ACME, 'add', NUMBER(i), 'Available', ' ', 'Revert block']);
   const lines = Array.from({ length: relations }, (_, i) => [PARIS, 'add', NUMBER(i), PARTITION, `Line ${i}`, `line ${i}`]);
   const bytes = await workbookOf([
     {
