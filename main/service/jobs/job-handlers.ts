@@ -217,7 +217,7 @@ async function previewMappingJob(ctx: JobContext, input: PreviewMappingInput): P
 
 /** The revert of a finished load as a staged workbook's sheets (revert/revert-sheets.ts), from one state of the store. */
 async function revertStage(ctx: JobContext, input: RevertStageInput): Promise<RevertStageResult> {
-  return inOneSnapshot(ctx, () => stageRevert(ctx.store, input, (chunk: StageChunk) => ctx.send(chunk)));
+  return inOneSnapshot(ctx, () => stageRevert(ctx.store, input, (chunk) => ctx.send(chunk)));
 }
 
 export const JOB_HANDLERS = {

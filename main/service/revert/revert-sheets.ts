@@ -22,10 +22,18 @@ export interface RevertStageInput {
   originalId: string;
 }
 
+/**
+ * The targets, handed over in chunks after the sheets (a 100,000-row revert's are about 150 MB of
+ * text: as one result, the service's thread would take them in one piece).
+ */
+export interface RevertTargetsChunk {
+  type: 'targets';
+  targets: RevertTarget[];
+}
+
 export interface RevertStageResult {
   rows: number;
   sheets: number;
-  targets: RevertTarget[];
   /** Rows of the load that succeeded with no record of what they changed: they cannot be reverted. */
   unrecorded: number;
   /** Rows of the load that failed (nothing to revert). */
@@ -33,11 +41,12 @@ export interface RevertStageResult {
 }
 
 const PAGE = 1000;
+const TARGETS_A_CHUNK = 500;
 
 export async function stageRevert(
   store: Store,
   input: RevertStageInput,
-  emit: (chunk: StageChunk) => Promise<void>,
+  emit: (chunk: StageChunk | RevertTargetsChunk) => Promise<void>,
 ): Promise<RevertStageResult> {
   const collected = new RevertSteps();
   for (let after = 0; ;) {
@@ -52,10 +61,11 @@ export async function stageRevert(
   const steps = collected.steps();
   const sheets = sheetsOf(store, steps);
   await stageSheets(sheets, emit);
+  for (let from = 0; from < steps.length; from += TARGETS_A_CHUNK)
+    await emit({ type: 'targets', targets: steps.slice(from, from + TARGETS_A_CHUNK).map(targetOf) });
   return {
     rows: steps.length,
     sheets: sheets.length,
-    targets: steps.map(targetOf),
     unrecorded: collected.unrecorded,
     failed: collected.failed,
   };

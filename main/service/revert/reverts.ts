@@ -6,11 +6,11 @@ import { ApiError, notFound } from '../errors';
 import type { JobPool } from '../jobs/job-pool';
 import type { TxRow } from '../store/transactions-repo';
 import type { WorkbookRecord } from '../store/workbooks-repo';
-import { TimeSlice } from '../turns';
 import type { StagedWorkbooks, Who } from '../workbooks/staged-workbooks';
 import type { WorkbookRuns } from '../workbooks/workbook-runs';
 import type { StageChunk } from '../workbooks/stage-file';
-import type { RevertStageResult } from './revert-sheets';
+import type { RevertStageResult, RevertTargetsChunk } from './revert-sheets';
+import type { RevertTarget } from '../store/reverts-repo';
 
 /**
  * Reverting a finished bulk load (issue 33): its revert plan is worked out on a job worker from
@@ -36,7 +36,6 @@ export interface RevertStarted {
 }
 
 const FINISHED: ReadonlySet<string> = new Set(['Success', 'Fail', 'Success With Async Failures']);
-const TARGETS_A_COMMIT = 1000;
 
 export class Reverts {
   constructor(private readonly deps: RevertDeps) {}
@@ -47,14 +46,20 @@ export class Reverts {
     const node = store.nodes.get(original.hierarchy_pkid);
     if (!node) throw new ApiError(409, 'hierarchy-gone', `The hierarchy node load ${originalId} ran at no longer exists.`);
     const owner = who.principal.username;
-    const { record, result: built } = await this.deps.workbooks.stageRows(who, node, revertName(original), 'export', (take) =>
-      pool.run('revert-stage', { originalId }, { owner, onChunk: (chunk) => take(chunk as StageChunk) }),
-    );
+    // The link first: the targets come in chunks while the rows are staged, each chunk one commit.
+    const { record, result: built } = await this.deps.workbooks.stageRows(who, node, revertName(original), 'export', (take, workbookId) => {
+      store.reverts.add({ workbook_id: workbookId, original_id: originalId, created_at: this.deps.now() });
+      const keep = store.db.transaction((targets: RevertTarget[]) => {
+        for (const target of targets) store.reverts.putTarget(workbookId, target);
+      });
+      const onChunk = (chunk: unknown): void => (isTargets(chunk) ? keep(chunk.targets) : take(chunk as StageChunk));
+      return pool.run('revert-stage', { originalId }, { owner, onChunk });
+    });
     if (built.rows === 0) {
+      store.reverts.remove(record.id);
       await this.deps.workbooks.remove(who, record.id);
       throw nothingToRevert(originalId, built);
     }
-    await this.keepTargets(record.id, originalId, built);
     // Planned at once, with no validation of its own first: a plan is a full validation.
     this.deps.runs.plan(who, record.id, record.revision);
     const planned = this.deps.workbooks.settled(record.id);
@@ -98,20 +103,10 @@ export class Reverts {
     if (!FINISHED.has(row.status)) throw new ApiError(409, 'load-running', `Load ${id} is ${row.status}: revert it once it has finished.`);
     return { ...row, hierarchy_pkid: row.hierarchy_pkid };
   }
-
-  /** The revert's link and the version the load left each target at, a thousand a commit with turns between. */
-  private async keepTargets(workbookId: string, originalId: string, built: RevertStageResult): Promise<void> {
-    const { store } = this.deps;
-    store.reverts.add({ workbook_id: workbookId, original_id: originalId, created_at: this.deps.now() });
-    const slice = new TimeSlice();
-    for (let from = 0; from < built.targets.length; from += TARGETS_A_COMMIT) {
-      store.db.transaction(() => {
-        for (const target of built.targets.slice(from, from + TARGETS_A_COMMIT)) store.reverts.putTarget(workbookId, target);
-      })();
-      await slice.maybeTurn();
-    }
-  }
 }
+
+const isTargets = (chunk: unknown): chunk is RevertTargetsChunk =>
+  typeof chunk === 'object' && chunk !== null && (chunk as { type?: unknown }).type === 'targets';
 
 function nothingToRevert(id: string, built: RevertStageResult): ApiError {
   const why =

@@ -61,6 +61,8 @@ export class RevertsRepo {
          WHERE p.wb = ? AND p.row_id >= ? AND p.row_id < ? AND p.action IN ('modify', 'delete', 'unchanged')
            AND t.recreate = 0 AND t.shared = 0 AND t.after_version IS NOT NULL AND p.version IS NOT t.after_version`,
       ),
+      remove: p<[string]>('DELETE FROM reverts WHERE workbook_id = ?'),
+      removeTargets: p<[string]>('DELETE FROM revert_targets WHERE workbook_id = ?'),
       addLoad: p<[string, string]>('INSERT OR IGNORE INTO revert_loads (load_id, workbook_id) VALUES (?, ?)'),
       loadsOf: p<[string], { load_id: string }>('SELECT load_id FROM revert_loads WHERE workbook_id = ? ORDER BY rowid'),
       ofLoad: p<[string], { workbook_id: string }>('SELECT workbook_id FROM revert_loads WHERE load_id = ?'),
@@ -69,6 +71,12 @@ export class RevertsRepo {
 
   add(record: RevertRecord): void {
     this.s.insert.run(record.workbook_id, record.original_id, record.created_at);
+  }
+
+  /** A revert that was not made after all (nothing to revert): its link and targets go. */
+  remove(workbookId: string): void {
+    this.s.removeTargets.run(workbookId);
+    this.s.remove.run(workbookId);
   }
 
   ofWorkbook(workbookId: string): RevertRecord | undefined {

@@ -184,7 +184,7 @@ export class StagedWorkbooks {
 
   /**
    * A Local workbook whose rows a job makes (a revert's, ../revert/) instead of reading a file:
-   * `job` hands its chunks to `take`, in the workbook's turn. Resolves once they are stored, with
+   * `job` (told the workbook's id) hands its chunks to `take`, in the workbook's turn. Resolves once they are stored, with
    * the workbook (state `validating`: the caller validates it, or plans it, which validates it
    * too) and what the job answered; a job that fails leaves the workbook `failed`, saying why.
    */
@@ -193,13 +193,13 @@ export class StagedWorkbooks {
     node: NodeRow,
     name: string,
     source: WorkbookSource,
-    job: (take: (chunk: StageChunk) => void) => Promise<T>,
+    job: (take: (chunk: StageChunk) => void, workbookId: string) => Promise<T>,
   ): Promise<{ record: WorkbookRecord; result: T }> {
     const { store } = this.deps;
     const { id, wb } = this.newStaging(who, node, name, source, null);
     this.emit(id);
     const staged = this.serial(wb, async () => {
-      const result = await job(this.chunkTaker(wb, who));
+      const result = await job(this.chunkTaker(wb, who), id);
       store.workbooks.setState(wb, 'validating', null, this.deps.now());
       this.emit(id);
       return result;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basicAuth, compactWorkbook } from '../bulk-validate-helpers';
+import { basicAuth, compactWorkbook, upload } from '../bulk-validate-helpers';
 import { LONDON, openTestService, PARIS, q, type Reply, type TestService } from '../helpers';
 import { loadFile, revertPlan } from './revert-helpers';
 
@@ -53,6 +53,23 @@ describe('reverting a load: who and what', () => {
     const link = await t.get(`/workstation/transactions/${loadId}/revert/`, basicAuth('london-admin', 'a-long-password-1'));
     expect(link.status).toBe(403);
     expect((await t.call('DELETE', `/workstation/transactions/${loadId}/revert/`)).status).toBe(405);
+  });
+
+  it('refuses a load that changed nothing, and keeps no workbook of it', async () => {
+    const header = ['Hierarchy Node', 'Action', 'Directory Number', 'routePartitionName', 'Alerting Name'];
+    const bytes = await compactWorkbook('LineRelation', header, [[PARIS, 'modify', '+33149999999', 'Paris-PT', 'Nobody']]);
+    expect((await upload(t, 'failing.xlsx', bytes, PARIS)).status).toBe(200);
+    const failed = await t.call('POST', `/api/tool/BulkLoad/${q(PARIS, '&method=bulkload_spreadsheet')}`, {
+      bulkload_file: 'failing.xlsx',
+      execute_immediately: true,
+    });
+    expect(failed.body.transaction_id, failed.text).toBeTruthy();
+    const workbooks = (await t.get('/workstation/workbooks/')).body.workbooks.length;
+    const refused = await revert(failed.body.transaction_id);
+    expect(refused.body).toMatchObject({ http_code: 409, code: 'nothing-to-revert' });
+    expect(refused.body.message).toMatch(/none of its rows succeeded/);
+    expect((await t.get('/workstation/workbooks/')).body.workbooks.length).toBe(workbooks);
+    expect((await t.get(`/workstation/transactions/${failed.body.transaction_id}/revert/`)).body.reverted_by).toEqual([]);
   });
 
   it('needs the CSRF token with a session, as every session write does', async () => {
