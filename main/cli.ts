@@ -10,6 +10,7 @@ import { syncCommand, SYNC_USAGE } from './cli-sync';
 import { mapCommand, MAP_USAGE } from './cli-map';
 import { workbookCommand, WORKBOOK_COMMANDS, WORKBOOK_USAGE, type WorkbookCommand } from './cli-workbook';
 import { MemoryVault } from './remote/credential-vault';
+import { revertCommand, REVERT_USAGE } from './cli-revert';
 
 /**
  * The command line: `serve` puts the service on a loopback port (server mode). More commands
@@ -30,7 +31,9 @@ ${SYNC_USAGE}
 
 ${WORKBOOK_USAGE}
 
-${MAP_USAGE}`;
+${MAP_USAGE}
+
+${REVERT_USAGE}`;
 
 async function adminOf(service: Service) {
   const admin = service.store.instances.findByKey('data/User', JSON.stringify(['admin']))[0];
@@ -97,6 +100,10 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === 'sync') {
     process.exitCode = await syncCommand(rest);
+    return;
+  }
+  if (command === 'revert') {
+    process.exitCode = await revertCommand(rest);
     return;
   }
   if (command === 'map') {

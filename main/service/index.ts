@@ -28,6 +28,8 @@ import type { WorkbookQuota } from './workbooks/workbook-quota';
 import { recoverPending } from './workbooks/sliced-apply';
 import { StagedWorkbooks } from './workbooks/staged-workbooks';
 import { WorkbookRuns } from './workbooks/workbook-runs';
+import { Reverts } from './revert/reverts';
+import { revertHooks } from './revert/revert-checks';
 import { Viewers } from './viewer/viewers';
 import type { WorkstationDeps } from './workstation';
 import { eventFilter, type EventViewer } from './workstation/event-access';
@@ -145,8 +147,9 @@ export async function createService(options: ServiceOptions): Promise<Service> {
   const workbooks = new StagedWorkbooks(workbookDeps);
   // A big edit a killed process left halfway is undone before anything reads the workbook.
   recoverPending(store);
-  const workbookRuns = new WorkbookRuns({ ...workbookDeps, loads }, workbooks);
+  const workbookRuns = new WorkbookRuns({ ...workbookDeps, loads, reverts: revertHooks(store) }, workbooks);
   workbookRuns.recover();
+  const reverts = new Reverts({ store, pool: jobs, workbooks, runs: workbookRuns, onInternalError: internalError, now });
   const workstation: WorkstationDeps = {
     store,
     dataDir: options.dataDir,
@@ -157,6 +160,7 @@ export async function createService(options: ServiceOptions): Promise<Service> {
     remote,
     workbooks,
     workbookRuns,
+    reverts,
     viewers: new Viewers(),
     apiAs: () => Promise.reject(new Error('the pipeline is not ready')),
   };

@@ -17,6 +17,7 @@ import type { CleanupStack } from './cleanup-stack';
 import { percentile } from './latency-stats';
 import { FAR_ROW, stageAndWait, writeFarAwayCell } from './sparse-stage';
 import { textTable } from './text-table';
+import { revertBench, revertChecks, type RevertFigures } from './revert-bench';
 
 /**
  * BENCH_ONLY=sheets (and the end of the full bench): bulk load, validation and export of a
@@ -342,10 +343,13 @@ export async function runSheetsBench(config: BenchConfig, cleanup: CleanupStack)
       parentId = await polledLoad(server.origin, authorization, polls);
     });
     const childPages = await pageChildren(server.origin, authorization, parentId);
+    // Last: the revert deletes what the polled load made (issue 33).
+    log('sheets: reverting the polled load: its plan, then its run...');
+    const reverted = await revertBench(server, authorization, parentId, ROWS, (job) => measureJob(server, authorization, job));
     const writeRate = await baselineWrite(join(dir, 'baseline-write.xlsx'), 40);
     return report({
       ...{ readRate, insertRate, writeRate, validation, loadSmall, loadBig, exported, exportBytes, farStaged, farBytes },
-      ...{ loadPolled, polls, childPages },
+      ...{ loadPolled, polls, childPages, reverted },
     });
   } finally {
     await stopChild(server.child);
@@ -402,6 +406,7 @@ async function pageChildren(origin: string, authorization: string, parentId: str
 
 interface Figures {
   loadPolled: JobFigures;
+  reverted: RevertFigures;
   polls: Poll[];
   childPages: { skip: number; ms: number }[];
   readRate: number;
@@ -481,12 +486,15 @@ function report(f: Figures): SheetsOutcome {
       polled / load >= TARGETS.polledRateRatio,
     ),
   );
+  checks.push(...revertChecks(f.reverted, f.loadPolled.seconds));
   const jobs: [string, JobFigures][] = [
     ['validate', f.validation],
     ['load 10k', f.loadSmall],
     ['load 100k', f.loadBig],
     ['load 100k, polled', f.loadPolled],
     ['export', f.exported],
+    ['revert plan', f.reverted.plan],
+    ['revert run', f.reverted.run],
   ];
   for (const [name, job] of jobs) {
     checks.push(

@@ -152,7 +152,8 @@ export class BulkLoads {
 
   private runDeps(): LoadRunDeps {
     const { store, events, now, onInternalError, checkpoints } = this.deps;
-    return { store, events, now, onInternalError, checkpoints, db: store.db, repo: store.transactions };
+    const journal = { instances: store.instances.journal, changes: store.changes };
+    return { store, events, now, onInternalError, checkpoints, db: store.db, repo: store.transactions, journal };
   }
 }
 

@@ -19,6 +19,7 @@ import type { TxResult, TxSpec } from '../transactions/engine';
 import type { StepContext } from '../transactions/step-context';
 import type { TemplateFinder } from '../templates/configuration-template';
 import { WORKFLOWS } from '../transactions/workflows';
+import { restoreImages } from '../domain/restore-images';
 
 /**
  * One bulk-load row as one transaction: the same template, validation, permission checks and
@@ -68,7 +69,8 @@ export function recordedWithin(store: Store, head: Omit<TxSpec, 'run'>, reach: s
 export function rowHead(store: Store, username: string, sheet: ParsedSheet, row: ParsedRow, defaultPath: string): Omit<TxSpec, 'run'> {
   const model = requireModel(sheet.modelType);
   const path = row.hierarchy ?? sheet.directive.hierarchy ?? defaultPath;
-  const pkid = row.action === 'add' ? newPkid() : (row.pkid ?? null);
+  // A revert's add makes the instance again under the pkid it had: references to it hold again.
+  const pkid = row.action === 'add' ? (row.recreate && row.pkid ? row.pkid : newPkid()) : (row.pkid ?? null);
   return {
     username,
     action: ACTION_WORD[row.action],
@@ -103,18 +105,47 @@ function runRow(steps: StepContext, source: RowSource, model: ModelDef, path: st
   const workflow = WORKFLOWS[model.workflow];
   if (row.action === 'add') {
     guardNode(caller, node, 'create');
+    if (row.recreate && pkid !== null && store.instances.get(pkid)) {
+      throw new ApiError(
+        409,
+        'plan-conflict',
+        `Row ${row.rowNumber}: ${model.title} ${pkid} exists again since the load; it is not made twice.`,
+      );
+    }
     const data = prepareCreate(store, caller, model, node, row.data, query, source.findTemplate);
-    return workflow.create(steps, { store, model, node, pkid: pkid ?? newPkid(), data, secrets: secretsOf(model, data) });
+    const previousLinks = row.recreate ? row.restore?.before?.links : undefined;
+    const made = workflow.create(steps, {
+      store,
+      model,
+      node,
+      pkid: pkid ?? newPkid(),
+      data,
+      secrets: secretsOf(model, data),
+      previousLinks,
+    });
+    return restored(steps, store, row, made);
   }
   const existing = row.expect?.pkid ? plannedTarget(store, model, node, row, row.expect) : targetOf(store, model, node, row);
   const current = requireNode(store, existing.hierarchyPkid);
   if (row.action === 'delete') {
     guardInstance(caller, store, existing, 'delete');
-    return workflow.remove(steps, { store, model, existing });
+    return restored(steps, store, row, workflow.remove(steps, { store, model, existing }));
   }
   guardInstance(caller, store, existing, 'update');
   const data = prepareModify(store, caller, model, existing, current, current, row.data, query, source.findTemplate);
-  return workflow.modify(steps, { store, model, node: current, existing, data, secrets: secretsOf(model, data) });
+  return restored(
+    steps,
+    store,
+    row,
+    workflow.modify(steps, { store, model, node: current, existing, data, secrets: secretsOf(model, data) }),
+  );
+}
+
+/** A revert's row: what its workflow made is put back exactly as it was before the load, where it can be (domain/restore-images.ts). */
+function restored(steps: StepContext, store: Store, row: ParsedRow, result: TxResult): TxResult {
+  const restore = row.restore;
+  if (restore) steps.step('Put back exactly as before the load', () => restoreImages(store, result.resourcePkid, restore, row.data));
+  return result;
 }
 
 /** The instance a modify or delete row means: by its pkid column, else by business key. */

@@ -108,6 +108,8 @@ export interface WorkbookInfo {
   plan: { revision: number; totals: PlanTotals } | null;
   /** The last load of this workbook (every row it ran, across retries). */
   load: WorkbookLoadInfo | null;
+  /** Only on a revert plan (README: Reverting a load): the transaction id of the load it reverts. */
+  reverts?: string;
   sheets: WorkbookSheet[];
 }
 

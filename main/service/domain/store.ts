@@ -5,6 +5,8 @@ import { MappingsRepo } from '../store/mappings-repo';
 import { InstancesRepo } from '../store/instances-repo';
 import { NodesRepo } from '../store/nodes-repo';
 import { TransactionsRepo } from '../store/transactions-repo';
+import { TransactionChangesRepo } from '../store/transaction-changes-repo';
+import { RevertsRepo } from '../store/reverts-repo';
 import { CredentialsRepo } from '../store/credentials-repo';
 import { UploadsRepo } from '../store/uploads-repo';
 import { BulkLoadsRepo } from '../store/bulk-loads-repo';
@@ -19,6 +21,8 @@ export interface Store {
   nodes: NodesRepo;
   instances: InstancesRepo;
   transactions: TransactionsRepo;
+  /** What each bulk-load row changed, kept so that its load can be reverted. */
+  changes: TransactionChangesRepo;
   credentials: CredentialsRepo;
   uploads: UploadsRepo;
   bulkLoads: BulkLoadsRepo;
@@ -32,6 +36,8 @@ export interface Store {
   workbookOutcomes: WorkbookOutcomesRepo;
   /** Pushes of staged workbooks to remote profiles (main/remote/sync-push.ts). */
   workbookPushes: WorkbookPushesRepo;
+  /** Staged workbooks that revert a load (revert/). */
+  reverts: RevertsRepo;
   /** Staged workbooks' mapping steps and the mappings saved per customer node. */
   mappings: MappingsRepo;
   now: () => string;
@@ -63,6 +69,7 @@ export function createStore(db: Db, now: () => string, uploadsFolder: string | n
     nodes: new NodesRepo(db),
     instances: new InstancesRepo(db, now),
     transactions: new TransactionsRepo(db),
+    changes: new TransactionChangesRepo(db),
     credentials: new CredentialsRepo(db),
     get uploads(): UploadsRepo {
       if (!uploads) throw new Error('uploads are not available on a worker connection');
@@ -76,6 +83,7 @@ export function createStore(db: Db, now: () => string, uploadsFolder: string | n
     workbookOutcomes: new WorkbookOutcomesRepo(db),
     workbookPushes: new WorkbookPushesRepo(db),
     mappings: new MappingsRepo(db),
+    reverts: new RevertsRepo(db),
     now,
   };
 }

@@ -17,6 +17,7 @@ import { validateFull, validateIncremental, type SheetIssues } from '../workbook
 import type { FullOutcome, RowOutcome } from '../workbooks/staged-validator';
 import { diffKeyIndex, type KeyIndexDiff } from '../workbooks/workbook-key-index';
 import { checkedAgainst, mirrorStore } from '../workbooks/mirror-checks';
+import { stageRevert, type RevertStageInput, type RevertStageResult } from '../revert/revert-sheets';
 
 /**
  * The heavy jobs, as plain functions of a store and an input: a worker thread runs them on its
@@ -214,6 +215,11 @@ async function previewMappingJob(ctx: JobContext, input: PreviewMappingInput): P
   return previewMapping(input.path, input.fileName, mapping, model, mappingPlaces(placeFactsOf(ctx.store.db, node)));
 }
 
+/** The revert of a finished load as a staged workbook's sheets (revert/revert-sheets.ts), from one state of the store. */
+async function revertStage(ctx: JobContext, input: RevertStageInput): Promise<RevertStageResult> {
+  return inOneSnapshot(ctx, () => stageRevert(ctx.store, input, (chunk) => ctx.send(chunk)));
+}
+
 export const JOB_HANDLERS = {
   'read-load': readLoad,
   validate,
@@ -222,6 +228,7 @@ export const JOB_HANDLERS = {
   'validate-workbook': validateStaged,
   'propose-mapping': proposeMapping,
   'preview-mapping': previewMappingJob,
+  'revert-stage': revertStage,
 } as const;
 
 export type JobKind = keyof typeof JOB_HANDLERS;

@@ -218,6 +218,18 @@ function toolPaths(paths: Record<string, PathItem>): void {
   paths['/api/tool/Transaction/{transaction_id}/poll/'] = {
     get: op('poll_transaction', 'Its status', '200', 'Poll', { parameters: [tx, HIERARCHY] }),
   };
+  paths['/workstation/transactions/{transaction_id}/revert/'] = {
+    get: op('revert_link', "A load's reverts; for a revert's own load, the load it reverts", '200', 'RevertLink', { parameters: [tx] }),
+    post: op(
+      'revert_load',
+      'The revert plan of a finished bulk load, a staged workbook (answered while it is staged)',
+      '202',
+      'RevertAnswer',
+      {
+        parameters: [tx],
+      },
+    ),
+  };
   paths['/api/whoami/'] = { get: op('whoami', 'The caller', '200', 'WhoAmI') };
   paths['/api/openapi.json'] = { get: op('openapi', 'This description', '200', null) };
   paths['/workstation/remote-profiles/'] = {

@@ -133,6 +133,15 @@ export const SCHEMAS: Record<string, JsonSchema> = {
     counts: obj({ rows: int, errors: int, warnings: int }),
   }),
   PlanPage: { type: 'object' },
+  RevertAnswer: obj(
+    { success: { const: true }, transaction_id: str, rows: int, not_revertable: int, failed_rows: int, workbook: ref('Workbook') },
+    ['success', 'transaction_id', 'rows', 'workbook'],
+  ),
+  RevertLink: obj({
+    transaction_id: str,
+    reverted_by: { type: 'array', items: obj({ workbook_id: str, name: str, state: str, loads: { type: 'array', items: str } }) },
+    reverts: { type: ['string', 'null'] },
+  }),
   LoadStarted: obj({ success: { const: true }, transaction_id: str }, ['success', 'transaction_id']),
   Edit: {
     type: 'object',

@@ -1,4 +1,5 @@
 import type { JsonObject } from '../api-types';
+import type { RestoreImages } from '../domain/restore-images';
 
 /**
  * What reading a bulk-load workbook produces, and what validation and the loader consume.
@@ -65,6 +66,10 @@ export interface ParsedRow {
    * version when the row runs; for an add (`pkid` '') that its key was free.
    */
   expect?: { pkid: string; version: string };
+  /** An add that makes again, under its own pkid (the pkid column), an instance a load deleted: a revert's row. */
+  recreate?: true;
+  /** A revert's row: what it puts back exactly once its workflow has run. */
+  restore?: RestoreImages;
 }
 
 export interface ParsedSheet {

@@ -2,6 +2,7 @@ import type { JsonObject } from '../api-types';
 import type Database from 'better-sqlite3';
 import { UNSAMPLED, type Db } from './db';
 import { sameSummary, summaryText } from './summary-values';
+import { ChangeJournal, type InstanceImage } from './change-journal';
 
 /** One linked instance; its model type is kept so references need no look-up. */
 export interface LinkRef {
@@ -66,7 +67,12 @@ export function toRecord(row: Row): InstanceRecord {
   };
 }
 
+const isRecord = (value: object): value is InstanceRecord =>
+  'hierarchyPkid' in value && 'data' in value && 'links' in value && 'tags' in value && 'versionTag' in value;
+
 export class InstancesRepo {
+  /** Open while a bulk-load row runs: what it writes, kept so that the load can be reverted (change-journal.ts). */
+  readonly journal = new ChangeJournal();
   private readonly byPkid;
   private readonly byKeyOf = new Map<string, Database.Statement<[string], Row>>();
   private readonly insertRow;
@@ -142,6 +148,7 @@ export class InstancesRepo {
     const deviceData = instance.modelType.startsWith('device/') ? data : null;
     const { pkid, modelType, hierarchyPkid, bkey } = instance;
     const summary = summaryText(modelType, instance.data);
+    if (this.journal.open) this.journal.note(pkid, () => null, modelType, { hierarchyPkid, data: instance.data });
     this.insertRow.run(pkid, modelType, hierarchyPkid, data, summary, bkey, JSON.stringify(instance.links ?? {}), now, now, deviceData);
   }
 
@@ -149,6 +156,7 @@ export class InstancesRepo {
     existing: Pick<InstanceRecord, 'pkid' | 'modelType'>,
     changes: { data: JsonObject; bkey: string | null; links: Links; hierarchyPkid: string },
   ): void {
+    if (this.journal.open) this.journal.note(existing.pkid, () => this.imageOf(existing), existing.modelType, changes);
     this.updateRow.run({
       pkid: existing.pkid,
       data: JSON.stringify(changes.data),
@@ -162,6 +170,7 @@ export class InstancesRepo {
 
   /** An update that keeps the instance's business key and node. */
   updateData(existing: Pick<InstanceRecord, 'pkid' | 'modelType' | 'data'>, data: JsonObject, links: Links): void {
+    if (this.journal.open) this.journal.note(existing.pkid, () => this.imageOf(existing), existing.modelType, { data });
     const text = JSON.stringify(data);
     // In SET, `data` would be the old document: the device's copy takes the new one as a value.
     const values = [text, JSON.stringify(links), this.now(), text, existing.pkid] as const;
@@ -170,7 +179,19 @@ export class InstancesRepo {
   }
 
   delete(pkid: string): void {
+    if (this.journal.open) this.journal.note(pkid, () => this.imageOf({ pkid }), undefined, null);
     this.deleteRow.run(pkid);
+  }
+
+  /**
+   * The instance as stored now, for the journal: null when there is none. A workflow writes what it
+   * has just read whole (an InstanceRecord): that is taken as it is, saving a read a write.
+   */
+  private imageOf(known: { pkid: string } | InstanceRecord): { modelType: string; image: InstanceImage } | null {
+    const record = isRecord(known) ? known : this.get(known.pkid);
+    if (!record) return null;
+    const { hierarchyPkid, data, links, tags, versionTag } = record;
+    return { modelType: record.modelType, image: { hierarchyPkid, data, links, tags, versionTag } };
   }
 
   /** Instances per model type (a mirror's counts after a pull). */

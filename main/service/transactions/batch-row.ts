@@ -2,6 +2,8 @@ import { ApiError } from '../errors';
 import type { Db } from '../store/db';
 import { newTransactionId } from '../store/ids';
 import type { TransactionsRepo } from '../store/transactions-repo';
+import { keptChanges, type ChangeJournal } from '../store/change-journal';
+import type { TransactionChangesRepo } from '../store/transaction-changes-repo';
 import { currentState, INTERNAL, type TransactionEvent, type TxOutcome, type TxResult, type TxSpec } from './engine';
 import { StepContext } from './step-context';
 
@@ -25,6 +27,11 @@ export interface BatchRowDeps {
   repo: TransactionsRepo;
   now: () => string;
   onInternalError: (error: unknown, transactionId: string) => void;
+  /**
+   * Where a row's writes are journaled and its changes kept (a bulk load's rows): what a row that
+   * succeeded changed is stored in its own commit, so that its load can be reverted.
+   */
+  journal?: { instances: ChangeJournal; changes: TransactionChangesRepo };
 }
 
 export interface BatchRowOutcome extends TxOutcome {
@@ -94,6 +101,9 @@ export function runRowInBatch(
   let resourcePkid = spec.resourcePkid;
   let error: ApiError | undefined;
   let state = 'Unchanged';
+  const journal = deps.journal;
+  journal?.instances.begin();
+  let changes: ReturnType<ChangeJournal['end']> | undefined;
   try {
     // Nested in the batch's transaction, better-sqlite3 runs this as a savepoint.
     const result = guard === 'own-savepoint' ? inSavepoint(deps.db)(() => spec.run(ctx)) : runBare(deps.db, () => spec.run(ctx));
@@ -105,6 +115,9 @@ export function runRowInBatch(
     error = thrown instanceof ApiError ? thrown : INTERNAL;
     if (!(thrown instanceof ApiError)) deps.onInternalError(thrown, transactionId);
     ctx.log('error', `Transaction failed: ${error.message} Every step was rolled back.`);
+  } finally {
+    // Closed whatever happened: a row rolled back (or its group run again) keeps nothing.
+    changes = journal?.instances.end();
   }
   const status = error ? 'Fail' : 'Success';
   const txRow = deps.repo.insertFinished({
@@ -126,6 +139,7 @@ export function runRowInBatch(
     completed_time: deps.now(),
   });
   deps.repo.logAll(transactionId, ctx.logs, txRow);
+  if (!error && changes !== undefined && changes.length > 0) journal?.changes.record(txRow, keptChanges(changes, resourcePkid));
   const event: TransactionEvent = {
     transaction_id: transactionId,
     status,

@@ -15,6 +15,7 @@ export function checkedAgainst(local: Store, mirror: Store): Store {
     nodes: mirror.nodes,
     instances: mirror.instances,
     transactions: mirror.transactions,
+    changes: mirror.changes,
     credentials: mirror.credentials,
     get uploads() {
       return local.uploads;
@@ -27,6 +28,7 @@ export function checkedAgainst(local: Store, mirror: Store): Store {
     workbookOutcomes: local.workbookOutcomes,
     workbookPushes: local.workbookPushes,
     mappings: local.mappings,
+    reverts: local.reverts,
     now: local.now,
     statement: (sql) => mirror.statement(sql),
   };

@@ -5,7 +5,7 @@ import { SHEET_LIMITS } from '../sheets/limits';
 import type { SheetRow } from '../sheets/sheet-reader';
 import { isDirective } from '../sheets/sheet-model';
 import { inspectWorkbookFile } from '../sheets/workbook-package';
-import { CHOICES_SHEET } from '../sheets/write-workbook';
+import { CHOICES_SHEET, type SheetSpec } from '../sheets/write-workbook';
 import { readXlsxBook } from '../sheets/xlsx-book';
 import { sheetRowBatches } from '../sheets/xlsx-row-stream';
 import type { WorkbookSheetRecord } from '../store/workbooks-repo';
@@ -240,6 +240,35 @@ async function stageMapped(file: MappedFile, emit: (chunk: StageChunk) => Promis
         sheet = source = kept = undefined;
         break;
     }
+  }
+  return total;
+}
+
+/**
+ * Sheets made in memory (a revert's, ../revert/revert-sheets.ts) staged as the same sheets written
+ * to a file and read back would be, without writing and reading a workbook in between; each is
+ * checked as the loader checks it. Answers the number of data rows.
+ */
+export async function stageSheets(sheets: readonly SheetSpec[], emit: (chunk: StageChunk) => Promise<void>): Promise<number> {
+  let total = 0;
+  for (const [sheetNo, spec] of sheets.entries()) {
+    const stager = new SheetStager(sheetNo, spec.name, false, async (chunk) => {
+      if (chunk.type === 'rows') total += chunk.cells.length;
+      await emit(chunk);
+    });
+    const headers: CellValue[][] =
+      spec.directive === undefined
+        ? [spec.columns.map((column) => column.name)]
+        : [
+            [spec.directive],
+            spec.columns.map((column) => column.name),
+            spec.columns.map((column) => column.group),
+            spec.columns.map((column) => column.title),
+          ];
+    let number = 0;
+    for (const values of headers) await stager.feed(rowOf((number += 1), values));
+    for (const values of spec.rows) await stager.feed(rowOf((number += 1), values));
+    await stager.finish();
   }
   return total;
 }

@@ -144,6 +144,24 @@ export class StagedWorkbooks {
     uploadId?: string,
   ): WorkbookRecord {
     const { store } = this.deps;
+    const { id, wb } = this.newStaging(who, node, name, source, profilePkid);
+    const staged = this.serial(wb, () => this.stage(wb, who, path, name, uploadId))
+      .catch((error: unknown) => this.failStaging(wb, error))
+      .finally(() => done?.());
+    this.staging.set(id, staged);
+    void staged.finally(() => this.staging.delete(id));
+    return store.workbooks.getByWb(wb) as WorkbookRecord;
+  }
+
+  /** A new workbook record, empty, in state `staging`, within the owner's quota. */
+  private newStaging(
+    who: Who,
+    node: NodeRow,
+    name: string,
+    source: WorkbookSource,
+    profilePkid: string | null,
+  ): { id: string; wb: number } {
+    const { store } = this.deps;
     checkNewWorkbook(store, this.quota, who.principal.pkid);
     const now = this.deps.now();
     const id = randomUUID();
@@ -161,12 +179,53 @@ export class StagedWorkbooks {
       created_at: now,
       updated_at: now,
     });
-    const staged = this.serial(wb, () => this.stage(wb, who, path, name, uploadId))
-      .catch((error: unknown) => this.failStaging(wb, error))
-      .finally(() => done?.());
-    this.staging.set(id, staged);
-    void staged.finally(() => this.staging.delete(id));
-    return store.workbooks.getByWb(wb) as WorkbookRecord;
+    return { id, wb };
+  }
+
+  /**
+   * A Local workbook whose rows a job makes (a revert's, ../revert/) instead of reading a file:
+   * `job` (told the workbook's id) hands its chunks to `take`, in the workbook's turn. Resolves once they are stored, with
+   * the workbook (state `validating`: the caller validates it, or plans it, which validates it
+   * too) and what the job answered; a job that fails leaves the workbook `failed`, saying why.
+   */
+  async stageRows<T>(
+    who: Who,
+    node: NodeRow,
+    name: string,
+    source: WorkbookSource,
+    job: (take: (chunk: StageChunk) => void, workbookId: string) => Promise<T>,
+  ): Promise<{ record: WorkbookRecord; result: T }> {
+    const { store } = this.deps;
+    const { id, wb } = this.newStaging(who, node, name, source, null);
+    this.emit(id);
+    const staged = this.serial(wb, async () => {
+      const result = await job(this.chunkTaker(wb, who), id);
+      store.workbooks.setState(wb, 'validating', null, this.deps.now());
+      this.emit(id);
+      return result;
+    });
+    this.track(id, staged);
+    try {
+      return { record: store.workbooks.getByWb(wb) as WorkbookRecord, result: await staged };
+    } catch (error) {
+      this.failStaging(wb, error);
+      throw error;
+    }
+  }
+
+  /** What stores each chunk a staging job hands over: a sheet, or rows (within the owner's quota), each chunk one commit. */
+  private chunkTaker(wb: number, who: Who): (chunk: StageChunk) => void {
+    const { store } = this.deps;
+    return store.db.transaction((chunk: StageChunk) => {
+      if (chunk.type === 'sheet') {
+        store.workbooks.addSheet({ ...chunk.sheet, wb });
+        return;
+      }
+      // Past the owner's quota the staging fails (its rows dropped), its problem saying what to delete.
+      checkRows(store, this.quota, who.principal.pkid, chunk.cells.length);
+      const first = store.workbooks.takeRowIds(wb, chunk.cells.length);
+      chunk.cells.forEach((cells, offset) => store.workbooks.addRow(wb, first + offset, chunk.sheet_no, chunk.first_idx + offset, cells));
+    });
   }
 
   /**
@@ -244,16 +303,7 @@ export class StagedWorkbooks {
     mapped?: { mapping: MappingFile; nodePkid: string },
   ): Promise<void> {
     const { store, pool } = this.deps;
-    const take = store.db.transaction((chunk: StageChunk) => {
-      if (chunk.type === 'sheet') {
-        store.workbooks.addSheet({ ...chunk.sheet, wb });
-        return;
-      }
-      // Past the owner's quota the staging fails (its rows dropped), its problem saying what to delete.
-      checkRows(store, this.quota, who.principal.pkid, chunk.cells.length);
-      const first = store.workbooks.takeRowIds(wb, chunk.cells.length);
-      chunk.cells.forEach((cells, offset) => store.workbooks.addRow(wb, first + offset, chunk.sheet_no, chunk.first_idx + offset, cells));
-    });
+    const take = this.chunkTaker(wb, who);
     try {
       await pool.run(
         'stage-file',

@@ -1,6 +1,7 @@
 import type { BulkLoads } from '../bulkload/bulk-loads';
 import type { RowHook } from '../bulkload/load-run';
 import type { PlanTotals } from '../contract/workbook-api';
+import type { ParsedRow } from '../sheets/sheet-types';
 import { ApiError } from '../errors';
 import type { WorkbookOutcomesChunk } from '../jobs/job-handlers';
 import type { WorkbookRecord } from '../store/workbooks-repo';
@@ -27,9 +28,22 @@ export interface LoadRequest {
   allow_errors?: unknown;
 }
 
+/**
+ * What a workbook that reverts a load adds to its plan and load (revert/revert-checks.ts): its
+ * rows whose target changed since the load are conflicts, and each row expects its target as
+ * the load left it. Injected, so that this folder never imports the one that builds on it.
+ */
+export interface RevertHooks {
+  /** After the plan's validation, before the plan is kept: changes entries (and `totals`) of rows in conflict. */
+  checkPlan(record: WorkbookRecord, totals: PlanTotals): Promise<void>;
+  /** For a revert workbook, what to set on each row it spools; undefined for any other workbook. */
+  rowAdjuster(record: WorkbookRecord): ((row: ParsedRow) => void) | undefined;
+  loadStarted(record: WorkbookRecord, loadId: string): void;
+}
+
 export class WorkbookRuns {
   constructor(
-    private readonly deps: WorkbookDeps & { loads: BulkLoads },
+    private readonly deps: WorkbookDeps & { loads: BulkLoads; reverts?: RevertHooks },
     private readonly books: StagedWorkbooks,
   ) {}
 
@@ -98,6 +112,7 @@ export class WorkbookRuns {
     }
     const result = await running;
     if (result.keys) await applyKeyDiff(store, wb, result.keys);
+    await this.deps.reverts?.checkPlan(record, totals);
     store.db.transaction(() => {
       writeSheetIssues(store, wb, result.sheets ?? []);
       store.workbooks.setKeysCurrent(wb, true);
@@ -156,7 +171,8 @@ export class WorkbookRuns {
       }
       const caller = this.books.callerOf(record);
       const node = this.books.nodeOf(record);
-      const spooled = await spoolWorkbook(store, record, caller.principal.username, node, mode as SpoolMode);
+      const adjust = this.deps.reverts?.rowAdjuster(record);
+      const spooled = await spoolWorkbook(store, record, caller.principal.username, node, mode as SpoolMode, adjust);
       if (spooled.rows === 0) {
         store.db.transaction(() => store.bulkLoads.remove(spooled.load.load_id))();
         throw new ApiError(
@@ -170,6 +186,7 @@ export class WorkbookRuns {
       store.db.transaction(() => {
         store.workbooks.setLoad(record.wb, spooled.load.load_id, spooled.total);
         store.workbooks.setState(record.wb, 'loading', null, this.deps.now());
+        this.deps.reverts?.loadStarted(record, spooled.load.load_id);
       })();
       this.books.emit(record.id);
       const submitted = this.deps.loads.start(caller, spooled.load, node, this.outcomeWriter(record.wb));

@@ -55,6 +55,8 @@ export async function spoolWorkbook(
   username: string,
   node: NodeRow,
   mode: SpoolMode,
+  /** What a revert workbook sets on each row (workbook-runs.ts `RevertHooks`). */
+  adjust?: (row: ParsedRow) => void,
 ): Promise<SpooledWorkbook> {
   const loadId = newTransactionId();
   const planned = record.plan_revision === record.revision;
@@ -89,6 +91,7 @@ export async function spoolWorkbook(
           const plan = planned ? store.workbookPlan.get(record.wb, stagedRow.row_id) : undefined;
           const expect = plan && expectationOf(plan);
           if (expect) row.expect = expect;
+          adjust?.(row);
           rows.push({ seq, sheet: sheetIndex, row: JSON.stringify(row) });
           seq += 1;
         }

@@ -94,6 +94,8 @@ export function workbookInfo(
     load: loadInfo(store, record),
     sheets: [],
   };
+  const reverted = store.reverts.ofWorkbook(record.id);
+  if (reverted) info.reverts = reverted.original_id;
   if (!withSheets) return info;
   info.sheets = sheets.map((sheet): WorkbookSheet => {
     const own = sheetIssuesOf(sheet);

@@ -9,6 +9,7 @@ import { workbookRoutes } from './workbook-routes';
 import { viewerRoutes } from './viewer-routes';
 import { syncRoutes } from './sync-routes';
 import { mappingRoutes } from './mapping-routes';
+import { revertRoutes } from './revert-routes';
 
 export type { WorkstationDeps, WorkstationRouteGroup } from './route-group';
 
@@ -25,6 +26,7 @@ const GROUPS: readonly WorkstationRouteGroup[] = [
   viewerRoutes,
   syncRoutes,
   mappingRoutes,
+  revertRoutes,
 ];
 
 export const WORKSTATION_PREFIX = '/workstation/';

@@ -10,6 +10,7 @@ import type { RemoteProfilesRepo } from '../store/remote-profiles-repo';
 import type { WorkbookRuns } from '../workbooks/workbook-runs';
 import type { StagedWorkbooks } from '../workbooks/staged-workbooks';
 import type { Viewers } from '../viewer/viewers';
+import type { Reverts } from '../revert/reverts';
 
 /** What the workstation's own endpoints use: the Local store, remote profiles, the vault and the proxy. */
 export interface WorkstationDeps {
@@ -26,6 +27,8 @@ export interface WorkstationDeps {
   workbooks: StagedWorkbooks;
   /** Plans and loads of staged workbooks. */
   workbookRuns: WorkbookRuns;
+  /** Reverts of finished loads, each a staged workbook of its own. */
+  reverts: Reverts;
   /** Exports and files open read-only in the export viewer. */
   viewers: Viewers;
   /** An /api/ request answered in-process as `principal` (set once the pipeline exists): generated workbooks start from the API's own files. */

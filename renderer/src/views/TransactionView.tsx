@@ -7,6 +7,7 @@ import { useKnownModels } from '../store/use-model-catalog';
 import { TransactionFacts } from './transactions/TransactionFacts';
 import { TransactionLog } from './transactions/TransactionLog';
 import { SubTransactionList } from './transactions/SubTransactionList';
+import { RevertPanel } from './transactions/RevertPanel';
 import { pillClass, shortId, typeTitle } from './transactions/tx-format';
 import './transactions/transactions.css';
 
@@ -70,6 +71,7 @@ export function TransactionView() {
         <TransactionFacts detail={detail} />
         <SubTransactionList detail={detail} />
       </div>
+      <RevertPanel detail={detail} />
       <TransactionLog entries={detail.log} running={running} />
     </section>
   );

@@ -18,6 +18,7 @@ import { PushFromSync, WorkbookProfileNote } from './workbooks/ProfileNote';
 import { infoCell, infoColumns, infoKindsOf } from './workbooks/row-info-columns';
 import { RowOutcomeLink } from './workbooks/RowOutcomeLink';
 import { LoadedRowNote } from './workbooks/LoadedRowNote';
+import { RevertNote } from './workbooks/RevertNote';
 import { useIssueNavigation } from './workbooks/use-issue-navigation';
 import { isFiltered } from '../store/workbook-filter';
 import { gridCellFor } from './workbooks/choice-cell';
@@ -360,6 +361,7 @@ function WorkbookActions() {
   };
   return (
     <span className="workbook-actions">
+      <RevertNote />
       {info.plan && (
         <span className="muted" data-testid="plan-totals">
           plan: {info.plan.totals.add} add, {info.plan.totals.modify} modify, {info.plan.totals.delete} delete, {info.plan.totals.unchanged}{' '}

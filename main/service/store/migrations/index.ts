@@ -21,6 +21,7 @@ import { sql as workbookFiles } from './0020-workbook-files';
 import { sql as workbookPending } from './0021-workbook-pending';
 import { sql as transactionParentScope } from './0022-transaction-parent-scope';
 import { sql as mappings } from './0023-mappings';
+import { sql as reverts } from './0025-reverts';
 
 /**
  * Numbered migrations, applied in order at open. Append a new file `NNNN-name.ts` exporting
@@ -57,4 +58,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 21, name: 'workbook-pending', sql: workbookPending },
   { version: 22, name: 'transaction-parent-scope', sql: transactionParentScope },
   { version: 23, name: 'mappings', sql: mappings },
+  { version: 25, name: 'reverts', sql: reverts },
 ];

@@ -29,8 +29,11 @@ export function lineDataOf(relation: JsonObject): JsonObject {
   return data;
 }
 
-export function addDeviceLine(store: Store, node: NodeRow, relation: JsonObject, ownerPkid: string): string {
+/** `previousPkid`: the pkid the line had, when a revert makes it again (used when no instance holds it). */
+export function addDeviceLine(store: Store, node: NodeRow, relation: JsonObject, ownerPkid: string, previousPkid?: string): string {
+  const pkid = previousPkid !== undefined && store.instances.get(previousPkid) === undefined ? previousPkid : undefined;
   return insertInstance(store, requireModel(LINE), node, lineDataOf(relation), {
+    pkid,
     links: { owner: [linkTo(ownerPkid, 'relation/LineRelation')] },
   });
 }

@@ -21,14 +21,14 @@ import type { Workflow } from './types';
  * Delete: step 1 removes the device line, step 2 frees the number.
  */
 export const lineRelationWorkflow: Workflow = {
-  create(ctx, { store, model, node, pkid, data }) {
+  create(ctx, { store, model, node, pkid, data, previousLinks }) {
     const pattern = patternOf(data);
     const partition = partitionOf(data);
     // The relation's key is checked first, so a taken number fails before anything is written.
     let checkedKey: string | null | undefined;
     const linePkid = ctx.step(`Add device line ${pattern} at ${node.path}`, () => {
       checkedKey = assertUniqueKey(store, model, data, node, null);
-      return addDeviceLine(store, node, data, pkid);
+      return addDeviceLine(store, node, data, pkid, previousLinks?.device?.[0]?.pkid);
     });
     ctx.stepIf(`Mark ${pattern} Used in the internal number inventory`, notInInventory(store, node, pattern), () =>
       markNumberUsed(store, node, pattern, String(data.usage ?? 'Device')),

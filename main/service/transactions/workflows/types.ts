@@ -1,7 +1,7 @@
 import type { JsonObject } from '../../api-types';
 import type { Store } from '../../domain/store';
 import type { ModelDef } from '../../models/types';
-import type { InstanceRecord } from '../../store/instances-repo';
+import type { InstanceRecord, Links } from '../../store/instances-repo';
 import type { NodeRow } from '../../store/nodes-repo';
 import type { TxResult } from '../engine';
 import type { StepContext } from '../step-context';
@@ -15,6 +15,8 @@ export interface CreateInput {
   data: JsonObject;
   /** Values prepared before the transaction (a password hash): never logged or stored as data. */
   secrets: Record<string, string>;
+  /** A revert making again what a load deleted: the instances it linked to had these pkids, given to them again where free. */
+  previousLinks?: Links;
 }
 
 export interface ModifyInput extends Omit<CreateInput, 'pkid'> {
