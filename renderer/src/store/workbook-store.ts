@@ -183,7 +183,12 @@ export function createWorkbookStore(client: ApiClient) {
       const answer = await client.get<WorkbookAnswer>(base(id));
       const shown = get().info;
       // Reads cross (an event's refresh answered after an edit's): an older revision never replaces a newer one.
-      if (get().id !== id || (shown?.id === id && answer.workbook.revision < shown.revision)) return;
+      // At one revision, an answer older than the one shown (a state it has left) is dropped too.
+      const older =
+        shown !== undefined &&
+        (answer.workbook.revision < shown.revision ||
+          (answer.workbook.revision === shown.revision && answer.workbook.updated_at < shown.updated_at));
+      if (get().id !== id || (shown?.id === id && older)) return;
       set({ info: answer.workbook });
     };
     const afterChange = async (result: WorkbookEditResult): Promise<void> => {
@@ -469,8 +474,10 @@ export function createWorkbookStore(client: ApiClient) {
         await readInfo().catch((error: unknown) => set({ fault: asFault(error) }));
         const after = get().info;
         // Staged anew (a changed mapping): the rows held are another file's, and a page asked for while
-        // it was staging was refused (no sheet yet). The pages are read again as the grid asks for them.
-        if (after && before?.state === 'staging' && after.state !== 'staging') {
+        // it was staging was refused (no sheet yet). Checked anew (a file opened, its grid shown while
+        // it was checked): the rows held carry no issues yet. The pages are read again as the grid asks.
+        const staged = before?.state === 'staging' && after?.state !== 'staging';
+        if (after && (staged || (before !== undefined && after.validated_revision !== before.validated_revision))) {
           loading.clear();
           set({ fault: undefined, pages: new Map(), version: get().version + 1 });
           return;
